@@ -1,0 +1,35 @@
+//! RouteLab: an interactive lab and live monitor for Apache RocketMQ routing.
+//!
+//! The heart is a faithful, I/O-free reimplementation of the RocketMQ NameServer's route manager and
+//! of the producer's queue selection. Time (`now_ms`) and randomness ([`rng::SeededRng`]) are always
+//! arguments, so the same core gives the same results in the browser (WebAssembly) and natively.
+//!
+//! # Layout
+//!
+//! - [`model`]: wire-shaped types with RocketMQ's JSON field names (`TopicRouteData`, `QueueData`,
+//!   `BrokerData`, `ClusterInfo`, `DataVersion`, `TopicConfig` …), name newtypes, perm bits, and the
+//!   reader of fastjson's legacy bodies.
+//! - [`namesrv`]: the route manager — the five RouteInfoManager tables and the KV store, register /
+//!   unregister / scan / channel events / heartbeats / perms / topics / queries / route pickup, for the
+//!   4.x and 5.x profiles, with domain events.
+//! - [`producer`]: route → publish info, queue selection, the latency fault strategy with both client
+//!   tables.
+//! - [`rng`]: the seeded PRNG, the only source of chance.
+//! - `wasm_api` (wasm32 only): the core as a JavaScript module (`RouteManager`, `Producer`).
+//! - `ui` (wasm32 only): the Yew dashboard.
+//!
+//! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`) and `dashboard` (the wasm app built by
+//! Trunk, `src/bin/dashboard.rs`).
+
+pub mod model;
+pub mod namesrv;
+pub mod producer;
+pub mod rng;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_api;
+
+/// The crate version, shown by the CLI and the dashboard.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,14 @@
+//! Wire-shaped types with RocketMQ's exact JSON field names, and the parser for fastjson's legacy
+//! bodies.
+
+pub mod cluster;
+pub mod fastjson;
+pub mod names;
+pub mod perm;
+pub mod route;
+pub mod topic_config;
+
+pub use cluster::{ClusterInfo, KVTable, TopicList};
+pub use names::{BrokerAddr, BrokerName, ClusterName, TopicName};
+pub use route::{BrokerData, QueueData, TopicRouteData, MASTER_ID};
+pub use topic_config::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};

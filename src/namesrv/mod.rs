@@ -1,0 +1,218 @@
+//! The NameServer's route manager (RocketMQ's `RouteInfoManager` and `KVConfigManager`), pure and
+//! I/O-free.
+//!
+//! # Calling it
+//!
+//! Every method that cares about time takes `now_ms` (milliseconds, any epoch) first; the manager never
+//! reads a clock. Connections are named by [`ChannelId`]s chosen by the driver. After a mutation, drain
+//! [`RouteManager::poll_event`] (or [`RouteManager::drain_events`]) to learn what changed and why.
+//!
+//! The driver runs the scan: every [`Profile::scan_schedule_ms`] it calls
+//! [`RouteManager::scan_not_active_brokers`]. Under the 5.x profile unregistrations (requested, or from
+//! a closed channel or an expiry) are queued as in RocketMQ's `BatchUnregistrationService`; call
+//! [`RouteManager::apply_pending_unregistrations`] to run the batch (the real service does so at once on
+//! its own thread).
+
+mod config;
+mod error;
+mod event;
+mod kv;
+mod liveness;
+mod perm;
+mod query;
+mod register;
+mod request;
+mod route;
+mod tables;
+mod topic;
+mod unregister;
+
+use std::collections::VecDeque;
+
+pub use config::{
+    NamesrvConfig, Profile, DEFAULT_BROKER_CHANNEL_EXPIRED_MS, NAMESPACE_ORDER_TOPIC_CONFIG,
+};
+pub use error::RouteError;
+pub use event::{Event, PermChange, RejectReason, RemovalReason, TopicRemovalReason};
+pub use kv::KvConfig;
+pub use liveness::QueryDataVersionResult;
+pub use register::RegisterBrokerResult;
+pub use request::{
+    validate_topic_config, validate_topic_name, BrokerIdentity, RegisterBroker, UnregisterBroker,
+    MAX_QUEUE_NUMS,
+};
+pub use tables::{
+    BrokerAddrInfo, BrokerAddrTable, BrokerLiveInfo, BrokerLiveTable, ChannelId, ClusterAddrTable,
+    FilterServerTable, TopicQueueTable,
+};
+pub use unregister::UnregisterOutcome;
+
+use crate::model::{BrokerAddr, ClusterName, DataVersion, QueueData, TopicName};
+
+/// The route tables of one NameServer, the KV store, and the events not yet polled.
+#[derive(Clone, Debug)]
+pub struct RouteManager {
+    profile: Profile,
+    config: NamesrvConfig,
+    topic_queue_table: TopicQueueTable,
+    broker_addr_table: BrokerAddrTable,
+    cluster_addr_table: ClusterAddrTable,
+    broker_live_table: BrokerLiveTable,
+    filter_server_table: FilterServerTable,
+    /// 5.x static topics: topic → brokerName → TopicQueueMappingInfo (JSON, not interpreted).
+    topic_queue_mapping_info_table: std::collections::BTreeMap<
+        TopicName,
+        std::collections::BTreeMap<String, serde_json::Value>,
+    >,
+    kv: KvConfig,
+    /// 5.x `BatchUnregistrationService` queue: requests with the reason they were made.
+    pending_unregistrations: VecDeque<(UnregisterBroker, RemovalReason)>,
+    events: VecDeque<Event>,
+}
+
+impl RouteManager {
+    /// An empty NameServer of the given profile with RocketMQ's default config.
+    pub fn new(profile: Profile) -> Self {
+        Self::with_config(profile, NamesrvConfig::default())
+    }
+
+    /// An empty NameServer with an explicit config.
+    pub fn with_config(profile: Profile, config: NamesrvConfig) -> Self {
+        Self {
+            profile,
+            config,
+            topic_queue_table: TopicQueueTable::default(),
+            broker_addr_table: BrokerAddrTable::default(),
+            cluster_addr_table: ClusterAddrTable::default(),
+            broker_live_table: BrokerLiveTable::default(),
+            filter_server_table: FilterServerTable::default(),
+            topic_queue_mapping_info_table: Default::default(),
+            kv: KvConfig::default(),
+            pending_unregistrations: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// The profile chosen at construction.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The NamesrvConfig in force.
+    pub fn config(&self) -> &NamesrvConfig {
+        &self.config
+    }
+
+    /// `topicQueueTable`.
+    pub fn topic_queue_table(&self) -> &TopicQueueTable {
+        &self.topic_queue_table
+    }
+
+    /// `brokerAddrTable`.
+    pub fn broker_addr_table(&self) -> &BrokerAddrTable {
+        &self.broker_addr_table
+    }
+
+    /// `clusterAddrTable`.
+    pub fn cluster_addr_table(&self) -> &ClusterAddrTable {
+        &self.cluster_addr_table
+    }
+
+    /// `brokerLiveTable`.
+    pub fn broker_live_table(&self) -> &BrokerLiveTable {
+        &self.broker_live_table
+    }
+
+    /// `filterServerTable`.
+    pub fn filter_server_table(&self) -> &FilterServerTable {
+        &self.filter_server_table
+    }
+
+    /// The KV config store.
+    pub fn kv(&self) -> &KvConfig {
+        &self.kv
+    }
+
+    /// 5.x: unregistrations waiting for the next batch.
+    pub fn pending_unregistrations(&self) -> impl Iterator<Item = &UnregisterBroker> {
+        self.pending_unregistrations.iter().map(|(r, _)| r)
+    }
+
+    /// The oldest event not yet polled.
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// Every event not yet polled, oldest first.
+    pub fn drain_events(&mut self) -> Vec<Event> {
+        self.events.drain(..).collect()
+    }
+
+    /// The key of a broker in the live and filter-server tables under this profile.
+    pub fn live_key(&self, cluster: &ClusterName, addr: &BrokerAddr) -> BrokerAddrInfo {
+        BrokerAddrInfo {
+            cluster_name: if self.profile.is_v5() {
+                cluster.clone()
+            } else {
+                ClusterName::default()
+            },
+            broker_addr: addr.clone(),
+        }
+    }
+
+    /// DataVersion equality as the profile defines it: 4.x compares timestamp and counter, 5.x also
+    /// stateVersion.
+    fn versions_equal(&self, a: &DataVersion, b: &DataVersion) -> bool {
+        a.counter == b.counter
+            && a.timestamp == b.timestamp
+            && (!self.profile.is_v5() || a.state() == b.state())
+    }
+
+    /// `isBrokerTopicConfigChanged`: no live entry, or a different DataVersion.
+    fn broker_topic_config_changed(&self, key: &BrokerAddrInfo, version: &DataVersion) -> bool {
+        match self.broker_live_table.get(key) {
+            None => true,
+            Some(live) => !self.versions_equal(&live.data_version, version),
+        }
+    }
+
+    /// Stores a topic's QueueData for its group and reports a real change as an event.
+    fn put_queue_data(&mut self, topic: &TopicName, qd: QueueData) {
+        let map = self.topic_queue_table.0.entry(topic.clone()).or_default();
+        let before = map.get(&qd.broker_name).cloned();
+        if before.as_ref() == Some(&qd) {
+            return;
+        }
+        map.insert(qd.broker_name.clone(), qd.clone());
+        self.events.push_back(Event::TopicQueueChanged {
+            topic: topic.clone(),
+            broker_name: qd.broker_name.clone(),
+            before,
+            after: qd,
+        });
+    }
+
+    /// Removes one group's QueueData from one topic, with its event.
+    fn remove_queue_data(&mut self, topic: &TopicName, broker_name: &str, why: TopicRemovalReason) {
+        if let Some(qd) = self
+            .topic_queue_table
+            .remove_queue(topic.as_str(), broker_name)
+        {
+            let topic_removed = self.topic_queue_table.get(topic.as_str()).is_none();
+            self.events.push_back(Event::TopicQueueRemoved {
+                topic: topic.clone(),
+                broker_name: qd.broker_name,
+                reason: why,
+                topic_removed,
+            });
+        }
+    }
+
+    /// Removes a group's QueueData from every topic (dropping topics left empty).
+    fn remove_topics_of_group(&mut self, broker_name: &str) {
+        for topic in self.topic_queue_table.topics_of(broker_name) {
+            self.remove_queue_data(&topic, broker_name, TopicRemovalReason::BrokerGroupRemoved);
+        }
+    }
+}

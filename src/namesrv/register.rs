@@ -1,0 +1,275 @@
+//! REGISTER_BROKER (spec §2.1 for 4.x, §2.2 for the 5.x differences).
+
+use serde::Serialize;
+
+use super::config::DEFAULT_BROKER_CHANNEL_EXPIRED_MS;
+use super::event::{Event, RejectReason, TopicRemovalReason};
+use super::request::RegisterBroker;
+use super::tables::BrokerLiveInfo;
+use super::{RouteError, RouteManager};
+use crate::model::perm::PERM_WRITE;
+use crate::model::{BrokerAddr, BrokerData, QueueData, TopicConfig, TopicName, MASTER_ID};
+
+/// What the NameServer answers a registering broker: for a slave whose master is live, the master's
+/// address and HA address (both omitted otherwise).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegisterBrokerResult {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub master_addr: Option<BrokerAddr>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ha_server_addr: Option<String>,
+}
+
+fn queue_data_of(broker_name: &crate::model::BrokerName, tc: &TopicConfig, perm: i32) -> QueueData {
+    QueueData {
+        broker_name: broker_name.clone(),
+        perm,
+        read_queue_nums: tc.read_queue_nums,
+        topic_sys_flag: tc.topic_sys_flag,
+        write_queue_nums: tc.write_queue_nums,
+    }
+}
+
+impl RouteManager {
+    /// Registers (or re-registers) a broker at `now_ms`. Invalid requests change nothing.
+    ///
+    /// Both profiles: add the name to its cluster set; create the group if new (`registerFirst`);
+    /// drop the address from other id slots of the group (same-address rule); store the id's address;
+    /// update topic QueueData if allowed; replace the live entry; store filter servers; answer a slave
+    /// with its live master. The profiles differ in who may write topics and when (see the spec).
+    pub fn register_broker(
+        &mut self,
+        now_ms: u64,
+        req: &RegisterBroker,
+    ) -> Result<RegisterBrokerResult, RouteError> {
+        req.validate()?;
+        let v5 = self.profile.is_v5();
+        let name = &req.broker_name;
+        let addr = &req.broker_addr;
+        let id = req.broker_id;
+        let wrapper = req.topics();
+        let key = self.live_key(&req.cluster_name, addr);
+
+        // Step 1: cluster set.
+        self.cluster_addr_table
+            .0
+            .entry(req.cluster_name.clone())
+            .or_default()
+            .insert(name.clone());
+
+        // Step 2: the group.
+        let mut register_first = false;
+        let group = self
+            .broker_addr_table
+            .0
+            .entry(name.clone())
+            .or_insert_with(|| {
+                register_first = true;
+                BrokerData::new(req.cluster_name.clone(), name.clone())
+            });
+        let old_version_broker = req.enable_acting_master.is_none();
+        if v5 {
+            group.enable_acting_master = Some(req.enable_acting_master.unwrap_or(false));
+            group.zone_name = req.zone_name.clone();
+        }
+
+        // Step 3: one ip:port appears once per group (slave ↔ master switch).
+        let old_ids: Vec<i64> = group
+            .broker_addrs
+            .iter()
+            .filter(|(k, v)| *v == addr && **k != id)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in &old_ids {
+            group.broker_addrs.remove(k);
+        }
+        if !old_ids.is_empty() {
+            self.events.push_back(Event::BrokerIdSwitched {
+                broker_name: name.clone(),
+                broker_addr: addr.clone(),
+                old_ids,
+                new_id: id,
+            });
+        }
+
+        if v5 {
+            // A different address in this id slot with a newer stateVersion wins; ours is dropped.
+            let group = &self.broker_addr_table.0[name];
+            if let Some(old_addr) = group.broker_addrs.get(&id).filter(|a| *a != addr) {
+                let old_key = self.live_key(&req.cluster_name, old_addr);
+                let old_state = self
+                    .broker_live_table
+                    .get(&old_key)
+                    .map(|l| l.data_version.state());
+                if old_state.is_some_and(|s| s > wrapper.data_version.state()) {
+                    self.broker_live_table.0.remove(&key);
+                    self.reject(req, RejectReason::StaleStateVersion);
+                    return Ok(RegisterBrokerResult::default());
+                }
+            }
+            // Single-topic guard: a first registration of this id must carry the full table.
+            if !group.broker_addrs.contains_key(&id) && wrapper.topic_config_table.len() == 1 {
+                self.reject(req, RejectReason::SingleTopicGuard);
+                return Err(RouteError::RegisterBrokerFailed {
+                    broker_addr: addr.to_string(),
+                    broker_id: id,
+                });
+            }
+        }
+
+        // Step 4: the id's address.
+        let group = self
+            .broker_addr_table
+            .0
+            .get_mut(name)
+            .expect("created above");
+        let old_addr = group.broker_addrs.insert(id, addr.clone());
+        register_first |= old_addr.as_ref().is_none_or(|a| a.as_str().is_empty());
+        let min_id = group.broker_addrs.keys().next().copied();
+        let acting_master = group.acting_master_enabled();
+        let is_master = id == MASTER_ID;
+        let is_prime_slave = v5 && !old_version_broker && !is_master && min_id == Some(id);
+
+        // Step 5: topic config, from the master (or, in 5.x, the prime slave) only.
+        let version_changed = self.broker_topic_config_changed(&key, &wrapper.data_version);
+        if is_master || is_prime_slave {
+            if v5 {
+                self.update_topics_v5(
+                    req,
+                    register_first,
+                    version_changed,
+                    is_prime_slave && acting_master,
+                );
+            } else if register_first || version_changed {
+                for tc in wrapper.topic_config_table.values() {
+                    let topic = TopicName::from(tc.topic_name.as_str());
+                    self.put_queue_data(&topic, queue_data_of(name, tc, tc.perm));
+                }
+            }
+        }
+
+        // Step 6: liveness.
+        let timeout = if v5 {
+            req.heartbeat_timeout_millis
+                .unwrap_or(DEFAULT_BROKER_CHANNEL_EXPIRED_MS)
+        } else {
+            DEFAULT_BROKER_CHANNEL_EXPIRED_MS
+        };
+        self.broker_live_table.0.insert(
+            key.clone(),
+            BrokerLiveInfo {
+                last_update_timestamp: now_ms,
+                heartbeat_timeout_millis: timeout,
+                data_version: wrapper.data_version.clone(),
+                channel: req.channel,
+                ha_server_addr: req.ha_server_addr.clone(),
+            },
+        );
+
+        // Step 7: filter servers (an empty list clears them).
+        let filters = &req.body.filter_server_list;
+        if filters.is_empty() {
+            self.filter_server_table.0.remove(&key);
+        } else {
+            self.filter_server_table.0.insert(key, filters.clone());
+        }
+
+        self.events.push_back(Event::BrokerRegistered {
+            cluster: req.cluster_name.clone(),
+            broker_name: name.clone(),
+            broker_id: id,
+            broker_addr: addr.clone(),
+            first: register_first,
+        });
+
+        // Step 8: a slave learns its live master.
+        Ok(self.slave_result(req))
+    }
+
+    /// 5.x topic update: optional pruning, then per topic "first, version changed, or missing here";
+    /// a prime slave of an acting-master group registers its topics read-only.
+    fn update_topics_v5(
+        &mut self,
+        req: &RegisterBroker,
+        register_first: bool,
+        version_changed: bool,
+        wipe_write: bool,
+    ) {
+        let name = &req.broker_name;
+        let wrapper = req.topics();
+        let mappings = wrapper
+            .topic_queue_mapping_info_map
+            .as_ref()
+            .filter(|m| !m.is_empty());
+        if self.config.delete_topic_with_broker_registration && mappings.is_none() {
+            for topic in self.topic_queue_table.topics_of(name.as_str()) {
+                if !wrapper.topic_config_table.contains_key(topic.as_str()) {
+                    self.remove_queue_data(
+                        &topic,
+                        name.as_str(),
+                        TopicRemovalReason::PrunedByRegistration,
+                    );
+                }
+            }
+        }
+        for tc in wrapper.topic_config_table.values() {
+            let topic = TopicName::from(tc.topic_name.as_str());
+            let missing = self
+                .topic_queue_table
+                .get(topic.as_str())
+                .is_none_or(|m| !m.contains_key(name.as_str()));
+            if register_first || version_changed || missing {
+                let perm = if wipe_write {
+                    tc.perm & !PERM_WRITE
+                } else {
+                    tc.perm
+                };
+                self.put_queue_data(&topic, queue_data_of(name, tc, perm));
+            }
+        }
+        if version_changed || register_first {
+            for (topic, info) in mappings.into_iter().flatten() {
+                let bname = info
+                    .get("bname")
+                    .and_then(|b| b.as_str())
+                    .unwrap_or(name.as_str())
+                    .to_owned();
+                self.topic_queue_mapping_info_table
+                    .entry(TopicName::from(topic.as_str()))
+                    .or_default()
+                    .insert(bname, info.clone());
+            }
+        }
+    }
+
+    fn reject(&mut self, req: &RegisterBroker, reason: RejectReason) {
+        self.events.push_back(Event::RegistrationRejected {
+            broker_name: req.broker_name.clone(),
+            broker_id: req.broker_id,
+            broker_addr: req.broker_addr.clone(),
+            reason,
+        });
+    }
+
+    fn slave_result(&self, req: &RegisterBroker) -> RegisterBrokerResult {
+        if req.broker_id == MASTER_ID {
+            return RegisterBrokerResult::default();
+        }
+        let master = self
+            .broker_addr_table
+            .get(req.broker_name.as_str())
+            .and_then(|g| g.master_addr());
+        let Some(master_addr) = master else {
+            return RegisterBrokerResult::default();
+        };
+        let master_key = self.live_key(&req.cluster_name, master_addr);
+        match self.broker_live_table.get(&master_key) {
+            Some(live) => RegisterBrokerResult {
+                master_addr: Some(master_addr.clone()),
+                ha_server_addr: Some(live.ha_server_addr.clone()),
+            },
+            None => RegisterBrokerResult::default(),
+        }
+    }
+}

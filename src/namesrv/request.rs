@@ -1,0 +1,238 @@
+//! Request structs for the mutations, with the validation that keeps bad input out of the tables.
+//! Field names follow RocketMQ's request headers, so JavaScript callers pass the same names.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::RouteError;
+use super::tables::ChannelId;
+use crate::model::{
+    BrokerAddr, BrokerName, ClusterName, RegisterBrokerBody, TopicConfig,
+    TopicConfigSerializeWrapper,
+};
+
+/// RouteLab's bound on queue counts. RocketMQ itself does not bound them at the NameServer; 1024 is
+/// the largest count seen in real registrations (spec §9.6) and catches typos in forms.
+pub const MAX_QUEUE_NUMS: i32 = 1024;
+/// TopicValidator: topic names are at most 127 characters (255 for retry and DLQ topics).
+pub const TOPIC_MAX_LEN: usize = 127;
+/// TopicValidator: the longer limit of `%RETRY%` and `%DLQ%` topics.
+pub const RETRY_DLQ_TOPIC_MAX_LEN: usize = 255;
+
+/// REGISTER_BROKER (code 103): header fields plus the parsed body.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegisterBroker {
+    pub cluster_name: ClusterName,
+    pub broker_addr: BrokerAddr,
+    pub broker_name: BrokerName,
+    pub broker_id: i64,
+    #[serde(default)]
+    pub ha_server_addr: String,
+    /// 5.x header; absent means 120 000 ms.
+    #[serde(default)]
+    pub heartbeat_timeout_millis: Option<u64>,
+    /// 5.x header; absent marks an "old version broker" (no prime-slave rule).
+    #[serde(default)]
+    pub enable_acting_master: Option<bool>,
+    /// 5.x extField `__ZONE_NAME`.
+    #[serde(default)]
+    pub zone_name: Option<String>,
+    /// The body; a missing body is an empty one (DataVersion 0, no topics).
+    #[serde(default)]
+    pub body: RegisterBrokerBody,
+    /// The connection the request arrived on.
+    #[serde(default)]
+    pub channel: ChannelId,
+}
+
+impl RegisterBroker {
+    /// A master or slave registration with the given topics and an empty filter-server list.
+    pub fn new(
+        cluster: &str,
+        broker_name: &str,
+        broker_id: i64,
+        broker_addr: &str,
+        topics: TopicConfigSerializeWrapper,
+    ) -> Self {
+        Self {
+            cluster_name: cluster.into(),
+            broker_addr: broker_addr.into(),
+            broker_name: broker_name.into(),
+            broker_id,
+            body: RegisterBrokerBody {
+                filter_server_list: Vec::new(),
+                topic_config_serialize_wrapper: topics,
+            },
+            ..Self::default()
+        }
+    }
+
+    /// The topic configs and DataVersion of the body.
+    pub fn topics(&self) -> &TopicConfigSerializeWrapper {
+        &self.body.topic_config_serialize_wrapper
+    }
+
+    /// Checks every field; the first problem is returned with its field name.
+    pub fn validate(&self) -> Result<(), RouteError> {
+        non_empty("clusterName", self.cluster_name.as_str())?;
+        non_empty("brokerName", self.broker_name.as_str())?;
+        validate_addr("brokerAddr", self.broker_addr.as_str())?;
+        validate_broker_id(self.broker_id)?;
+        if self.heartbeat_timeout_millis == Some(0) {
+            return Err(RouteError::invalid(
+                "heartbeatTimeoutMillis",
+                "must be greater than 0 (leave it out for the default 120000)",
+            ));
+        }
+        for (key, tc) in &self.topics().topic_config_table {
+            validate_topic_config(key, tc)?;
+        }
+        Ok(())
+    }
+}
+
+/// UNREGISTER_BROKER (code 104).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnregisterBroker {
+    pub cluster_name: ClusterName,
+    pub broker_addr: BrokerAddr,
+    pub broker_name: BrokerName,
+    pub broker_id: i64,
+}
+
+impl UnregisterBroker {
+    /// An unregistration of one broker.
+    pub fn new(cluster: &str, broker_name: &str, broker_id: i64, broker_addr: &str) -> Self {
+        Self {
+            cluster_name: cluster.into(),
+            broker_addr: broker_addr.into(),
+            broker_name: broker_name.into(),
+            broker_id,
+        }
+    }
+
+    /// Checks every field.
+    pub fn validate(&self) -> Result<(), RouteError> {
+        non_empty("clusterName", self.cluster_name.as_str())?;
+        non_empty("brokerName", self.broker_name.as_str())?;
+        validate_addr("brokerAddr", self.broker_addr.as_str())?;
+        validate_broker_id(self.broker_id)
+    }
+}
+
+/// BROKER_HEARTBEAT (904, 5.x) and the header of QUERY_DATA_VERSION (322).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrokerIdentity {
+    pub cluster_name: ClusterName,
+    pub broker_addr: BrokerAddr,
+    pub broker_name: BrokerName,
+    #[serde(default)]
+    pub broker_id: i64,
+}
+
+impl BrokerIdentity {
+    /// Checks every field.
+    pub fn validate(&self) -> Result<(), RouteError> {
+        non_empty("clusterName", self.cluster_name.as_str())?;
+        non_empty("brokerName", self.broker_name.as_str())?;
+        validate_addr("brokerAddr", self.broker_addr.as_str())?;
+        validate_broker_id(self.broker_id)
+    }
+}
+
+pub(crate) fn non_empty(field: &str, value: &str) -> Result<(), RouteError> {
+    if value.trim().is_empty() {
+        return Err(RouteError::invalid(field, "must not be empty"));
+    }
+    Ok(())
+}
+
+fn validate_broker_id(id: i64) -> Result<(), RouteError> {
+    if id < 0 {
+        return Err(RouteError::invalid(
+            "brokerId",
+            format!("{id} is negative; 0 is the master, 1 and above are slaves"),
+        ));
+    }
+    Ok(())
+}
+
+/// A broker address is `host:port` with a port in 1..=65535, as every broker sends it.
+pub(crate) fn validate_addr(field: &str, addr: &str) -> Result<(), RouteError> {
+    non_empty(field, addr)?;
+    let bad = || {
+        RouteError::invalid(
+            field,
+            format!("{addr:?} is not host:port (e.g. 10.0.0.1:10911)"),
+        )
+    };
+    let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
+    if host.is_empty() || host.chars().any(char::is_whitespace) {
+        return Err(bad());
+    }
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 => Ok(()),
+        _ => Err(bad()),
+    }
+}
+
+/// TopicValidator's rule: `^[%|a-zA-Z0-9_-]+$`, at most 127 characters (255 for retry/DLQ topics).
+pub fn validate_topic_name(field: &str, topic: &str) -> Result<(), RouteError> {
+    non_empty(field, topic)?;
+    if let Some(c) = topic
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '%' | '|' | '_' | '-')))
+    {
+        return Err(RouteError::invalid(
+            field,
+            format!("{topic:?} contains {c:?}; allowed: letters, digits, '%', '|', '_', '-'"),
+        ));
+    }
+    let max = if topic.starts_with("%RETRY%") || topic.starts_with("%DLQ%") {
+        RETRY_DLQ_TOPIC_MAX_LEN
+    } else {
+        TOPIC_MAX_LEN
+    };
+    if topic.len() > max {
+        return Err(RouteError::invalid(
+            field,
+            format!("is {} characters long; the limit is {max}", topic.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// Queue counts in 0..=MAX_QUEUE_NUMS, perm a valid PermName, name valid and equal to its key.
+pub fn validate_topic_config(key: &str, tc: &TopicConfig) -> Result<(), RouteError> {
+    let field = |f: &str| format!("topicConfigTable[{key}].{f}");
+    validate_topic_name(&field("topicName"), &tc.topic_name)?;
+    if tc.topic_name != key {
+        return Err(RouteError::invalid(
+            field("topicName"),
+            format!("{:?} differs from its table key {key:?}", tc.topic_name),
+        ));
+    }
+    for (name, n) in [
+        ("readQueueNums", tc.read_queue_nums),
+        ("writeQueueNums", tc.write_queue_nums),
+    ] {
+        if !(0..=MAX_QUEUE_NUMS).contains(&n) {
+            return Err(RouteError::invalid(
+                field(name),
+                format!("{n} is outside 0..={MAX_QUEUE_NUMS}"),
+            ));
+        }
+    }
+    if !crate::model::perm::is_valid(tc.perm) {
+        return Err(RouteError::invalid(
+            field("perm"),
+            format!(
+                "{} is not a valid perm; use 0..=7 (R=4, W=2, inherit=1; 6 = read+write)",
+                tc.perm
+            ),
+        ));
+    }
+    Ok(())
+}

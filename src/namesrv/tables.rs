@@ -1,0 +1,233 @@
+//! The five RouteInfoManager tables (spec §1.1), one type each, with the few operations the rules need.
+//! BTreeMaps keep iteration order, route output and event logs identical across runs and targets
+//! (Java uses HashMaps; clients sort, and tests compare as sets).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{
+    BrokerAddr, BrokerData, BrokerName, ClusterName, DataVersion, QueueData, TopicName,
+};
+
+/// The connection a registration arrived on. The core never touches sockets: the driver names each
+/// connection with an id and reports when it closes (`on_channel_destroy`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct ChannelId(pub u64);
+
+/// `topicQueueTable`: topic → brokerName → QueueData. A topic with no QueueData left is removed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct TopicQueueTable(pub(crate) BTreeMap<TopicName, BTreeMap<BrokerName, QueueData>>);
+
+impl TopicQueueTable {
+    /// The QueueData of every group that hosts `topic`.
+    pub fn get(&self, topic: &str) -> Option<&BTreeMap<BrokerName, QueueData>> {
+        self.0.get(topic)
+    }
+
+    /// All topics with their queue data.
+    pub fn iter(&self) -> impl Iterator<Item = (&TopicName, &BTreeMap<BrokerName, QueueData>)> {
+        self.0.iter()
+    }
+
+    /// Number of topics.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no topic is known.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Topics that have QueueData for `broker_name`.
+    pub fn topics_of(&self, broker_name: &str) -> Vec<TopicName> {
+        self.0
+            .iter()
+            .filter(|(_, m)| m.contains_key(broker_name))
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+
+    /// Removes `broker_name`'s QueueData from `topic`, dropping the topic when it becomes empty.
+    /// Returns the removed QueueData.
+    pub(crate) fn remove_queue(&mut self, topic: &str, broker_name: &str) -> Option<QueueData> {
+        let map = self.0.get_mut(topic)?;
+        let removed = map.remove(broker_name);
+        if map.is_empty() {
+            self.0.remove(topic);
+        }
+        removed
+    }
+}
+
+/// `brokerAddrTable`: brokerName → BrokerData (cluster, name, id → address).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct BrokerAddrTable(pub(crate) BTreeMap<BrokerName, BrokerData>);
+
+impl BrokerAddrTable {
+    /// The group named `broker_name`.
+    pub fn get(&self, broker_name: &str) -> Option<&BrokerData> {
+        self.0.get(broker_name)
+    }
+
+    /// All groups.
+    pub fn iter(&self) -> impl Iterator<Item = (&BrokerName, &BrokerData)> {
+        self.0.iter()
+    }
+
+    /// Number of groups.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no group is known.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// `clusterAddrTable`: clusterName → set of brokerName. A cluster with no names left is removed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct ClusterAddrTable(pub(crate) BTreeMap<ClusterName, BTreeSet<BrokerName>>);
+
+impl ClusterAddrTable {
+    /// The broker names of `cluster`.
+    pub fn get(&self, cluster: &str) -> Option<&BTreeSet<BrokerName>> {
+        self.0.get(cluster)
+    }
+
+    /// All clusters.
+    pub fn iter(&self) -> impl Iterator<Item = (&ClusterName, &BTreeSet<BrokerName>)> {
+        self.0.iter()
+    }
+
+    /// Removes `broker_name` from `cluster`, dropping the cluster when it becomes empty.
+    pub(crate) fn remove_name(&mut self, cluster: &str, broker_name: &str) -> bool {
+        let Some(set) = self.0.get_mut(cluster) else {
+            return false;
+        };
+        let removed = set.remove(broker_name);
+        if set.is_empty() {
+            self.0.remove(cluster);
+        }
+        removed
+    }
+}
+
+/// The key of `brokerLiveTable` and `filterServerTable`. 5.x keys by (cluster, address) so one ip:port
+/// in two clusters does not collide; 4.x keys by address only, which we model with an empty cluster.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrokerAddrInfo {
+    pub cluster_name: ClusterName,
+    pub broker_addr: BrokerAddr,
+}
+
+/// One live broker (not on the wire): when it last spoke, its timeout, the DataVersion of its last
+/// registration, the channel it registered on and its HA address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrokerLiveInfo {
+    /// ms of the last register, heartbeat or refreshing QUERY_DATA_VERSION.
+    pub last_update_timestamp: u64,
+    /// 5.x: from the register header, else 120 000. 4.x: always 120 000.
+    pub heartbeat_timeout_millis: u64,
+    pub data_version: DataVersion,
+    pub channel: ChannelId,
+    pub ha_server_addr: String,
+}
+
+impl BrokerLiveInfo {
+    /// The scan's test (spec §2.4): expired when `last + timeout < now`.
+    pub fn is_expired(&self, now_ms: u64) -> bool {
+        self.last_update_timestamp
+            .saturating_add(self.heartbeat_timeout_millis)
+            < now_ms
+    }
+}
+
+/// A row of [`BrokerLiveTable`] as shown to users: the key flattened into the entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrokerLiveRow<'a> {
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub cluster_name: &'a str,
+    pub broker_addr: &'a str,
+    #[serde(flatten)]
+    pub info: &'a BrokerLiveInfo,
+}
+
+/// `brokerLiveTable`: live broker → BrokerLiveInfo. Serializes as a list of rows because its key is a
+/// pair in 5.x.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BrokerLiveTable(pub(crate) BTreeMap<BrokerAddrInfo, BrokerLiveInfo>);
+
+impl BrokerLiveTable {
+    /// The entry of a broker.
+    pub fn get(&self, key: &BrokerAddrInfo) -> Option<&BrokerLiveInfo> {
+        self.0.get(key)
+    }
+
+    /// All entries.
+    pub fn iter(&self) -> impl Iterator<Item = (&BrokerAddrInfo, &BrokerLiveInfo)> {
+        self.0.iter()
+    }
+
+    /// Number of live brokers.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no broker is live.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The entry registered on `channel`, if any.
+    pub fn find_by_channel(&self, channel: ChannelId) -> Option<&BrokerAddrInfo> {
+        self.0
+            .iter()
+            .find(|(_, info)| info.channel == channel)
+            .map(|(k, _)| k)
+    }
+}
+
+impl Serialize for BrokerLiveTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|(k, info)| BrokerLiveRow {
+            cluster_name: k.cluster_name.as_str(),
+            broker_addr: k.broker_addr.as_str(),
+            info,
+        }))
+    }
+}
+
+/// `filterServerTable`: live broker → addresses of its (legacy) filter servers. Normally empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FilterServerTable(pub(crate) BTreeMap<BrokerAddrInfo, Vec<String>>);
+
+impl FilterServerTable {
+    /// The filter servers of a broker.
+    pub fn get(&self, key: &BrokerAddrInfo) -> Option<&Vec<String>> {
+        self.0.get(key)
+    }
+
+    /// True when no broker has filter servers.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for FilterServerTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Keyed by address as in RocketMQ's route bodies; the cluster part only disambiguates in 5.x.
+        s.collect_map(self.0.iter().map(|(k, v)| (k.broker_addr.as_str(), v)))
+    }
+}

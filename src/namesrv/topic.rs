@@ -1,0 +1,68 @@
+//! DELETE_TOPIC_IN_NAMESRV and REGISTER_TOPIC_IN_NAMESRV (spec §2.6).
+
+use super::event::TopicRemovalReason;
+use super::request::validate_topic_name;
+use super::{RouteError, RouteManager};
+use crate::model::{QueueData, TopicName};
+
+impl RouteManager {
+    /// Deletes `topic`: entirely without `cluster`, or only the QueueData of that cluster's groups
+    /// (an unknown cluster changes nothing). Returns how many QueueData were removed.
+    pub fn delete_topic(
+        &mut self,
+        topic: &str,
+        cluster: Option<&str>,
+    ) -> Result<usize, RouteError> {
+        validate_topic_name("topic", topic)?;
+        let topic = TopicName::from(topic);
+        let Some(map) = self.topic_queue_table.get(topic.as_str()) else {
+            return Ok(0);
+        };
+        let names: Vec<String> = match cluster.filter(|c| !c.is_empty()) {
+            None => map.keys().map(|n| n.to_string()).collect(),
+            Some(c) => match self.cluster_addr_table.get(c) {
+                None => return Ok(0),
+                Some(set) => set
+                    .iter()
+                    .filter(|n| map.contains_key(n.as_str()))
+                    .map(|n| n.to_string())
+                    .collect(),
+            },
+        };
+        for name in &names {
+            self.remove_queue_data(&topic, name, TopicRemovalReason::Deleted);
+        }
+        Ok(names.len())
+    }
+
+    /// REGISTER_TOPIC_IN_NAMESRV (5.x only): puts each QueueData whose group exists in
+    /// brokerAddrTable; the first unknown group stops the loop (entries put before it stay). Returns
+    /// how many were put.
+    pub fn register_topic(
+        &mut self,
+        topic: &str,
+        queue_datas: &[QueueData],
+    ) -> Result<usize, RouteError> {
+        if !self.profile.is_v5() {
+            return Err(RouteError::NotSupported {
+                operation: "REGISTER_TOPIC_IN_NAMESRV",
+                profile: self.profile,
+            });
+        }
+        validate_topic_name("topic", topic)?;
+        let topic = TopicName::from(topic);
+        let mut put = 0;
+        for qd in queue_datas {
+            if self
+                .broker_addr_table
+                .get(qd.broker_name.as_str())
+                .is_none()
+            {
+                break;
+            }
+            self.put_queue_data(&topic, qd.clone());
+            put += 1;
+        }
+        Ok(put)
+    }
+}

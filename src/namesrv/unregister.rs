@@ -1,0 +1,169 @@
+//! UNREGISTER_BROKER (spec §2.3): 4.x removes at once by id; 5.x queues the request and removes by
+//! address in a batch.
+
+use std::collections::BTreeSet;
+
+use super::event::{Event, RemovalReason};
+use super::request::UnregisterBroker;
+use super::{RouteError, RouteManager};
+use crate::model::perm::PERM_WRITE;
+use crate::model::{BrokerName, MASTER_ID};
+
+/// Whether [`RouteManager::unregister_broker`] applied the request or queued it (5.x).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnregisterOutcome {
+    /// 4.x: the tables already reflect it.
+    Applied,
+    /// 5.x: waiting for [`RouteManager::apply_pending_unregistrations`].
+    Queued,
+}
+
+impl RouteManager {
+    /// UNREGISTER_BROKER from a broker shutting down.
+    pub fn unregister_broker(
+        &mut self,
+        req: &UnregisterBroker,
+    ) -> Result<UnregisterOutcome, RouteError> {
+        req.validate()?;
+        self.unregister_with_reason(req.clone(), RemovalReason::Unregistered)
+    }
+
+    /// Applies (4.x) or queues (5.x) an unregistration made for `reason`.
+    pub(super) fn unregister_with_reason(
+        &mut self,
+        req: UnregisterBroker,
+        reason: RemovalReason,
+    ) -> Result<UnregisterOutcome, RouteError> {
+        if !self.profile.is_v5() {
+            self.unregister_v4(&req, reason);
+            return Ok(UnregisterOutcome::Applied);
+        }
+        let capacity = self.config.unregister_broker_queue_capacity;
+        if self.pending_unregistrations.len() >= capacity {
+            return Err(RouteError::UnregisterQueueFull { capacity });
+        }
+        // The Java service collects requests into a Set: the same request twice runs once.
+        if self.pending_unregistrations.iter().any(|(r, _)| *r == req) {
+            return Ok(UnregisterOutcome::Queued);
+        }
+        self.events.push_back(Event::UnregisterQueued {
+            cluster: req.cluster_name.clone(),
+            broker_name: req.broker_name.clone(),
+            broker_addr: req.broker_addr.clone(),
+            reason: reason.clone(),
+        });
+        self.pending_unregistrations.push_back((req, reason));
+        Ok(UnregisterOutcome::Queued)
+    }
+
+    /// 4.x: remove the live and filter entries, the group's entry **by id**, and the group (with its
+    /// cluster-set name and its topics) when it becomes empty.
+    fn unregister_v4(&mut self, req: &UnregisterBroker, reason: RemovalReason) {
+        let key = self.live_key(&req.cluster_name, &req.broker_addr);
+        self.broker_live_table.0.remove(&key);
+        self.filter_server_table.0.remove(&key);
+        let mut group_emptied = false;
+        let mut removed_id = None;
+        if let Some(group) = self.broker_addr_table.0.get_mut(req.broker_name.as_str()) {
+            if group.broker_addrs.remove(&req.broker_id).is_some() {
+                removed_id = Some(req.broker_id);
+            }
+            group_emptied = group.broker_addrs.is_empty();
+        }
+        self.events.push_back(Event::BrokerRemoved {
+            cluster: req.cluster_name.clone(),
+            broker_name: Some(req.broker_name.clone()),
+            broker_id: removed_id,
+            broker_addr: req.broker_addr.clone(),
+            reason,
+        });
+        if group_emptied {
+            self.broker_addr_table.0.remove(req.broker_name.as_str());
+            self.cluster_addr_table
+                .remove_name(req.cluster_name.as_str(), req.broker_name.as_str());
+            self.events.push_back(Event::BrokerGroupRemoved {
+                cluster: req.cluster_name.clone(),
+                broker_name: req.broker_name.clone(),
+            });
+            self.remove_topics_of_group(req.broker_name.as_str());
+        }
+    }
+
+    /// 5.x `BatchUnregistrationService`: applies every queued unregistration as one batch. For each:
+    /// remove live and filter entries, remove **every** id holding the address, drop an emptied group
+    /// from its cluster set. Then remove the topics of removed groups and, for reduced groups with
+    /// acting master and no master left, clear the write bit of their QueueData. Returns how many
+    /// requests ran.
+    pub fn apply_pending_unregistrations(&mut self) -> usize {
+        let batch: Vec<_> = self.pending_unregistrations.drain(..).collect();
+        let mut removed: BTreeSet<BrokerName> = BTreeSet::new();
+        let mut reduced: BTreeSet<BrokerName> = BTreeSet::new();
+        for (req, reason) in &batch {
+            let key = self.live_key(&req.cluster_name, &req.broker_addr);
+            self.broker_live_table.0.remove(&key);
+            self.filter_server_table.0.remove(&key);
+            let mut emptied = false;
+            let mut removed_id = None;
+            if let Some(group) = self.broker_addr_table.0.get_mut(req.broker_name.as_str()) {
+                let ids: Vec<i64> = group
+                    .broker_addrs
+                    .iter()
+                    .filter(|(_, a)| **a == req.broker_addr)
+                    .map(|(k, _)| *k)
+                    .collect();
+                for k in &ids {
+                    group.broker_addrs.remove(k);
+                }
+                removed_id = ids.first().copied();
+                emptied = group.broker_addrs.is_empty();
+            }
+            self.events.push_back(Event::BrokerRemoved {
+                cluster: req.cluster_name.clone(),
+                broker_name: Some(req.broker_name.clone()),
+                broker_id: removed_id,
+                broker_addr: req.broker_addr.clone(),
+                reason: reason.clone(),
+            });
+            if emptied {
+                self.broker_addr_table.0.remove(req.broker_name.as_str());
+                self.cluster_addr_table
+                    .remove_name(req.cluster_name.as_str(), req.broker_name.as_str());
+                self.events.push_back(Event::BrokerGroupRemoved {
+                    cluster: req.cluster_name.clone(),
+                    broker_name: req.broker_name.clone(),
+                });
+                removed.insert(req.broker_name.clone());
+            } else {
+                reduced.insert(req.broker_name.clone());
+            }
+        }
+        for name in &removed {
+            self.remove_topics_of_group(name.as_str());
+        }
+        for name in &reduced {
+            self.wipe_write_if_no_master(name);
+        }
+        batch.len()
+    }
+
+    /// 5.x: a reduced group with acting master and no master left becomes read-only in all topics.
+    fn wipe_write_if_no_master(&mut self, name: &BrokerName) {
+        let Some(group) = self.broker_addr_table.get(name.as_str()) else {
+            return;
+        };
+        let no_master = group
+            .broker_addrs
+            .keys()
+            .next()
+            .is_none_or(|min| *min > MASTER_ID);
+        if !(group.acting_master_enabled() && no_master) {
+            return;
+        }
+        for topic in self.topic_queue_table.topics_of(name.as_str()) {
+            let qd = &self.topic_queue_table.0[&topic][name.as_str()];
+            let mut after = qd.clone();
+            after.perm &= !PERM_WRITE;
+            self.put_queue_data(&topic, after);
+        }
+    }
+}

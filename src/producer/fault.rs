@@ -1,0 +1,119 @@
+//! `LatencyFaultToleranceImpl` (spec §7.5, §7.6): broker name → how long it stays isolated.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::index::SendIndex;
+use super::ClientProfile;
+use crate::model::BrokerName;
+use crate::rng::SeededRng;
+
+/// One broker's fault record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FaultItem {
+    pub name: BrokerName,
+    /// Latency of the send that last updated the item (ms).
+    pub current_latency: u64,
+    /// The broker is available again from this time (ms).
+    pub start_timestamp: u64,
+    /// 5.1.4+: false after a send that found the broker unreachable.
+    pub reachable: bool,
+}
+
+impl FaultItem {
+    /// `isAvailable`: `now >= startTimestamp`.
+    pub fn is_available(&self, now_ms: u64) -> bool {
+        now_ms >= self.start_timestamp
+    }
+}
+
+/// The fault table of one producer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LatencyFaultTolerance {
+    pub items: BTreeMap<BrokerName, FaultItem>,
+    which_item_worst: SendIndex,
+}
+
+impl LatencyFaultTolerance {
+    /// 4.x `updateFaultItem`: latency recorded, `startTimestamp = now + duration` (always
+    /// overwritten, even when shorter).
+    pub fn update_v4(&mut self, now_ms: u64, name: &str, latency: u64, duration: u64) {
+        let item = self.item(name);
+        item.current_latency = latency;
+        item.start_timestamp = now_ms.saturating_add(duration);
+    }
+
+    /// 5.1.4+ `updateFaultItem`: latency and reachability recorded; the isolation is only ever
+    /// **extended** (`startTimestamp` moves when `duration > 0` and `now + duration` is later).
+    pub fn update_v5(
+        &mut self,
+        now_ms: u64,
+        name: &str,
+        latency: u64,
+        duration: u64,
+        reachable: bool,
+    ) {
+        let item = self.item(name);
+        item.current_latency = latency;
+        let until = now_ms.saturating_add(duration);
+        if duration > 0 && until > item.start_timestamp {
+            item.start_timestamp = until;
+        }
+        item.reachable = reachable;
+    }
+
+    fn item(&mut self, name: &str) -> &mut FaultItem {
+        self.items
+            .entry(BrokerName::from(name))
+            .or_insert_with(|| FaultItem {
+                name: name.into(),
+                current_latency: 0,
+                start_timestamp: 0,
+                reachable: true,
+            })
+    }
+
+    /// `isAvailable`: no item, or its isolation has ended.
+    pub fn is_available(&self, name: &str, now_ms: u64) -> bool {
+        self.items.get(name).is_none_or(|i| i.is_available(now_ms))
+    }
+
+    /// `isReachable` (5.1.4+): no item, or its reachable flag.
+    pub fn is_reachable(&self, name: &str) -> bool {
+        self.items.get(name).is_none_or(|i| i.reachable)
+    }
+
+    /// `remove`.
+    pub fn remove(&mut self, name: &str) {
+        self.items.remove(name);
+    }
+
+    /// 4.x `pickOneAtLeast`: sort the items (available first, then lower latency, then earlier
+    /// `startTimestamp`) and take the first when fewer than two, else one of the better half chosen
+    /// round-robin. None when the table is empty.
+    pub fn pick_one_at_least(&mut self, now_ms: u64, rng: &mut SeededRng) -> Option<BrokerName> {
+        let mut items: Vec<&FaultItem> = self.items.values().collect();
+        items.sort_by_key(|i| {
+            (
+                !i.is_available(now_ms),
+                i.current_latency,
+                i.start_timestamp,
+            )
+        });
+        let half = items.len() / 2;
+        let picked = match half {
+            0 => items.first()?,
+            _ => {
+                let i = self
+                    .which_item_worst
+                    .increment_and_get(ClientProfile::V4, rng) as usize
+                    % half;
+                items[i]
+            }
+        };
+        Some(picked.name.clone())
+    }
+}
