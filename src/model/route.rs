@@ -47,6 +47,7 @@ impl QueueData {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BrokerData {
+    #[serde(with = "broker_id_keys")]
     pub broker_addrs: BTreeMap<i64, BrokerAddr>,
     pub broker_name: BrokerName,
     pub cluster: ClusterName,
@@ -112,5 +113,37 @@ impl TopicRouteData {
         copy.broker_datas
             .sort_by(|a, b| a.broker_name.cmp(&b.broker_name));
         copy
+    }
+}
+
+/// `brokerAddrs` keys are broker ids. JSON object keys are strings, so they are written as `"0"` (what
+/// serde_json and fastjson's standard mode do anyway) and read back from strings. Going through strings
+/// explicitly also lets serde-wasm-bindgen build plain JavaScript objects, which accept only string keys.
+mod broker_id_keys {
+    use std::collections::BTreeMap;
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::model::BrokerAddr;
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<i64, BrokerAddr>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_map(map.iter().map(|(id, addr)| (id.to_string(), addr)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<i64, BrokerAddr>, D::Error> {
+        BTreeMap::<String, BrokerAddr>::deserialize(d)?
+            .into_iter()
+            .map(|(k, v)| {
+                k.trim().parse::<i64>().map(|id| (id, v)).map_err(|_| {
+                    D::Error::custom(format!("brokerAddrs key {k:?} is not a broker id"))
+                })
+            })
+            .collect()
     }
 }

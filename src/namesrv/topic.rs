@@ -36,8 +36,10 @@ impl RouteManager {
     }
 
     /// REGISTER_TOPIC_IN_NAMESRV (5.x only): puts each QueueData whose group exists in
-    /// brokerAddrTable; the first unknown group stops the loop (entries put before it stay). Returns
-    /// how many were put.
+    /// brokerAddrTable; the first unknown group stops the loop. For a topic that already exists the
+    /// entries put before it stay; a new topic is created only if every group is known, because
+    /// RocketMQ builds the new topic's map aside and returns before storing it. Returns how many were
+    /// put.
     pub fn register_topic(
         &mut self,
         topic: &str,
@@ -51,6 +53,15 @@ impl RouteManager {
         }
         validate_topic_name("topic", topic)?;
         let topic = TopicName::from(topic);
+        let is_new = self.topic_queue_table.get(topic.as_str()).is_none();
+        let all_known = queue_datas.iter().all(|qd| {
+            self.broker_addr_table
+                .get(qd.broker_name.as_str())
+                .is_some()
+        });
+        if is_new && !all_known {
+            return Ok(0);
+        }
         let mut put = 0;
         for qd in queue_datas {
             if self

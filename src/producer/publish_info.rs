@@ -57,8 +57,13 @@ impl TopicPublishInfo {
         let conf = route.order_topic_conf.as_deref().unwrap_or("");
         let order_topic = !conf.is_empty();
         if order_topic {
-            // Java's String.split drops trailing empty items.
-            for item in conf.split(';').filter(|s| !s.is_empty()) {
+            // Java's String.split drops trailing empty items only: an empty leading or middle item
+            // has no ':' and fails like `item[1]` does in Java.
+            let mut items: Vec<&str> = conf.split(';').collect();
+            while items.last() == Some(&"") {
+                items.pop();
+            }
+            for item in items {
                 let bad = |reason: &str| ProducerError::MalformedOrderTopicConf {
                     conf: conf.to_owned(),
                     reason: format!("{item:?}: {reason}"),
@@ -66,18 +71,23 @@ impl TopicPublishInfo {
                 let (broker, count) = item
                     .split_once(':')
                     .ok_or_else(|| bad("expected brokerName:count"))?;
+                // Integer.parseInt does not trim: "brokerA: 2" is an error in Java.
                 let count: i32 = count
                     .split(':')
                     .next()
                     .unwrap_or("")
-                    .trim()
                     .parse()
                     .map_err(|_| bad("the count is not a number"))?;
                 queues.extend((0..count).map(|i| MessageQueue::new(topic, broker, i)));
             }
         } else {
             let mut qds = route.queue_datas.clone();
-            qds.sort_by(|a, b| a.broker_name.cmp(&b.broker_name));
+            // QueueData.compareTo is String.compareTo: UTF-16 code units, not UTF-8 bytes (they differ
+            // for supplementary characters against U+E000..U+FFFF).
+            qds.sort_by(|a, b| {
+                let (a, b) = (a.broker_name.as_str(), b.broker_name.as_str());
+                a.encode_utf16().cmp(b.encode_utf16())
+            });
             for qd in qds.iter().filter(|q| q.is_writeable()) {
                 let has_master = route
                     .broker_data(qd.broker_name.as_str())

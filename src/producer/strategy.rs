@@ -179,7 +179,9 @@ impl MqFaultStrategy {
         let size = tp.message_queue_list.len() as i32;
         let mut index = tp.send_which_queue.increment_and_get(self.client, rng);
         for _ in 0..size {
-            let pos = index.wrapping_abs().rem_euclid(size);
+            // Java: `Math.abs(index++) % size`, then 0 if negative. abs(MIN_VALUE) stays negative
+            // once the local index overflows, so the position is clamped, not wrapped.
+            let pos = (index.wrapping_abs() % size).max(0);
             index = index.wrapping_add(1);
             let mq = &tp.message_queue_list[pos as usize];
             if self.tolerance.is_available(mq.broker_name.as_str(), now_ms) {
