@@ -297,7 +297,8 @@ fn full_unregister_queue_is_an_error_5x() {
     );
 }
 
-/// Validation of UNREGISTER_BROKER: bad fields are refused with the field name and change nothing.
+/// Spec §2.3 (UNREGISTER_BROKER header fields; RouteLab validation): a missing name, a bad address or
+/// a negative id is refused with InvalidField naming the field, and nothing changes.
 #[test]
 fn invalid_unregistration_is_refused_with_its_field() {
     for profile in PROFILES {
@@ -664,7 +665,8 @@ fn query_data_version_always_refreshes_5x() {
         .any(|r| r.broker_addr == B_MASTER));
 }
 
-/// Validation of BROKER_HEARTBEAT / QUERY_DATA_VERSION identities.
+/// Spec §2.4 (BROKER_HEARTBEAT / QUERY_DATA_VERSION header fields; RouteLab validation): a bad
+/// identity is refused with InvalidField naming the field and refreshes nothing.
 #[test]
 fn invalid_identity_is_refused() {
     let mut rm = two_groups(Profile::V5);

@@ -151,7 +151,8 @@ fn wiped_perm_survives_re_registration_with_same_version() {
     }
 }
 
-/// Validation: an empty broker name is refused by both perm requests.
+/// Spec §2.5 (header brokerName; RouteLab validation): an empty broker name is refused by both perm
+/// requests with InvalidField and changes nothing.
 #[test]
 fn perm_requests_need_a_broker_name() {
     let mut rm = three_groups(Profile::V5);
@@ -516,9 +517,9 @@ fn unknown_topic_has_no_route() {
     }
 }
 
-/// Spec §3.1 step 3 (5.x copy includes zoneName and enableActingMaster) and §3.1 "copies": the
-/// route's BrokerData carry the 5.x fields, and the acting-master rewrite of a route leaves the
-/// table's BrokerData untouched.
+/// Spec §3.1 step 3 (a copy of each BrokerData; the 5.x copy includes zoneName and
+/// enableActingMaster): the route's BrokerData carry the 5.x fields, 4.x copies have neither. (That
+/// the copy is detached from the table is pinned by the acting-master test below.)
 #[test]
 fn route_broker_datas_are_copies_with_5x_fields() {
     let mut rm = manager(Profile::V5);

@@ -981,7 +981,8 @@ fn bad_registrations() -> Vec<(String, RegisterBroker)> {
     ]
 }
 
-/// Validation (both profiles): each bad field is refused with RouteError::InvalidField naming that
+/// Spec §2.1 inputs, §1.3 (`PermName.isValid`), §1.4 (topic name rule), RouteLab's queue bound
+/// (validation, both profiles): each bad field is refused with RouteError::InvalidField naming that
 /// field, and neither the tables (cluster info, topic table, live table, filter servers, KV, queue)
 /// nor the event log change.
 #[test]
@@ -1003,7 +1004,7 @@ fn invalid_registration_is_refused_with_its_field_and_changes_nothing() {
     }
 }
 
-/// Validation boundaries: queue counts 0 and 1024, perms 0 and 7, a 127-character topic, a long
+/// Spec §1.3, §1.4 and RouteLab's queue bound (validation boundaries): queue counts 0 and 1024, perms 0 and 7, a 127-character topic, a long
 /// retry topic (limit 255) and topic names with `%`, `|`, `_`, `-` are all accepted.
 #[test]
 fn boundary_values_are_accepted() {

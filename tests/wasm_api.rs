@@ -55,8 +55,7 @@ fn bad_request_throws_with_field_and_reason() {
     let mut ns = JsRouteManager::new(None, JsValue::UNDEFINED).unwrap();
     let err = ns
         .register_broker(0.0, register_request("broker-a", -1, "10.0.0.1:10911", 1))
-        .err()
-        .expect("negative id must be refused");
+        .expect_err("negative id must be refused");
     let err: JsValue = err.into();
     let message: String = Reflect::get(&err, &"message".into())
         .unwrap()

@@ -42,10 +42,8 @@ impl RouteManager {
         if self.pending_unregistrations.len() >= capacity {
             return Err(RouteError::UnregisterQueueFull { capacity });
         }
-        // The Java service collects requests into a Set: the same request twice runs once.
-        if self.pending_unregistrations.iter().any(|(r, _)| *r == req) {
-            return Ok(UnregisterOutcome::Queued);
-        }
+        // No de-duplication: RocketMQ's batch is a HashSet of request headers without equals(), so a
+        // request made twice takes two slots and runs twice (harmlessly).
         self.events.push_back(Event::UnregisterQueued {
             cluster: req.cluster_name.clone(),
             broker_name: req.broker_name.clone(),
