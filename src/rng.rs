@@ -43,6 +43,8 @@ impl SeededRng {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// Determinism: the same seed gives the same sequence (the reference values pin it across targets).
     #[test]

@@ -112,6 +112,8 @@ fn quote_bare_keys(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// Spec §6.1: bare keys are quoted, but numbers in value or array position are left alone, and
     /// digits inside strings are untouched.

@@ -51,6 +51,8 @@ pub fn perm_to_string(perm: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// Spec §1.3: the bit values and their string form.
     #[test]
