@@ -25,6 +25,7 @@ pub mod model;
 pub mod namesrv;
 pub mod producer;
 pub mod rng;
+pub mod sim;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -1,14 +1,17 @@
-//! `routelab`: the native command-line tool. Subcommands (sim, bridge, namesrv, demo, admin) arrive
-//! with their features; for now it answers `--help` and `--version`.
+//! `routelab`: the native command-line tool.
 
 #[cfg(not(target_arch = "wasm32"))]
-fn main() {
-    use clap::Parser;
+mod cli {
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use clap::{Parser, Subcommand, ValueEnum};
+    use routelab::sim::{preset, presets, Scenario, Sim};
 
     /// RouteLab: an interactive lab and live monitor for Apache RocketMQ routing.
     ///
-    /// The dashboard runs in the browser on a simulated cluster: from a checkout, run
-    /// `scripts/dev` and open http://127.0.0.1:8080/.
+    /// The dashboard runs in the browser on a simulated cluster: from a checkout, run `scripts/dev`
+    /// and open http://127.0.0.1:8080/.
     #[derive(Parser)]
     #[command(
         name = "routelab",
@@ -17,9 +20,127 @@ fn main() {
         long_about,
         arg_required_else_help = true
     )]
-    struct Cli {}
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
 
-    let _cli = Cli::parse();
+    #[derive(Subcommand)]
+    enum Command {
+        /// Run a scenario deterministically and print its events and final state.
+        ///
+        /// Examples:
+        ///   routelab sim scenarios/crash-hang-stop.json --format text
+        ///   routelab sim --preset fault-tolerance --until 180
+        ///   routelab sim --list-presets
+        ///
+        /// The scenario format is described in docs/scenario.md. A bad file exits with code 2 and
+        /// an error naming the field, e.g. `actions[3].at: expected a number of seconds`.
+        #[command(verbatim_doc_comment)]
+        Sim(SimArgs),
+    }
+
+    #[derive(clap::Args)]
+    struct SimArgs {
+        /// Scenario file (JSON). Use `-` for standard input.
+        #[arg(required_unless_present_any = ["preset", "list_presets"], conflicts_with = "preset")]
+        file: Option<PathBuf>,
+        /// Run a scenario that ships with RouteLab instead of a file.
+        #[arg(long, value_name = "NAME")]
+        preset: Option<String>,
+        /// List the shipped scenarios with their teaching notes, then exit.
+        #[arg(long)]
+        list_presets: bool,
+        /// Stop at this virtual time (seconds) instead of the scenario's `until` (default 300).
+        #[arg(long, value_name = "SECS")]
+        until: Option<f64>,
+        /// Output: one JSON document, or a readable timeline with mqadmin-like tables.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum Format {
+        Json,
+        Text,
+    }
+
+    pub fn main() -> ExitCode {
+        let cli = Cli::parse();
+        match cli.command {
+            Command::Sim(args) => sim(args),
+        }
+    }
+
+    fn sim(args: SimArgs) -> ExitCode {
+        if args.list_presets {
+            for p in presets() {
+                let note = Scenario::from_json(p.json)
+                    .ok()
+                    .and_then(|s| s.note)
+                    .unwrap_or_default();
+                println!("{:<20} {note}\n", p.name);
+            }
+            return ExitCode::SUCCESS;
+        }
+        let (source, text) = match (&args.preset, &args.file) {
+            (Some(name), _) => match preset(name) {
+                Some(p) => (format!("preset {name}"), p.json.to_owned()),
+                None => {
+                    let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+                    eprintln!(
+                        "error: no preset named {name:?}; presets: {}",
+                        names.join(", ")
+                    );
+                    return ExitCode::from(2);
+                }
+            },
+            (None, Some(path)) => {
+                let read = if path.as_os_str() == "-" {
+                    std::io::read_to_string(std::io::stdin())
+                } else {
+                    std::fs::read_to_string(path)
+                };
+                match read {
+                    Ok(t) => (path.display().to_string(), t),
+                    Err(e) => {
+                        eprintln!("error: cannot read {}: {e}", path.display());
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            (None, None) => unreachable!("clap requires a file or a preset"),
+        };
+        let scenario = match Scenario::from_json(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {source}: {e}");
+                eprintln!("(the scenario format is described in docs/scenario.md)");
+                return ExitCode::from(2);
+            }
+        };
+        if let Some(u) = args.until {
+            if !(u.is_finite() && u >= 0.0) {
+                eprintln!("error: --until: expected a non-negative number of seconds, got {u}");
+                return ExitCode::from(2);
+            }
+        }
+        let mut sim = Sim::new(&scenario);
+        let until = args
+            .until
+            .map_or(sim.until(), |u| (u * 1000.0).round() as u64);
+        let out = sim.run_to_output(until);
+        match args.format {
+            Format::Json => println!("{}", out.to_json()),
+            Format::Text => print!("{}", out.to_text()),
+        }
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    cli::main()
 }
 
 // `cargo build --target wasm32-unknown-unknown` compiles every bin: give it a stub.

@@ -28,7 +28,8 @@ macro_rules! name_type {
 
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
+                // pad, not write_str: honours width and alignment in tables.
+                f.pad(&self.0)
             }
         }
 

@@ -79,6 +79,10 @@ pub struct NamesrvConfig {
     pub delete_topic_with_broker_registration: bool,
     /// 5.x: capacity of the batch-unregistration queue.
     pub unregister_broker_queue_capacity: usize,
+    /// `BROKER_CHANNEL_EXPIRED_TIME`: the expiry of 4.x brokers and of 5.x brokers that send no
+    /// `heartbeatTimeoutMillis`. A constant (120 000) in RocketMQ; a RouteLab knob so a scenario can
+    /// show what a badly matched expiry does.
+    pub broker_channel_expired_millis: u64,
 }
 
 impl Default for NamesrvConfig {
@@ -90,6 +94,7 @@ impl Default for NamesrvConfig {
             enable_topic_list: true,
             delete_topic_with_broker_registration: false,
             unregister_broker_queue_capacity: DEFAULT_UNREGISTER_QUEUE_CAPACITY,
+            broker_channel_expired_millis: DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
         }
     }
 }

@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 
-use super::config::DEFAULT_BROKER_CHANNEL_EXPIRED_MS;
 use super::event::{Event, RejectReason, TopicRemovalReason};
 use super::request::RegisterBroker;
 use super::tables::BrokerLiveInfo;
@@ -130,6 +129,14 @@ impl RouteManager {
         let acting_master = group.acting_master_enabled();
         let is_master = id == MASTER_ID;
         let is_prime_slave = v5 && !old_version_broker && !is_master && min_id == Some(id);
+        // Reported before the topic changes it causes, so a log reads in cause-then-effect order.
+        self.events.push_back(Event::BrokerRegistered {
+            cluster: req.cluster_name.clone(),
+            broker_name: name.clone(),
+            broker_id: id,
+            broker_addr: addr.clone(),
+            first: register_first,
+        });
 
         // Step 5: topic config, from the master (or, in 5.x, the prime slave) only.
         let version_changed = self.broker_topic_config_changed(&key, &wrapper.data_version);
@@ -150,11 +157,11 @@ impl RouteManager {
         }
 
         // Step 6: liveness.
+        let default_timeout = self.config.broker_channel_expired_millis;
         let timeout = if v5 {
-            req.heartbeat_timeout_millis
-                .unwrap_or(DEFAULT_BROKER_CHANNEL_EXPIRED_MS)
+            req.heartbeat_timeout_millis.unwrap_or(default_timeout)
         } else {
-            DEFAULT_BROKER_CHANNEL_EXPIRED_MS
+            default_timeout
         };
         self.broker_live_table.0.insert(
             key.clone(),
@@ -174,14 +181,6 @@ impl RouteManager {
         } else {
             self.filter_server_table.0.insert(key, filters.clone());
         }
-
-        self.events.push_back(Event::BrokerRegistered {
-            cluster: req.cluster_name.clone(),
-            broker_name: name.clone(),
-            broker_id: id,
-            broker_addr: addr.clone(),
-            first: register_first,
-        });
 
         // Step 8: a slave learns its live master.
         Ok(self.slave_result(req))

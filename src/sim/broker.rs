@@ -1,0 +1,320 @@
+//! Broker processes: registration on start and every period, one channel per NameServer, and the
+//! four ways to fail (kill, freeze, stop, restart).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::scenario::BrokerSpec;
+use super::{Conn, Sim, Timer, FIRST_REGISTER_REPEAT_MS};
+use crate::model::perm::PERM_INHERIT;
+use crate::model::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};
+use crate::namesrv::{ChannelId, Profile, RegisterBroker, RemovalReason, UnregisterBroker};
+
+/// A broker process's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrokerState {
+    /// Registering on its period, serving sends.
+    Running,
+    /// Hung or silently unreachable: sends nothing, closes nothing.
+    Frozen,
+    /// Dead; its sockets were closed by the OS.
+    Killed,
+    /// Shut down gracefully (unregistered).
+    Stopped,
+}
+
+/// A simulated broker.
+#[derive(Clone, Debug)]
+pub struct BrokerNode {
+    /// As the scenario gave it.
+    pub spec: BrokerSpec,
+    /// `ip:port`.
+    pub addr: String,
+    /// Current state.
+    pub state: BrokerState,
+    /// Its topic configs (the scenario's, plus system topics), by name.
+    pub topics: BTreeMap<String, TopicConfig>,
+    /// Bumped on every topic change.
+    pub data_version: DataVersion,
+    /// Registration period, ms.
+    pub register_ms: u64,
+    /// When the next periodic registration is due (None when not running).
+    pub next_register: Option<u64>,
+    /// The channel it uses to each NameServer (by index), if connected.
+    pub channel_to: BTreeMap<usize, ChannelId>,
+    /// Bumped when the process stops, so its pending timers are ignored.
+    pub(crate) epoch: u64,
+}
+
+impl BrokerNode {
+    /// Whether the process answers (running).
+    pub fn is_up(&self) -> bool {
+        self.state == BrokerState::Running
+    }
+
+    /// Whether `topic` accepts writes on the broker itself.
+    pub fn accepts(&self, topic: &str) -> Option<bool> {
+        self.topics
+            .get(topic)
+            .map(|t| crate::model::perm::is_writeable(t.perm))
+    }
+}
+
+/// The topics a default broker registers besides the user's (autoCreateTopicEnable, clusterTopicEnable
+/// and brokerTopicEnable are on by default).
+fn system_topics(spec: &BrokerSpec) -> Vec<TopicConfig> {
+    vec![
+        TopicConfig::new("TBW102", 8, 8, 6 | PERM_INHERIT),
+        TopicConfig::new("SELF_TEST_TOPIC", 1, 1, 6),
+        TopicConfig::new(&spec.cluster, 16, 16, 6 | PERM_INHERIT),
+        TopicConfig::new(&spec.name, 1, 1, 6 | PERM_INHERIT),
+        TopicConfig::new("OFFSET_MOVED_EVENT", 1, 1, 6),
+    ]
+}
+
+fn ha_addr(spec: &BrokerSpec) -> String {
+    spec.ha_addr
+        .clone()
+        .unwrap_or_else(|| match spec.addr.rsplit_once(':') {
+            Some((host, port)) => format!("{host}:{}", port.parse::<u32>().map_or(0, |p| p + 1)),
+            None => spec.addr.clone(),
+        })
+}
+
+impl Sim {
+    /// Creates a broker and starts it.
+    pub(crate) fn add_broker(&mut self, spec: &BrokerSpec) {
+        let mut topics: BTreeMap<String, TopicConfig> = BTreeMap::new();
+        if spec.system_topics {
+            topics.extend(
+                system_topics(spec)
+                    .into_iter()
+                    .map(|t| (t.topic_name.clone(), t)),
+            );
+        }
+        topics.extend(spec.topics.iter().map(|t| (t.topic.clone(), t.config())));
+        let register_ms = spec
+            .heartbeat_secs
+            .map_or(self.timing.register_ms, |s| (s * 1000.0).round() as u64);
+        self.brokers.push(BrokerNode {
+            spec: spec.clone(),
+            addr: spec.addr.clone(),
+            state: BrokerState::Stopped,
+            topics,
+            data_version: DataVersion::new(1, self.now as i64),
+            register_ms,
+            next_register: None,
+            channel_to: BTreeMap::new(),
+            epoch: 0,
+        });
+        self.start_broker(self.brokers.len() - 1);
+    }
+
+    /// Start: register with every reachable NameServer now, again after 10 s, then every period.
+    fn start_broker(&mut self, b: usize) {
+        let broker = &mut self.brokers[b];
+        broker.state = BrokerState::Running;
+        broker.epoch += 1;
+        broker.channel_to.clear();
+        let epoch = broker.epoch;
+        self.register_all(b);
+        let at = self.now + FIRST_REGISTER_REPEAT_MS;
+        self.brokers[b].next_register = Some(at);
+        self.schedule(at, Timer::Register { broker: b, epoch });
+    }
+
+    pub(super) fn on_register_timer(&mut self, b: usize, epoch: u64) {
+        let broker = &self.brokers[b];
+        if broker.epoch != epoch || !broker.is_up() {
+            return;
+        }
+        self.register_all(b);
+        let at = self.now + self.brokers[b].register_ms;
+        self.brokers[b].next_register = Some(at);
+        self.schedule(at, Timer::Register { broker: b, epoch });
+    }
+
+    fn register_all(&mut self, b: usize) {
+        for ns in 0..self.namesrvs.len() {
+            self.register_to(b, ns);
+        }
+    }
+
+    fn is_cut(&self, b: usize, ns: usize) -> bool {
+        self.cut_broker_ns
+            .contains(&(self.brokers[b].addr.clone(), ns))
+    }
+
+    /// The broker's open channel to `ns`, connecting anew when the NameServer closed the old one.
+    fn channel(&mut self, b: usize, ns: usize) -> ChannelId {
+        if let Some(ch) = self.brokers[b].channel_to.get(&ns) {
+            if self.conns.contains_key(ch) {
+                return *ch;
+            }
+        }
+        let ch = ChannelId(self.next_channel);
+        self.next_channel += 1;
+        self.conns.insert(
+            ch,
+            Conn {
+                ns,
+                broker: b,
+                last_traffic: self.now,
+            },
+        );
+        self.brokers[b].channel_to.insert(ns, ch);
+        let idle = self.timing.idle_close_ms;
+        self.schedule(self.now + idle, Timer::IdleCheck(ch));
+        ch
+    }
+
+    /// One REGISTER_BROKER to one NameServer (nothing when the link is cut).
+    fn register_to(&mut self, b: usize, ns: usize) {
+        if self.is_cut(b, ns) {
+            return;
+        }
+        let channel = self.channel(b, ns);
+        let broker = &self.brokers[b];
+        let v5 = self.scenario.profile == Profile::V5;
+        let req = RegisterBroker {
+            cluster_name: broker.spec.cluster.as_str().into(),
+            broker_addr: broker.addr.as_str().into(),
+            broker_name: broker.spec.name.as_str().into(),
+            broker_id: broker.spec.id,
+            ha_server_addr: ha_addr(&broker.spec),
+            heartbeat_timeout_millis: None,
+            // A 5.x broker always sends the header (false unless enableSlaveActingMaster).
+            enable_acting_master: v5.then_some(false),
+            zone_name: None,
+            body: RegisterBrokerBody {
+                filter_server_list: Vec::new(),
+                topic_config_serialize_wrapper: TopicConfigSerializeWrapper::new(
+                    broker.data_version.clone(),
+                    broker.topics.values().cloned(),
+                ),
+            },
+            channel,
+        };
+        // Refusals are reported by the manager's events; validated scenarios give valid requests.
+        let _ = self.namesrvs[ns].manager.register_broker(self.now, &req);
+        if let Some(conn) = self.conns.get_mut(&channel) {
+            conn.last_traffic = self.now;
+        }
+        self.drain_ns(ns);
+    }
+
+    /// The NameServer side of `serverChannelMaxIdleTimeSeconds`: a channel with no traffic for the
+    /// idle time is closed, and the broker on it is cleaned up.
+    pub(super) fn on_idle_check(&mut self, ch: ChannelId) {
+        let Some(conn) = self.conns.get(&ch).cloned() else {
+            return;
+        };
+        let due = conn.last_traffic + self.timing.idle_close_ms;
+        if due > self.now {
+            self.schedule(due, Timer::IdleCheck(ch));
+            return;
+        }
+        self.conns.remove(&ch);
+        let m = &mut self.namesrvs[conn.ns].manager;
+        m.on_channel_destroy(ch, None, RemovalReason::IdleClosed);
+        m.apply_pending_unregistrations();
+        self.drain_ns(conn.ns);
+    }
+
+    /// Closes the broker's channels; NameServers it can reach see the close (`reason`).
+    fn close_channels(&mut self, b: usize, reason: RemovalReason) {
+        let channels: Vec<(usize, ChannelId)> = self.brokers[b]
+            .channel_to
+            .iter()
+            .map(|(n, c)| (*n, *c))
+            .collect();
+        self.brokers[b].channel_to.clear();
+        for (ns, ch) in channels {
+            if self.is_cut(b, ns) || !self.conns.contains_key(&ch) {
+                continue; // the FIN never arrives; the NameServer keeps the channel until idle
+            }
+            self.conns.remove(&ch);
+            let addr = self.brokers[b].addr.as_str().into();
+            let m = &mut self.namesrvs[ns].manager;
+            m.on_channel_destroy(ch, Some(&addr), reason.clone());
+            m.apply_pending_unregistrations();
+            self.drain_ns(ns);
+        }
+    }
+
+    fn halt(&mut self, b: usize, state: BrokerState) {
+        let broker = &mut self.brokers[b];
+        broker.state = state;
+        broker.epoch += 1;
+        broker.next_register = None;
+    }
+
+    /// The process dies: every NameServer it can reach sees its channel close at once.
+    pub(super) fn kill_broker(&mut self, b: usize) {
+        if matches!(
+            self.brokers[b].state,
+            BrokerState::Killed | BrokerState::Stopped
+        ) {
+            return;
+        }
+        self.halt(b, BrokerState::Killed);
+        self.close_channels(b, RemovalReason::ChannelClosed);
+    }
+
+    /// The process hangs: no more registrations, channels stay open.
+    pub(super) fn freeze_broker(&mut self, b: usize) {
+        if self.brokers[b].is_up() {
+            self.halt(b, BrokerState::Frozen);
+        }
+    }
+
+    /// Graceful shutdown: UNREGISTER_BROKER to every reachable NameServer, then close.
+    pub(super) fn stop_broker(&mut self, b: usize) {
+        if !self.brokers[b].is_up() {
+            return;
+        }
+        self.halt(b, BrokerState::Stopped);
+        let broker = &self.brokers[b];
+        let req = UnregisterBroker::new(
+            &broker.spec.cluster,
+            &broker.spec.name,
+            broker.spec.id,
+            &broker.addr,
+        );
+        for ns in 0..self.namesrvs.len() {
+            if self.is_cut(b, ns) {
+                continue;
+            }
+            let m = &mut self.namesrvs[ns].manager;
+            let _ = m.unregister_broker(&req);
+            m.apply_pending_unregistrations();
+            self.drain_ns(ns);
+        }
+        self.close_channels(b, RemovalReason::ChannelClosed);
+    }
+
+    /// Kill (if alive) and start again: new channels, immediate registration.
+    pub(super) fn restart_broker(&mut self, b: usize) {
+        if matches!(
+            self.brokers[b].state,
+            BrokerState::Running | BrokerState::Frozen
+        ) {
+            self.halt(b, BrokerState::Killed);
+            self.close_channels(b, RemovalReason::ChannelClosed);
+        }
+        self.start_broker(b);
+    }
+
+    /// A topic created or changed on the broker: DataVersion bumped, registration at once
+    /// (as `registerIncrementBrokerData` does).
+    pub(super) fn create_topic(&mut self, b: usize, tc: TopicConfig) {
+        let broker = &mut self.brokers[b];
+        broker.topics.insert(tc.topic_name.clone(), tc);
+        broker.data_version = DataVersion::new(broker.data_version.counter + 1, self.now as i64);
+        if broker.is_up() {
+            self.register_all(b);
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! The deterministic simulator: NameServers (each its own route manager), brokers and producers on a
+//! virtual clock with a seeded RNG — the engine under the workshop dashboard and `routelab sim`.
+//!
+//! # Calling it
+//!
+//! Sans-IO, like the route manager: [`Sim::next_timer`] says when something will happen,
+//! [`Sim::step`] fires everything due at that time, [`Sim::advance_to`] fires everything up to a time,
+//! [`Sim::apply`] applies an action now, and [`Sim::poll_event`] drains what happened. Nothing reads a
+//! clock or the OS's randomness: same scenario and seed, same events, natively and in WebAssembly.
+//!
+//! # Layout
+//!
+//! - `scenario`: the scenario file (parse, validate, errors with field paths).
+//! - `event`: what the simulator reports, and [`describe`] in plain words.
+//! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart.
+//! - `producer`: route polling and sends with retries and fault isolation.
+//! - `report`: the final state in RocketMQ's table names, and the text format.
+//! - `presets`: the scenarios that ship with RouteLab.
+
+mod broker;
+mod event;
+mod presets;
+mod producer;
+mod report;
+pub mod scenario;
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+
+pub use broker::{BrokerNode, BrokerState};
+pub use event::{describe, SimEvent, SimEventKind};
+pub use presets::{preset, presets, Preset};
+pub use producer::{ProducerNode, ProducerStats};
+pub use report::{FinalState, RunOutput};
+pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
+
+use crate::namesrv::{ChannelId, NamesrvConfig, RouteManager};
+use crate::producer::ClientProfile;
+use crate::rng::SeededRng;
+
+/// Resolved timers, in ms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// `registerNameServerPeriod` (first repeat after 10 s).
+    pub register_ms: u64,
+    /// First scan after this.
+    pub scan_first_ms: u64,
+    /// Scan period.
+    pub scan_ms: u64,
+    /// Broker expiry (`BROKER_CHANNEL_EXPIRED_TIME`).
+    pub expiry_ms: u64,
+    /// `serverChannelMaxIdleTimeSeconds`.
+    pub idle_close_ms: u64,
+    /// `pollNameServerInterval`.
+    pub route_poll_ms: u64,
+    /// `sendMsgTimeout`: the budget of one message, retries included.
+    pub send_timeout_ms: u64,
+}
+
+/// The broker's first periodic registration comes this long after its start (BrokerController).
+pub const FIRST_REGISTER_REPEAT_MS: u64 = 10_000;
+/// A producer's first route poll comes this long after its start (MQClientInstance).
+pub const FIRST_ROUTE_POLL_MS: u64 = 10;
+/// Attempts per message of a sync send (`1 + retryTimesWhenSendFailed`).
+pub const SEND_ATTEMPTS: u32 = 3;
+
+impl Timing {
+    fn resolve(s: &Scenario) -> Self {
+        let ms = |v: Option<f64>, default: u64| v.map_or(default, |s| (s * 1000.0).round() as u64);
+        let t = s.timing.clone().unwrap_or_default();
+        let (scan_first_ms, scan_ms) = s.profile.scan_schedule_ms();
+        Self {
+            register_ms: ms(t.register_secs, 30_000),
+            scan_first_ms,
+            scan_ms: ms(t.scan_secs, scan_ms),
+            expiry_ms: ms(
+                t.expiry_secs,
+                crate::namesrv::DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
+            ),
+            idle_close_ms: ms(t.idle_close_secs, 120_000),
+            route_poll_ms: ms(t.route_poll_secs, 30_000),
+            send_timeout_ms: t.send_timeout_ms.unwrap_or(3_000),
+        }
+    }
+
+    /// Plain warnings about combinations that make brokers flap or routes go stale.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        if self.register_ms >= self.expiry_ms {
+            w.push(format!(
+                "register period ({} s) ≥ expiry ({} s): brokers will be removed between heartbeats and flap in and out of routes",
+                self.register_ms as f64 / 1000.0,
+                self.expiry_ms as f64 / 1000.0
+            ));
+        }
+        if self.idle_close_ms <= self.register_ms {
+            w.push(format!(
+                "idle close ({} s) ≤ register period ({} s): NameServers will close healthy brokers' connections between heartbeats",
+                self.idle_close_ms as f64 / 1000.0,
+                self.register_ms as f64 / 1000.0
+            ));
+        }
+        if !(10_000..=60_000).contains(&self.register_ms) {
+            w.push("a real broker clamps registerNameServerPeriod to 10–60 s; this scenario goes beyond".into());
+        }
+        if self.route_poll_ms >= self.expiry_ms {
+            w.push(format!(
+                "route poll ({} s) ≥ expiry ({} s): producers keep dead brokers in their routes for long",
+                self.route_poll_ms as f64 / 1000.0,
+                self.expiry_ms as f64 / 1000.0
+            ));
+        }
+        w
+    }
+}
+
+/// One simulated NameServer.
+#[derive(Clone, Debug)]
+pub struct NamesrvNode {
+    /// Its name in the scenario.
+    pub name: String,
+    /// Its route tables.
+    pub manager: RouteManager,
+}
+
+/// An open connection as the NameServer holds it (a broker's registration channel).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Conn {
+    pub ns: usize,
+    pub broker: usize,
+    pub last_traffic: u64,
+}
+
+/// What a timer does when it fires. Timers of a process restarted or stopped since they were set
+/// carry an old epoch and are ignored.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    Action(usize),
+    Scan(usize),
+    Register { broker: usize, epoch: u64 },
+    IdleCheck(ChannelId),
+    RoutePoll { producer: usize, epoch: u64 },
+    SendTick { producer: usize, epoch: u64 },
+    AttemptDone { producer: usize, epoch: u64 },
+}
+
+/// The simulated world.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    scenario: Scenario,
+    now: u64,
+    until: u64,
+    rng: SeededRng,
+    timing: Timing,
+    namesrvs: Vec<NamesrvNode>,
+    brokers: Vec<BrokerNode>,
+    producers: Vec<ProducerNode>,
+    conns: BTreeMap<ChannelId, Conn>,
+    next_channel: u64,
+    /// (time, insertion order, timer): a min-heap; insertion order breaks ties deterministically.
+    timers: BinaryHeap<Reverse<(u64, u64, Timer)>>,
+    seq: u64,
+    events: VecDeque<SimEvent>,
+    /// broker address ↔ NameServer links that are cut.
+    cut_broker_ns: BTreeSet<(String, usize)>,
+}
+
+impl Sim {
+    /// A world at t = 0 with the scenario's NameServers, brokers (started) and producers (started);
+    /// the scenario's actions are scheduled. The scenario must be valid ([`Scenario::from_json`]
+    /// checks it).
+    pub fn new(scenario: &Scenario) -> Self {
+        let timing = Timing::resolve(scenario);
+        let config = NamesrvConfig {
+            broker_channel_expired_millis: timing.expiry_ms,
+            ..NamesrvConfig::default()
+        };
+        let mut sim = Sim {
+            scenario: scenario.clone(),
+            now: 0,
+            until: scenario
+                .until
+                .map_or(300_000, |s| (s * 1000.0).round() as u64),
+            rng: SeededRng::new(scenario.seed),
+            namesrvs: scenario
+                .namesrvs
+                .iter()
+                .map(|name| NamesrvNode {
+                    name: name.clone(),
+                    manager: RouteManager::with_config(scenario.profile, config.clone()),
+                })
+                .collect(),
+            timing,
+            brokers: Vec::new(),
+            producers: Vec::new(),
+            conns: BTreeMap::new(),
+            next_channel: 1,
+            timers: BinaryHeap::new(),
+            seq: 0,
+            events: VecDeque::new(),
+            cut_broker_ns: BTreeSet::new(),
+        };
+        for i in 0..sim.namesrvs.len() {
+            let first = sim.timing.scan_first_ms;
+            sim.schedule(first, Timer::Scan(i));
+        }
+        for b in &scenario.brokers {
+            sim.add_broker(b);
+        }
+        for p in &scenario.producers {
+            sim.add_producer(p);
+        }
+        for (i, a) in scenario.actions.iter().enumerate() {
+            sim.schedule((a.at * 1000.0).round() as u64, Timer::Action(i));
+        }
+        sim
+    }
+
+    /// Parses, checks and builds a scenario.
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        Ok(Self::new(&Scenario::from_json(text)?))
+    }
+
+    /// Virtual time, ms.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Where the scenario says a run stops, ms.
+    pub fn until(&self) -> u64 {
+        self.until
+    }
+
+    /// The scenario this world was built from.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The resolved timers.
+    pub fn timing(&self) -> &Timing {
+        &self.timing
+    }
+
+    /// The NameServers.
+    pub fn namesrvs(&self) -> &[NamesrvNode] {
+        &self.namesrvs
+    }
+
+    /// The brokers, in the order they were added.
+    pub fn brokers(&self) -> &[BrokerNode] {
+        &self.brokers
+    }
+
+    /// The producers, in the order they were added.
+    pub fn producers(&self) -> &[ProducerNode] {
+        &self.producers
+    }
+
+    /// When the next timer fires, if any.
+    pub fn next_timer(&self) -> Option<u64> {
+        self.timers.peek().map(|Reverse((t, _, _))| *t)
+    }
+
+    /// Fires every timer due at the next timer's time and moves the clock there. Returns that time,
+    /// or None when nothing is scheduled.
+    pub fn step(&mut self) -> Option<u64> {
+        let t = self.next_timer()?;
+        self.now = self.now.max(t);
+        while let Some(Reverse((due, _, _))) = self.timers.peek() {
+            if *due > t {
+                break;
+            }
+            let Some(Reverse((_, _, timer))) = self.timers.pop() else {
+                break;
+            };
+            self.fire(timer);
+        }
+        Some(t)
+    }
+
+    /// Fires everything due up to `t` (inclusive) and moves the clock to `t`.
+    pub fn advance_to(&mut self, t: u64) {
+        while self.next_timer().is_some_and(|next| next <= t) {
+            self.step();
+        }
+        self.now = self.now.max(t);
+    }
+
+    /// Runs to the scenario's `until`.
+    pub fn run(&mut self) {
+        let until = self.until;
+        self.advance_to(until);
+    }
+
+    /// The oldest event not yet polled.
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<SimEvent> {
+        self.events.pop_front()
+    }
+
+    /// Every event not yet polled.
+    pub fn drain_events(&mut self) -> Vec<SimEvent> {
+        self.events.drain(..).collect()
+    }
+
+    /// Applies an action now (the dashboard's buttons). Invalid references are reported as errors
+    /// and change nothing.
+    pub fn apply(&mut self, action: &Action) -> Result<(), ScenarioError> {
+        self.check_live_action(action)?;
+        self.apply_action(action);
+        Ok(())
+    }
+
+    fn schedule(&mut self, at: u64, timer: Timer) {
+        self.seq += 1;
+        self.timers.push(Reverse((at, self.seq, timer)));
+    }
+
+    fn emit(&mut self, kind: SimEventKind) {
+        self.events.push_back(SimEvent { t: self.now, kind });
+    }
+
+    /// Moves a NameServer's core events into the simulator's queue.
+    fn drain_ns(&mut self, ns: usize) {
+        let name = self.namesrvs[ns].name.clone();
+        for e in self.namesrvs[ns].manager.drain_events() {
+            if let Some(kind) = event::from_core(&name, e) {
+                self.emit(kind);
+            }
+        }
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        match timer {
+            Timer::Action(i) => {
+                let action = self.scenario.actions[i].action.clone();
+                self.apply_action(&action);
+            }
+            Timer::Scan(ns) => {
+                self.scan(ns);
+                let period = self.timing.scan_ms;
+                self.schedule(self.now + period, Timer::Scan(ns));
+            }
+            Timer::Register { broker, epoch } => self.on_register_timer(broker, epoch),
+            Timer::IdleCheck(ch) => self.on_idle_check(ch),
+            Timer::RoutePoll { producer, epoch } => self.on_route_poll_timer(producer, epoch),
+            Timer::SendTick { producer, epoch } => self.on_send_tick(producer, epoch),
+            Timer::AttemptDone { producer, epoch } => self.on_attempt_done(producer, epoch),
+        }
+    }
+
+    /// The NameServer's scan; expired brokers' channels are closed, as RocketMQ does.
+    fn scan(&mut self, ns: usize) {
+        let m = &mut self.namesrvs[ns].manager;
+        let expired = m.scan_not_active_brokers(self.now);
+        m.apply_pending_unregistrations();
+        for key in expired {
+            let closed: Vec<ChannelId> = self
+                .conns
+                .iter()
+                .filter(|(_, c)| {
+                    c.ns == ns && self.brokers[c.broker].addr == key.broker_addr.as_str()
+                })
+                .map(|(ch, _)| *ch)
+                .collect();
+            for ch in closed {
+                self.conns.remove(&ch);
+            }
+        }
+        self.drain_ns(ns);
+    }
+
+    fn namesrv_index(&self, name: &str) -> Option<usize> {
+        self.namesrvs.iter().position(|n| n.name == name)
+    }
+
+    /// The NameServers an action addresses: one by name, or all.
+    fn target_namesrvs(&self, name: &Option<String>) -> Vec<usize> {
+        match name {
+            Some(n) => self.namesrv_index(n).into_iter().collect(),
+            None => (0..self.namesrvs.len()).collect(),
+        }
+    }
+
+    fn check_live_action(&self, action: &Action) -> Result<(), ScenarioError> {
+        let mut probe = self.scenario.clone();
+        probe.brokers = self.brokers.iter().map(|b| b.spec.clone()).collect();
+        probe.producers = self
+            .producers
+            .iter()
+            .filter(|p| p.active)
+            .map(|p| p.spec.clone())
+            .collect();
+        probe.actions = vec![TimedAction {
+            at: self.now as f64 / 1000.0,
+            action: action.clone(),
+        }];
+        probe.validate().map_err(|e| ScenarioError {
+            path: e.path.replace("actions[0]", "action"),
+            message: e.message,
+        })
+    }
+
+    fn apply_action(&mut self, action: &Action) {
+        self.emit(SimEventKind::Action {
+            action: action.clone(),
+        });
+        match action {
+            Action::AddBroker(spec) => self.add_broker(spec),
+            Action::KillBroker { broker } => self.with_broker(broker, Self::kill_broker),
+            Action::FreezeBroker { broker } => self.with_broker(broker, Self::freeze_broker),
+            Action::StopBroker { broker } => self.with_broker(broker, Self::stop_broker),
+            Action::RestartBroker { broker } => self.with_broker(broker, Self::restart_broker),
+            Action::Partition(link) | Action::Heal(link) => {
+                let cut = matches!(action, Action::Partition(_));
+                self.set_link(link, cut);
+            }
+            Action::CreateTopic {
+                broker,
+                broker_name,
+                topic,
+                read,
+                write,
+                perm,
+            } => {
+                let tc = crate::model::TopicConfig::new(topic, *read, *write, *perm);
+                let targets: Vec<usize> = (0..self.brokers.len())
+                    .filter(|&i| {
+                        let b = &self.brokers[i];
+                        broker.as_deref() == Some(b.addr.as_str())
+                            || broker_name.as_deref() == Some(b.spec.name.as_str())
+                    })
+                    .collect();
+                for i in targets {
+                    self.create_topic(i, tc.clone());
+                }
+            }
+            Action::DeleteTopic {
+                topic,
+                cluster,
+                namesrv,
+            } => {
+                for ns in self.target_namesrvs(namesrv) {
+                    let _ = self.namesrvs[ns]
+                        .manager
+                        .delete_topic(topic, cluster.as_deref());
+                    self.drain_ns(ns);
+                }
+            }
+            Action::WipeWritePerm {
+                broker_name,
+                namesrv,
+            }
+            | Action::AddWritePerm {
+                broker_name,
+                namesrv,
+            } => {
+                let wipe = matches!(action, Action::WipeWritePerm { .. });
+                for ns in self.target_namesrvs(namesrv) {
+                    let m = &mut self.namesrvs[ns].manager;
+                    let _ = if wipe {
+                        m.wipe_write_perm_of_broker(broker_name)
+                    } else {
+                        m.add_write_perm_of_broker(broker_name)
+                    };
+                    self.drain_ns(ns);
+                }
+            }
+            Action::AddProducer(spec) => self.add_producer(spec),
+            Action::RemoveProducer { group } => {
+                if let Some(p) = self
+                    .producers
+                    .iter_mut()
+                    .find(|p| p.active && p.spec.group == *group)
+                {
+                    p.active = false;
+                    p.epoch += 1;
+                }
+            }
+            Action::PutKv {
+                namespace,
+                key,
+                value,
+                namesrv,
+            } => {
+                for ns in self.target_namesrvs(namesrv) {
+                    let _ = self.namesrvs[ns]
+                        .manager
+                        .put_kv_config(namespace, key, value);
+                    self.drain_ns(ns);
+                }
+            }
+            Action::QueryRoute { topic, namesrv } => {
+                if let Some(ns) = self.namesrv_index(namesrv) {
+                    let route = self.namesrvs[ns].manager.pickup_topic_route_data(topic);
+                    self.emit(SimEventKind::RouteQuery {
+                        namesrv: namesrv.clone(),
+                        topic: topic.clone(),
+                        route,
+                    });
+                }
+            }
+        }
+    }
+
+    fn with_broker(&mut self, addr: &str, f: fn(&mut Self, usize)) {
+        if let Some(i) = self.brokers.iter().position(|b| b.addr == addr) {
+            f(self, i);
+        }
+    }
+
+    fn set_link(&mut self, link: &scenario::Link, cut: bool) {
+        let Some(addr) = link.broker.clone() else {
+            return;
+        };
+        if let Some(ns) = link.namesrv.as_deref().and_then(|n| self.namesrv_index(n)) {
+            if cut {
+                self.cut_broker_ns.insert((addr, ns));
+            } else {
+                self.cut_broker_ns.remove(&(addr, ns));
+            }
+        } else if let Some(group) = &link.producer {
+            for p in self.producers.iter_mut().filter(|p| p.spec.group == *group) {
+                if cut {
+                    p.cut_brokers.insert(addr.clone());
+                } else {
+                    p.cut_brokers.remove(&addr);
+                }
+            }
+        }
+    }
+
+    fn default_client(&self) -> ClientProfile {
+        match self.scenario.profile {
+            crate::namesrv::Profile::V4 => ClientProfile::V4,
+            crate::namesrv::Profile::V5 => ClientProfile::V5,
+        }
+    }
+}

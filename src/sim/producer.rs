@@ -1,0 +1,359 @@
+//! Producers: a route copy polled from one NameServer, queue picks by the core's selection, sync sends
+//! with up to two retries inside the send timeout, and the fault table fed as the client does.
+//!
+//! How a failed attempt looks depends on the failure, as on a real network: a dead process refuses
+//! the connection at once (the client retries on another broker), while a hung or cut-off broker
+//! takes the whole send timeout — and then the client's budget is spent, so it does not retry
+//! (`sendDefaultImpl` stops when `timeout < costTime`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::event::SimEventKind;
+use super::scenario::ProducerSpec;
+use super::{Sim, Timer, FIRST_ROUTE_POLL_MS, SEND_ATTEMPTS};
+use crate::producer::{
+    ClientProfile, MessageQueue, MqFaultStrategy, SendOutcome, TopicPublishInfo,
+};
+
+/// A producer's counters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ProducerStats {
+    /// Messages the application sent.
+    pub sent: u64,
+    /// Messages stored.
+    pub ok: u64,
+    /// Messages that failed after every attempt.
+    pub failed: u64,
+    /// Attempts beyond the first.
+    pub retries: u64,
+    /// Attempts per broker name.
+    pub picks: BTreeMap<String, u64>,
+}
+
+/// A send in progress.
+#[derive(Clone, Debug)]
+pub(crate) struct InFlight {
+    first_begin: u64,
+    attempt: u32,
+    mq: MessageQueue,
+    outcome: SendOutcome,
+    latency: u64,
+    error: Option<&'static str>,
+}
+
+/// A simulated producer.
+#[derive(Clone, Debug)]
+pub struct ProducerNode {
+    /// As the scenario gave it.
+    pub spec: ProducerSpec,
+    /// Which client tables it runs.
+    pub client: ClientProfile,
+    /// Its fault strategy (and fault table).
+    pub strategy: MqFaultStrategy,
+    /// Its cached publish info (its own copy of the route).
+    pub info: Option<TopicPublishInfo>,
+    /// When the cached route was last fetched successfully.
+    pub route_fetched_at: Option<u64>,
+    /// The NameServer it talks to (index), once chosen.
+    pub namesrv: Option<usize>,
+    /// Broker addresses it cannot reach.
+    pub cut_brokers: BTreeSet<String>,
+    /// Counters.
+    pub stats: ProducerStats,
+    /// When its next route poll is due.
+    pub next_poll: Option<u64>,
+    /// False once removed.
+    pub active: bool,
+    pub(crate) epoch: u64,
+    pub(crate) in_flight: Option<InFlight>,
+}
+
+impl Sim {
+    /// Creates a producer and starts its timers: first route poll after 10 ms, sends at its rate.
+    pub(crate) fn add_producer(&mut self, spec: &ProducerSpec) {
+        let client = spec.client.unwrap_or(self.default_client());
+        self.producers.push(ProducerNode {
+            spec: spec.clone(),
+            client,
+            strategy: MqFaultStrategy::new(client, spec.fault_tolerance),
+            info: None,
+            route_fetched_at: None,
+            namesrv: None,
+            cut_brokers: BTreeSet::new(),
+            stats: ProducerStats::default(),
+            next_poll: Some(self.now + FIRST_ROUTE_POLL_MS),
+            active: true,
+            epoch: 1,
+            in_flight: None,
+        });
+        let p = self.producers.len() - 1;
+        self.schedule(
+            self.now + FIRST_ROUTE_POLL_MS,
+            Timer::RoutePoll {
+                producer: p,
+                epoch: 1,
+            },
+        );
+        let interval = self.send_interval(p);
+        self.schedule(
+            self.now + interval,
+            Timer::SendTick {
+                producer: p,
+                epoch: 1,
+            },
+        );
+    }
+
+    fn send_interval(&self, p: usize) -> u64 {
+        ((1000.0 / self.producers[p].spec.rate).round() as u64).max(1)
+    }
+
+    fn live(&self, p: usize, epoch: u64) -> bool {
+        let node = &self.producers[p];
+        node.active && node.epoch == epoch
+    }
+
+    pub(super) fn on_route_poll_timer(&mut self, p: usize, epoch: u64) {
+        if !self.live(p, epoch) {
+            return;
+        }
+        self.poll_route(p);
+        let at = self.now + self.timing.route_poll_ms;
+        self.producers[p].next_poll = Some(at);
+        self.schedule(at, Timer::RoutePoll { producer: p, epoch });
+    }
+
+    /// GET_ROUTEINFO_BY_TOPIC to the producer's NameServer (chosen once with the seeded RNG, as the
+    /// client picks from a shuffled list and sticks to it while it answers). A missing route keeps the
+    /// cached one; a changed route rebuilds the publish info (and its index).
+    fn poll_route(&mut self, p: usize) {
+        let ns = match self.producers[p].namesrv {
+            Some(ns) => ns,
+            None => {
+                let n = self.namesrvs.len() as u64;
+                let ns = match &self.producers[p].spec.namesrv {
+                    Some(name) => self.namesrv_index(name).unwrap_or(0),
+                    None => self.rng.next_below(n) as usize,
+                };
+                self.producers[p].namesrv = Some(ns);
+                ns
+            }
+        };
+        let topic = self.producers[p].spec.topic.clone();
+        let route = self.namesrvs[ns].manager.pickup_topic_route_data(&topic);
+        let node = &mut self.producers[p];
+        let ok = route.is_some();
+        let mut changed = false;
+        if let Some(route) = route {
+            node.route_fetched_at = Some(self.now);
+            let same = node
+                .info
+                .as_ref()
+                .is_some_and(|i| i.topic_route_data.sorted() == route.sorted());
+            if !same {
+                if let Ok(info) = TopicPublishInfo::from_route(&topic, &route, node.client) {
+                    node.info = Some(info);
+                    changed = true;
+                }
+            }
+        }
+        let (producer, namesrv) = (node.spec.group.clone(), self.namesrvs[ns].name.clone());
+        self.emit(SimEventKind::RoutePolled {
+            producer,
+            namesrv,
+            topic,
+            ok,
+            changed,
+        });
+    }
+
+    pub(super) fn on_send_tick(&mut self, p: usize, epoch: u64) {
+        if !self.live(p, epoch) || self.producers[p].in_flight.is_some() {
+            return;
+        }
+        self.producers[p].stats.sent += 1;
+        if !self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
+            // tryToFindTopicPublishInfo: ask the NameServer now.
+            self.poll_route(p);
+        }
+        if !self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
+            let node = &mut self.producers[p];
+            node.stats.failed += 1;
+            let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+            self.emit(SimEventKind::Send {
+                producer,
+                topic,
+                broker_name: None,
+                queue_id: None,
+                attempt: 1,
+                ok: false,
+                latency_ms: 0,
+                error: Some("no_route"),
+            });
+            self.next_send(p, self.now);
+            return;
+        }
+        let now = self.now;
+        self.begin_attempt(p, now, 0, None);
+    }
+
+    fn next_send(&mut self, p: usize, first_begin: u64) {
+        let at = (first_begin + self.send_interval(p)).max(self.now);
+        let epoch = self.producers[p].epoch;
+        self.schedule(at, Timer::SendTick { producer: p, epoch });
+    }
+
+    /// One attempt: pick a queue (avoiding the last broker on retries), check the budget, and decide
+    /// how the broker answers and how long it takes.
+    fn begin_attempt(&mut self, p: usize, first_begin: u64, times: u32, last: Option<String>) {
+        let now = self.now;
+        let node = &mut self.producers[p];
+        let Some(info) = node.info.as_mut() else {
+            return;
+        };
+        let mq = node.strategy.select_one_message_queue(
+            now,
+            info,
+            last.as_deref(),
+            times > 0,
+            &mut self.rng,
+        );
+        let Some(mq) = mq else {
+            node.stats.failed += 1;
+            self.next_send(p, first_begin);
+            return;
+        };
+        let cost = now - first_begin;
+        let timeout = self.timing.send_timeout_ms;
+        if timeout < cost {
+            // callTimeout: the budget is spent before this attempt could start.
+            let node = &mut self.producers[p];
+            node.stats.failed += 1;
+            let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+            self.emit(SimEventKind::Send {
+                producer,
+                topic,
+                broker_name: Some(mq.broker_name.to_string()),
+                queue_id: Some(mq.queue_id),
+                attempt: times + 1,
+                ok: false,
+                latency_ms: 0,
+                error: Some("call_timeout"),
+            });
+            self.next_send(p, first_begin);
+            return;
+        }
+        let remaining = timeout - cost;
+        let (outcome, latency, error) = self.answer(p, &mq, remaining);
+        let node = &mut self.producers[p];
+        if times > 0 {
+            node.stats.retries += 1;
+        }
+        node.in_flight = Some(InFlight {
+            first_begin,
+            attempt: times + 1,
+            mq,
+            outcome,
+            latency,
+            error,
+        });
+        let epoch = node.epoch;
+        self.schedule(now + latency, Timer::AttemptDone { producer: p, epoch });
+    }
+
+    /// How the target answers: stored (1–10 ms), refused at once (dead process), timed out (hung
+    /// or cut off: the rest of the budget, plus the 1 ms the client's clock always sees), or an error
+    /// from the broker (topic missing or not writable on the broker itself).
+    fn answer(
+        &mut self,
+        p: usize,
+        mq: &MessageQueue,
+        remaining: u64,
+    ) -> (SendOutcome, u64, Option<&'static str>) {
+        let node = &self.producers[p];
+        let master = node
+            .info
+            .as_ref()
+            .and_then(|i| i.topic_route_data.broker_data(mq.broker_name.as_str()))
+            .and_then(|b| b.master_addr())
+            .map(|a| a.to_string());
+        let Some(addr) = master else {
+            return (SendOutcome::ClientError, 0, Some("no_master"));
+        };
+        let cut = node.cut_brokers.contains(&addr);
+        let broker = self.brokers.iter().find(|b| b.addr == addr);
+        match broker.map(|b| b.state) {
+            _ if cut => (SendOutcome::RemotingError, remaining + 1, Some("timeout")),
+            Some(super::BrokerState::Frozen) => {
+                (SendOutcome::RemotingError, remaining + 1, Some("timeout"))
+            }
+            Some(super::BrokerState::Running) => {
+                match broker.and_then(|b| b.accepts(mq.topic.as_str())) {
+                    Some(true) => (SendOutcome::Ok, 1 + self.rng.next_below(10), None),
+                    Some(false) => (
+                        SendOutcome::BrokerError,
+                        1 + self.rng.next_below(3),
+                        Some("no_permission"),
+                    ),
+                    None => (
+                        SendOutcome::BrokerError,
+                        1 + self.rng.next_below(3),
+                        Some("topic_not_exist"),
+                    ),
+                }
+            }
+            _ => (
+                SendOutcome::RemotingError,
+                1 + self.rng.next_below(3),
+                Some("connect_refused"),
+            ),
+        }
+    }
+
+    pub(super) fn on_attempt_done(&mut self, p: usize, epoch: u64) {
+        if !self.live(p, epoch) {
+            return;
+        }
+        let Some(f) = self.producers[p].in_flight.take() else {
+            return;
+        };
+        let now = self.now;
+        let node = &mut self.producers[p];
+        node.strategy
+            .record_send(now, f.mq.broker_name.as_str(), f.latency, f.outcome);
+        *node
+            .stats
+            .picks
+            .entry(f.mq.broker_name.to_string())
+            .or_default() += 1;
+        let ok = f.outcome == SendOutcome::Ok;
+        let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+        self.emit(SimEventKind::Send {
+            producer,
+            topic,
+            broker_name: Some(f.mq.broker_name.to_string()),
+            queue_id: Some(f.mq.queue_id),
+            attempt: f.attempt,
+            ok,
+            latency_ms: f.latency,
+            error: f.error,
+        });
+        let node = &mut self.producers[p];
+        if ok {
+            node.stats.ok += 1;
+        } else if f.attempt < SEND_ATTEMPTS {
+            self.begin_attempt(
+                p,
+                f.first_begin,
+                f.attempt,
+                Some(f.mq.broker_name.to_string()),
+            );
+            return;
+        } else {
+            node.stats.failed += 1;
+        }
+        self.next_send(p, f.first_begin);
+    }
+}

@@ -1,0 +1,682 @@
+//! The scenario file: one JSON format for `routelab sim`, the dashboard's import/export and share
+//! link, and the tests (documented in docs/scenario.md, schema in docs/scenario.schema.json).
+//!
+//! Parsing is strict: unknown fields are errors (a typo must not be ignored silently), and every error
+//! names the field path, e.g. `actions[3].at: expected a number of seconds`.
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::model::TopicConfig;
+use crate::namesrv::{validate_topic_config, Profile, RegisterBroker};
+use crate::producer::ClientProfile;
+
+/// The scenario format version this build reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A whole scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Format version; must be 1.
+    pub routelab: u32,
+    /// Short title shown in lists of presets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What to watch for (the teaching note).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// NameServer rules: "4.x" or "5.x" (default).
+    #[serde(default = "default_profile")]
+    pub profile: Profile,
+    /// Seed of the only source of chance.
+    #[serde(default)]
+    pub seed: u64,
+    /// NameServer names (default one, `ns-1`).
+    #[serde(default = "default_namesrvs")]
+    pub namesrvs: Vec<String>,
+    /// Brokers started at t = 0.
+    #[serde(default)]
+    pub brokers: Vec<BrokerSpec>,
+    /// Producers started at t = 0.
+    #[serde(default)]
+    pub producers: Vec<ProducerSpec>,
+    /// What happens when.
+    #[serde(default)]
+    pub actions: Vec<TimedAction>,
+    /// Where a run stops, seconds (default 300).
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub until: Option<f64>,
+    /// Overrides of the profile's timers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
+}
+
+fn default_profile() -> Profile {
+    Profile::V5
+}
+
+fn default_namesrvs() -> Vec<String> {
+    vec!["ns-1".to_owned()]
+}
+
+fn default_cluster() -> String {
+    "DefaultCluster".to_owned()
+}
+
+fn default_queues() -> i32 {
+    4
+}
+
+fn default_perm() -> i32 {
+    6
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// A broker process.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrokerSpec {
+    #[serde(default = "default_cluster")]
+    pub cluster: String,
+    pub name: String,
+    #[serde(default)]
+    pub id: i64,
+    pub addr: String,
+    /// HA address (default: the address with port + 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ha_addr: Option<String>,
+    #[serde(default)]
+    pub topics: Vec<TopicSpec>,
+    /// Registration period of this broker, seconds (default `timing.register_secs`, 30).
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub heartbeat_secs: Option<f64>,
+    /// Register the system topics a real broker has (TBW102, SELF_TEST_TOPIC, its cluster and broker
+    /// names …). Default true.
+    #[serde(default = "default_true")]
+    pub system_topics: bool,
+}
+
+/// A topic on a broker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    pub topic: String,
+    #[serde(default = "default_queues")]
+    pub read: i32,
+    #[serde(default = "default_queues")]
+    pub write: i32,
+    #[serde(default = "default_perm")]
+    pub perm: i32,
+}
+
+impl TopicSpec {
+    /// The broker's TopicConfig.
+    pub fn config(&self) -> TopicConfig {
+        TopicConfig::new(&self.topic, self.read, self.write, self.perm)
+    }
+}
+
+/// A producer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProducerSpec {
+    pub group: String,
+    pub topic: String,
+    /// Messages per second (default 1).
+    #[serde(default = "default_rate")]
+    pub rate: f64,
+    /// `sendLatencyFaultEnable` (default false, as in RocketMQ).
+    #[serde(default)]
+    pub fault_tolerance: bool,
+    /// Client tables: "4.x" or "5.x" (default: the scenario's profile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<ClientProfile>,
+    /// Bind to this NameServer instead of picking one with the seeded RNG.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namesrv: Option<String>,
+}
+
+fn default_rate() -> f64 {
+    1.0
+}
+
+/// Overrides of the timers, all optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Timing {
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub register_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub scan_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiry_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub idle_close_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub route_poll_secs: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send_timeout_ms: Option<u64>,
+}
+
+/// An action at a time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TimedAction {
+    /// Seconds of virtual time.
+    pub at: f64,
+    #[serde(flatten)]
+    pub action: Action,
+}
+
+/// Which side of a link a partition cuts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    /// Broker address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<String>,
+    /// NameServer name (with `broker`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namesrv: Option<String>,
+    /// Producer group (with `broker`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer: Option<String>,
+}
+
+/// What an action does (`"do"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Start a broker.
+    AddBroker(BrokerSpec),
+    /// The process dies; the OS closes its sockets.
+    KillBroker { broker: String },
+    /// The process hangs: nothing is sent, nothing is closed.
+    FreezeBroker { broker: String },
+    /// Graceful shutdown: UNREGISTER_BROKER to every reachable NameServer.
+    StopBroker { broker: String },
+    /// Restart the process (from any state).
+    RestartBroker { broker: String },
+    /// Cut a link: broker ↔ NameServer or producer ↔ broker.
+    Partition(Link),
+    /// Restore a link.
+    Heal(Link),
+    /// Create or update a topic on a broker (by address) or on every member of a group.
+    CreateTopic {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        broker: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        broker_name: Option<String>,
+        topic: String,
+        #[serde(default = "default_queues")]
+        read: i32,
+        #[serde(default = "default_queues")]
+        write: i32,
+        #[serde(default = "default_perm")]
+        perm: i32,
+    },
+    /// DELETE_TOPIC_IN_NAMESRV on one or every NameServer.
+    DeleteTopic {
+        topic: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cluster: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        namesrv: Option<String>,
+    },
+    /// WIPE_WRITE_PERM_OF_BROKER on one or every NameServer.
+    WipeWritePerm {
+        broker_name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        namesrv: Option<String>,
+    },
+    /// ADD_WRITE_PERM_OF_BROKER on one or every NameServer.
+    AddWritePerm {
+        broker_name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        namesrv: Option<String>,
+    },
+    /// Start a producer.
+    AddProducer(ProducerSpec),
+    /// Shut a producer down.
+    RemoveProducer { group: String },
+    /// PUT_KV_CONFIG on one or every NameServer.
+    PutKv {
+        namespace: String,
+        key: String,
+        value: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        namesrv: Option<String>,
+    },
+    /// Ask a NameServer for a route (recorded as a `route_query` event).
+    QueryRoute { topic: String, namesrv: String },
+}
+
+impl Action {
+    /// The action's `do` name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::AddBroker(_) => "add_broker",
+            Action::KillBroker { .. } => "kill_broker",
+            Action::FreezeBroker { .. } => "freeze_broker",
+            Action::StopBroker { .. } => "stop_broker",
+            Action::RestartBroker { .. } => "restart_broker",
+            Action::Partition(_) => "partition",
+            Action::Heal(_) => "heal",
+            Action::CreateTopic { .. } => "create_topic",
+            Action::DeleteTopic { .. } => "delete_topic",
+            Action::WipeWritePerm { .. } => "wipe_write_perm",
+            Action::AddWritePerm { .. } => "add_write_perm",
+            Action::AddProducer(_) => "add_producer",
+            Action::RemoveProducer { .. } => "remove_producer",
+            Action::PutKv { .. } => "put_kv",
+            Action::QueryRoute { .. } => "query_route",
+        }
+    }
+}
+
+/// A scenario that cannot be run: where, and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct ScenarioError {
+    /// The field path, e.g. `actions[3].at` (`.` for the whole document).
+    pub path: String,
+    /// What was expected.
+    pub message: String,
+}
+
+impl ScenarioError {
+    fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Seconds: a finite, non-negative number.
+fn opt_secs<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    struct Secs;
+    impl serde::de::Visitor<'_> for Secs {
+        type Value = f64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number of seconds")
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<f64, E> {
+            if v.is_finite() && v >= 0.0 {
+                Ok(v)
+            } else {
+                Err(E::custom("expected a non-negative number of seconds"))
+            }
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<f64, E> {
+            self.visit_f64(v as f64)
+        }
+    }
+    d.deserialize_any(Secs).map(Some)
+}
+
+impl<'de> Deserialize<'de> for TimedAction {
+    /// `at` is read apart from the rest so that the rest can be checked strictly per `do`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+        let at = map
+            .remove("at")
+            .ok_or_else(|| D::Error::custom("missing field `at` (seconds of virtual time)"))?;
+        let at = opt_secs(at).map_err(|e| D::Error::custom(format!("at: {e}")))?;
+        if !map.contains_key("do") {
+            return Err(D::Error::custom(
+                "missing field `do` (what the action does, e.g. \"kill_broker\")",
+            ));
+        }
+        let action =
+            Action::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)?;
+        Ok(TimedAction {
+            at: at.unwrap_or(0.0),
+            action,
+        })
+    }
+}
+
+impl Scenario {
+    /// Parses and checks a scenario. The error names the field path.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            // Errors raised inside an action already start with their own field name.
+            let (path, message) = match inner.to_string().split_once(": ") {
+                Some((field, rest)) if field == "at" && !path.ends_with(".at") => {
+                    (format!("{path}.at"), rest.to_owned())
+                }
+                _ => (path, inner.to_string()),
+            };
+            ScenarioError::at(path, message)
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// The scenario as pretty JSON (what export and share links carry).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks what the types cannot: version, names, addresses, topics, references between fields.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.routelab != FORMAT_VERSION {
+            return Err(ScenarioError::at(
+                "routelab",
+                format!("format version {} is not supported; this RouteLab reads version {FORMAT_VERSION}", self.routelab),
+            ));
+        }
+        if self.namesrvs.is_empty() {
+            return Err(ScenarioError::at(
+                "namesrvs",
+                "at least one NameServer is needed",
+            ));
+        }
+        for (i, n) in self.namesrvs.iter().enumerate() {
+            if n.trim().is_empty() || self.namesrvs[..i].contains(n) {
+                return Err(ScenarioError::at(
+                    format!("namesrvs[{i}]"),
+                    format!("{n:?} is empty or repeated"),
+                ));
+            }
+        }
+        let mut addrs: Vec<&str> = Vec::new();
+        for (i, b) in self.brokers.iter().enumerate() {
+            self.check_broker(&format!("brokers[{i}]"), b, &addrs)?;
+            addrs.push(&b.addr);
+        }
+        let mut groups: Vec<&str> = Vec::new();
+        for (i, p) in self.producers.iter().enumerate() {
+            self.check_producer(&format!("producers[{i}]"), p, &groups)?;
+            groups.push(&p.group);
+        }
+        for (i, a) in self.actions.iter().enumerate() {
+            let path = format!("actions[{i}]");
+            if let Action::AddBroker(b) = &a.action {
+                self.check_broker(&path, b, &addrs)?;
+                addrs.push(&b.addr);
+            }
+            if let Action::AddProducer(p) = &a.action {
+                self.check_producer(&path, p, &groups)?;
+                groups.push(&p.group);
+            }
+            self.check_action(&path, &a.action, &addrs, &groups)?;
+        }
+        if let Some(t) = &self.timing {
+            for (name, v) in [
+                ("register_secs", t.register_secs),
+                ("scan_secs", t.scan_secs),
+                ("expiry_secs", t.expiry_secs),
+                ("idle_close_secs", t.idle_close_secs),
+                ("route_poll_secs", t.route_poll_secs),
+            ] {
+                if v.is_some_and(|s| s < 0.001) {
+                    return Err(ScenarioError::at(
+                        format!("timing.{name}"),
+                        "must be at least 0.001 s",
+                    ));
+                }
+            }
+            if t.send_timeout_ms == Some(0) {
+                return Err(ScenarioError::at(
+                    "timing.send_timeout_ms",
+                    "must be at least 1 ms",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_broker(
+        &self,
+        path: &str,
+        b: &BrokerSpec,
+        known: &[&str],
+    ) -> Result<(), ScenarioError> {
+        let mut req = RegisterBroker::new(&b.cluster, &b.name, b.id, &b.addr, Default::default());
+        for t in &b.topics {
+            req.body
+                .topic_config_serialize_wrapper
+                .topic_config_table
+                .insert(t.topic.clone(), t.config());
+        }
+        if let Err(e) = req.validate() {
+            return Err(match e {
+                crate::namesrv::RouteError::InvalidField { field, reason } => {
+                    ScenarioError::at(format!("{path}.{}", scenario_field(&field, b)), reason)
+                }
+                other => ScenarioError::at(path, other.to_string()),
+            });
+        }
+        if known.contains(&b.addr.as_str()) {
+            return Err(ScenarioError::at(
+                format!("{path}.addr"),
+                format!("{} is used by another broker", b.addr),
+            ));
+        }
+        if b.heartbeat_secs.is_some_and(|s| s < 0.001) {
+            return Err(ScenarioError::at(
+                format!("{path}.heartbeat_secs"),
+                "must be at least 0.001 s",
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_producer(
+        &self,
+        path: &str,
+        p: &ProducerSpec,
+        known: &[&str],
+    ) -> Result<(), ScenarioError> {
+        if p.group.trim().is_empty() || known.contains(&p.group.as_str()) {
+            return Err(ScenarioError::at(
+                format!("{path}.group"),
+                format!("{:?} is empty or used by another producer", p.group),
+            ));
+        }
+        crate::namesrv::validate_topic_name("topic", &p.topic)
+            .map_err(|e| ScenarioError::at(format!("{path}.topic"), strip_field(&e)))?;
+        if !(p.rate.is_finite() && p.rate > 0.0 && p.rate <= 1000.0) {
+            return Err(ScenarioError::at(
+                format!("{path}.rate"),
+                "expected messages per second in (0, 1000]",
+            ));
+        }
+        if let Some(ns) = &p.namesrv {
+            self.check_namesrv(&format!("{path}.namesrv"), ns)?;
+        }
+        Ok(())
+    }
+
+    fn check_namesrv(&self, path: &str, ns: &str) -> Result<(), ScenarioError> {
+        if self.namesrvs.iter().any(|n| n == ns) {
+            Ok(())
+        } else {
+            Err(ScenarioError::at(
+                path,
+                format!(
+                    "unknown NameServer {ns:?}; known: {}",
+                    self.namesrvs.join(", ")
+                ),
+            ))
+        }
+    }
+
+    fn check_action(
+        &self,
+        path: &str,
+        action: &Action,
+        addrs: &[&str],
+        groups: &[&str],
+    ) -> Result<(), ScenarioError> {
+        let broker = |field: &str, addr: &str| -> Result<(), ScenarioError> {
+            if addrs.contains(&addr) {
+                Ok(())
+            } else {
+                Err(ScenarioError::at(
+                    format!("{path}.{field}"),
+                    format!("no broker has address {addr:?}"),
+                ))
+            }
+        };
+        let ns_opt = |ns: &Option<String>| match ns {
+            Some(ns) => self.check_namesrv(&format!("{path}.namesrv"), ns),
+            None => Ok(()),
+        };
+        match action {
+            Action::KillBroker { broker: b }
+            | Action::FreezeBroker { broker: b }
+            | Action::StopBroker { broker: b }
+            | Action::RestartBroker { broker: b } => broker("broker", b),
+            Action::Partition(link) | Action::Heal(link) => {
+                let Some(b) = &link.broker else {
+                    return Err(ScenarioError::at(
+                        format!("{path}.broker"),
+                        "a link needs `broker` and either `namesrv` or `producer`",
+                    ));
+                };
+                broker("broker", b)?;
+                match (&link.namesrv, &link.producer) {
+                    (Some(ns), None) => self.check_namesrv(&format!("{path}.namesrv"), ns),
+                    (None, Some(p)) if groups.contains(&p.as_str()) => Ok(()),
+                    (None, Some(p)) => Err(ScenarioError::at(
+                        format!("{path}.producer"),
+                        format!("no producer has group {p:?}"),
+                    )),
+                    _ => Err(ScenarioError::at(
+                        path,
+                        "a link needs `broker` and exactly one of `namesrv` or `producer`",
+                    )),
+                }
+            }
+            Action::CreateTopic {
+                broker: b,
+                broker_name,
+                topic,
+                read,
+                write,
+                perm,
+            } => {
+                match (b, broker_name) {
+                    (Some(b), None) => broker("broker", b)?,
+                    (None, Some(_)) => {}
+                    _ => {
+                        return Err(ScenarioError::at(
+                            path,
+                            "create_topic needs exactly one of `broker` (address) or `broker_name`",
+                        ))
+                    }
+                }
+                let tc = TopicConfig::new(topic, *read, *write, *perm);
+                validate_topic_config(topic, &tc).map_err(|e| match e {
+                    crate::namesrv::RouteError::InvalidField { field, reason } => {
+                        let f = field.rsplit('.').next().unwrap_or("topic");
+                        ScenarioError::at(format!("{path}.{}", short_topic_field(f)), reason)
+                    }
+                    other => ScenarioError::at(path, other.to_string()),
+                })
+            }
+            Action::DeleteTopic { namesrv, .. } | Action::PutKv { namesrv, .. } => ns_opt(namesrv),
+            Action::WipeWritePerm {
+                namesrv,
+                broker_name,
+            }
+            | Action::AddWritePerm {
+                namesrv,
+                broker_name,
+            } => {
+                if broker_name.trim().is_empty() {
+                    return Err(ScenarioError::at(
+                        format!("{path}.broker_name"),
+                        "must not be empty",
+                    ));
+                }
+                ns_opt(namesrv)
+            }
+            Action::QueryRoute { namesrv, .. } => {
+                self.check_namesrv(&format!("{path}.namesrv"), namesrv)
+            }
+            Action::RemoveProducer { group } if !groups.contains(&group.as_str()) => {
+                Err(ScenarioError::at(
+                    format!("{path}.group"),
+                    format!("no producer has group {group:?}"),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Maps a core field name (`brokerId`, `topicConfigTable[T].perm`) to the scenario's (`id`,
+/// `topics[i].perm`).
+fn scenario_field(field: &str, b: &BrokerSpec) -> String {
+    match field {
+        "clusterName" => "cluster".into(),
+        "brokerName" => "name".into(),
+        "brokerId" => "id".into(),
+        "brokerAddr" => "addr".into(),
+        f => {
+            let Some(rest) = f.strip_prefix("topicConfigTable[") else {
+                return f.into();
+            };
+            let (topic, sub) = rest.split_once("].").unwrap_or((rest, "topic"));
+            let i = b.topics.iter().position(|t| t.topic == topic).unwrap_or(0);
+            format!("topics[{i}].{}", short_topic_field(sub))
+        }
+    }
+}
+
+fn short_topic_field(f: &str) -> &str {
+    match f {
+        "readQueueNums" => "read",
+        "writeQueueNums" => "write",
+        "topicName" => "topic",
+        other => other,
+    }
+}
+
+fn strip_field(e: &crate::namesrv::RouteError) -> String {
+    match e {
+        crate::namesrv::RouteError::InvalidField { reason, .. } => reason.clone(),
+        other => other.to_string(),
+    }
+}
