@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Reflect, JSON};
-use routelab::wasm_api::{JsProducer, JsRouteManager};
+use routelab::wasm_api::{JsProducer, JsRouteManager, JsSim};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -140,4 +140,52 @@ fn producer_avoids_isolated_broker() {
     }
     assert!(p.record_send(0.0, "broker-a", 1.0, "exploded").is_err());
     assert_eq!(p.compute_not_available_duration(550.0).unwrap(), 30_000.0);
+}
+
+/// The simulator from JavaScript: a scenario text in, events with plain-words `text` out; a bad
+/// scenario throws with the field path; actions applied now take effect at once.
+#[wasm_bindgen_test]
+fn simulator_runs_from_javascript() {
+    let bad =
+        JsSim::new(r#"{"routelab":1,"actions":[{"at":"soon","do":"kill_broker","broker":"x"}]}"#)
+            .err()
+            .map(JsValue::from)
+            .expect("a bad scenario throws");
+    let message: String = Reflect::get(&bad, &"message".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(message.starts_with("actions[0].at"), "{message}");
+
+    let mut sim = JsSim::new(
+        r#"{"routelab":1,"profile":"4.x","brokers":[{"name":"broker-a","addr":"10.0.0.1:10911","topics":[{"topic":"TopicTest"}]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(sim.now(), 0.0);
+    assert_eq!(sim.next_timer(), Some(5_000.0), "4.x scans first at 5 s");
+    sim.advance_to(20_000.0).unwrap();
+    sim.poll_events().unwrap();
+    sim.apply(js(r#"{"do":"kill_broker","broker":"10.0.0.1:10911"}"#))
+        .unwrap();
+    let events = to_json(&sim.poll_events().unwrap());
+    let removed = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "broker_removed")
+        .expect("kill removes the broker at once");
+    assert_eq!(removed["t"], 20_000);
+    assert_eq!(removed["reason"], "channel_closed");
+    assert!(removed["text"]
+        .as_str()
+        .unwrap()
+        .contains("connection closed"));
+    assert!(sim
+        .apply(js(r#"{"do":"kill_broker","broker":"10.9.9.9:1"}"#))
+        .is_err());
+    let state = to_json(&sim.final_state().unwrap());
+    assert_eq!(
+        state["namesrvs"]["ns-1"]["brokerAddrTable"],
+        serde_json::json!({})
+    );
 }
