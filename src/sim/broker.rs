@@ -136,7 +136,7 @@ impl Sim {
         self.schedule(at, Timer::Register { broker: b, epoch });
     }
 
-    fn register_all(&mut self, b: usize) {
+    pub(super) fn register_all(&mut self, b: usize) {
         for ns in 0..self.namesrvs.len() {
             self.register_to(b, ns);
         }

@@ -121,6 +121,8 @@ pub struct NamesrvNode {
     pub name: String,
     /// Its route tables.
     pub manager: RouteManager,
+    /// When its next scan runs.
+    pub next_scan: Option<u64>,
 }
 
 /// An open connection as the NameServer holds it (a broker's registration channel).
@@ -188,6 +190,7 @@ impl Sim {
                 .map(|name| NamesrvNode {
                     name: name.clone(),
                     manager: RouteManager::with_config(scenario.profile, config.clone()),
+                    next_scan: None,
                 })
                 .collect(),
             timing,
@@ -202,7 +205,7 @@ impl Sim {
         };
         for i in 0..sim.namesrvs.len() {
             let first = sim.timing.scan_first_ms;
-            sim.schedule(first, Timer::Scan(i));
+            sim.schedule_scan(i, first);
         }
         for b in &scenario.brokers {
             sim.add_broker(b);
@@ -316,6 +319,11 @@ impl Sim {
         self.timers.push(Reverse((at, self.seq, timer)));
     }
 
+    fn schedule_scan(&mut self, ns: usize, at: u64) {
+        self.namesrvs[ns].next_scan = Some(at);
+        self.schedule(at, Timer::Scan(ns));
+    }
+
     fn emit(&mut self, kind: SimEventKind) {
         self.events.push_back(SimEvent { t: self.now, kind });
     }
@@ -339,7 +347,7 @@ impl Sim {
             Timer::Scan(ns) => {
                 self.scan(ns);
                 let period = self.timing.scan_ms;
-                self.schedule(self.now + period, Timer::Scan(ns));
+                self.schedule_scan(ns, self.now + period);
             }
             Timer::Register { broker, epoch } => self.on_register_timer(broker, epoch),
             Timer::IdleCheck(ch) => self.on_idle_check(ch),
@@ -384,6 +392,7 @@ impl Sim {
 
     fn check_live_action(&self, action: &Action) -> Result<(), ScenarioError> {
         let mut probe = self.scenario.clone();
+        probe.namesrvs = self.namesrvs.iter().map(|n| n.name.clone()).collect();
         probe.brokers = self.brokers.iter().map(|b| b.spec.clone()).collect();
         probe.producers = self
             .producers
@@ -488,6 +497,56 @@ impl Sim {
                         .manager
                         .put_kv_config(namespace, key, value);
                     self.drain_ns(ns);
+                }
+            }
+            Action::Heartbeat { broker } => self.with_broker(broker, |sim, b| {
+                if sim.brokers[b].is_up() {
+                    sim.register_all(b);
+                }
+            }),
+            Action::AddNamesrv { name } => {
+                if self.namesrv_index(name).is_none() {
+                    let config = self.namesrvs[0].manager.config().clone();
+                    self.namesrvs.push(NamesrvNode {
+                        name: name.clone(),
+                        manager: RouteManager::with_config(self.scenario.profile, config),
+                        next_scan: None,
+                    });
+                    let ns = self.namesrvs.len() - 1;
+                    self.schedule_scan(ns, self.now + self.timing.scan_first_ms);
+                }
+            }
+            Action::SetProducer {
+                group,
+                fault_tolerance,
+                client,
+            } => {
+                if let Some(p) = self
+                    .producers
+                    .iter_mut()
+                    .find(|p| p.active && p.spec.group == *group)
+                {
+                    if let Some(c) = client {
+                        p.client = *c;
+                        p.spec.client = Some(*c);
+                        p.strategy = crate::producer::MqFaultStrategy::new(
+                            *c,
+                            p.strategy.send_latency_fault_enable,
+                        );
+                        if let Some(info) = &p.info {
+                            let route = info.topic_route_data.clone();
+                            p.info = crate::producer::TopicPublishInfo::from_route(
+                                &p.spec.topic,
+                                &route,
+                                *c,
+                            )
+                            .ok();
+                        }
+                    }
+                    if let Some(ft) = fault_tolerance {
+                        p.spec.fault_tolerance = *ft;
+                        p.strategy.send_latency_fault_enable = *ft;
+                    }
                 }
             }
             Action::QueryRoute { topic, namesrv } => {

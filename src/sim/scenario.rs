@@ -279,6 +279,18 @@ pub enum Action {
     },
     /// Ask a NameServer for a route (recorded as a `route_query` event).
     QueryRoute { topic: String, namesrv: String },
+    /// The broker registers with every reachable NameServer now (the dashboard's "heartbeat now").
+    Heartbeat { broker: String },
+    /// Start another NameServer (brokers register with it from their next period on).
+    AddNamesrv { name: String },
+    /// Change a producer's fault tolerance or client tables.
+    SetProducer {
+        group: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fault_tolerance: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client: Option<ClientProfile>,
+    },
 }
 
 impl Action {
@@ -300,6 +312,9 @@ impl Action {
             Action::RemoveProducer { .. } => "remove_producer",
             Action::PutKv { .. } => "put_kv",
             Action::QueryRoute { .. } => "query_route",
+            Action::Heartbeat { .. } => "heartbeat",
+            Action::AddNamesrv { .. } => "add_namesrv",
+            Action::SetProducer { .. } => "set_producer",
         }
     }
 }
@@ -425,20 +440,30 @@ impl Scenario {
         }
         let mut groups: Vec<&str> = Vec::new();
         for (i, p) in self.producers.iter().enumerate() {
-            self.check_producer(&format!("producers[{i}]"), p, &groups)?;
+            self.check_producer(&self.namesrvs, &format!("producers[{i}]"), p, &groups)?;
             groups.push(&p.group);
         }
+        let mut names = self.namesrvs.clone();
         for (i, a) in self.actions.iter().enumerate() {
             let path = format!("actions[{i}]");
+            if let Action::AddNamesrv { name } = &a.action {
+                if names.contains(name) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.name"),
+                        format!("a NameServer named {name:?} already exists"),
+                    ));
+                }
+                names.push(name.clone());
+            }
             if let Action::AddBroker(b) = &a.action {
                 self.check_broker(&path, b, &addrs)?;
                 addrs.push(&b.addr);
             }
             if let Action::AddProducer(p) = &a.action {
-                self.check_producer(&path, p, &groups)?;
+                self.check_producer(&names, &path, p, &groups)?;
                 groups.push(&p.group);
             }
-            self.check_action(&path, &a.action, &addrs, &groups)?;
+            self.check_action(&names, &path, &a.action, &addrs, &groups)?;
         }
         if let Some(t) = &self.timing {
             for (name, v) in [
@@ -503,6 +528,7 @@ impl Scenario {
 
     fn check_producer(
         &self,
+        names: &[String],
         path: &str,
         p: &ProducerSpec,
         known: &[&str],
@@ -522,27 +548,25 @@ impl Scenario {
             ));
         }
         if let Some(ns) = &p.namesrv {
-            self.check_namesrv(&format!("{path}.namesrv"), ns)?;
+            Self::check_namesrv(names, &format!("{path}.namesrv"), ns)?;
         }
         Ok(())
     }
 
-    fn check_namesrv(&self, path: &str, ns: &str) -> Result<(), ScenarioError> {
-        if self.namesrvs.iter().any(|n| n == ns) {
+    fn check_namesrv(names: &[String], path: &str, ns: &str) -> Result<(), ScenarioError> {
+        if names.iter().any(|n| n == ns) {
             Ok(())
         } else {
             Err(ScenarioError::at(
                 path,
-                format!(
-                    "unknown NameServer {ns:?}; known: {}",
-                    self.namesrvs.join(", ")
-                ),
+                format!("unknown NameServer {ns:?}; known: {}", names.join(", ")),
             ))
         }
     }
 
     fn check_action(
         &self,
+        names: &[String],
         path: &str,
         action: &Action,
         addrs: &[&str],
@@ -559,7 +583,7 @@ impl Scenario {
             }
         };
         let ns_opt = |ns: &Option<String>| match ns {
-            Some(ns) => self.check_namesrv(&format!("{path}.namesrv"), ns),
+            Some(ns) => Self::check_namesrv(names, &format!("{path}.namesrv"), ns),
             None => Ok(()),
         };
         match action {
@@ -576,7 +600,7 @@ impl Scenario {
                 };
                 broker("broker", b)?;
                 match (&link.namesrv, &link.producer) {
-                    (Some(ns), None) => self.check_namesrv(&format!("{path}.namesrv"), ns),
+                    (Some(ns), None) => Self::check_namesrv(names, &format!("{path}.namesrv"), ns),
                     (None, Some(p)) if groups.contains(&p.as_str()) => Ok(()),
                     (None, Some(p)) => Err(ScenarioError::at(
                         format!("{path}.producer"),
@@ -633,7 +657,18 @@ impl Scenario {
                 ns_opt(namesrv)
             }
             Action::QueryRoute { namesrv, .. } => {
-                self.check_namesrv(&format!("{path}.namesrv"), namesrv)
+                Self::check_namesrv(names, &format!("{path}.namesrv"), namesrv)
+            }
+            Action::Heartbeat { broker: b } => broker("broker", b),
+            Action::AddNamesrv { name } if name.trim().is_empty() => Err(ScenarioError::at(
+                format!("{path}.name"),
+                "must not be empty",
+            )),
+            Action::SetProducer { group, .. } if !groups.contains(&group.as_str()) => {
+                Err(ScenarioError::at(
+                    format!("{path}.group"),
+                    format!("no producer has group {group:?}"),
+                ))
             }
             Action::RemoveProducer { group } if !groups.contains(&group.as_str()) => {
                 Err(ScenarioError::at(
