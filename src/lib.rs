@@ -26,6 +26,7 @@ pub mod namesrv;
 pub mod producer;
 pub mod rng;
 pub mod sim;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

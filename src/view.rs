@@ -1,0 +1,5 @@
+//! View models shared by the dashboard and the CLI: pure functions from core state to what is shown,
+//! tested natively.
+
+pub mod mqadmin;
+pub mod share;
