@@ -1,68 +1,127 @@
-//! The dashboard in headless Chromium: it mounts, shows the core's version, and the route it shows
-//! is computed live by the core (broker-b leaves TopicTest's route after the 120 s expiry).
+//! Dashboard component tests in headless Chromium: the reducer driven through the rendered page
+//! (time controls, broker actions, the add-broker form's validation).
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn text_of(root: &Element, selector: &str) -> String {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{selector} not found"))
-        .text_content()
-        .unwrap_or_default()
-}
-
-fn click(root: &Element, selector: &str) {
-    let button: HtmlElement = root
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{selector} not found"))
-        .dyn_into()
-        .unwrap();
-    button.click();
-}
-
-fn route_rows(root: &Element) -> u32 {
-    root.query_selector_all("#route-table tbody tr")
-        .unwrap()
-        .length()
-}
-
-/// Spec §2.4 on screen: at t = 120 s broker-b (silent since t = 0) is still routed
-/// (`last + 120000 < now` is false); at t = 150 s the scan has removed it.
-#[wasm_bindgen_test]
-async fn route_loses_frozen_broker_after_expiry() {
+async fn mount() -> Element {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let _app = yew::Renderer::<routelab::ui::App>::with_root(root.clone()).render();
+    yew::Renderer::<routelab::ui::App>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
+    root
+}
 
-    assert_eq!(
-        text_of(&root, "#version"),
-        format!("core v{}", routelab::VERSION)
+fn find(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{selector} not found"))
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    find(root, selector).text_content().unwrap_or_default()
+}
+
+fn click(el: &Element) {
+    el.clone().dyn_into::<HtmlElement>().unwrap().click();
+}
+
+/// The button of a broker card whose label is `label`.
+fn broker_button(root: &Element, addr: &str, label: &str) -> Element {
+    let buttons = root
+        .query_selector_all(&format!(
+            "[data-testid=broker][data-addr=\"{addr}\"] button"
+        ))
+        .unwrap();
+    (0..buttons.length())
+        .filter_map(|i| buttons.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .find(|b| b.text_content().unwrap_or_default().trim() == label)
+        .unwrap_or_else(|| panic!("no {label} button on {addr}"))
+}
+
+fn broker_state(root: &Element, addr: &str) -> String {
+    find(root, &format!("[data-testid=broker][data-addr=\"{addr}\"]"))
+        .get_attribute("data-state")
+        .unwrap_or_default()
+}
+
+/// The default preset loads paused at t = 0 with its brokers running; +30 s moves the clock and the
+/// feed; a kill removes the broker from the NameServer at once, and the feed says why.
+#[wasm_bindgen_test]
+async fn time_controls_and_kill_update_every_view() {
+    let root = mount().await;
+    assert_eq!(text(&root, "[data-testid=clock]"), "t = 0.0 s");
+    assert!(text(&root, "[data-testid=note]").starts_with("Watch for:"));
+    assert_eq!(broker_state(&root, "10.0.0.1:10911"), "running");
+
+    click(&find(&root, "[data-testid=advance][data-secs=\"30\"]"));
+    yew::scheduler::flush().await;
+    assert_eq!(text(&root, "[data-testid=clock]"), "t = 30.0 s");
+    let sent: u64 = find(&root, "[data-testid=producer]")
+        .get_attribute("data-sent")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(sent > 0, "the producer sends while time runs");
+
+    click(&broker_button(&root, "10.0.0.1:10911", "kill"));
+    yew::scheduler::flush().await;
+    assert_eq!(broker_state(&root, "10.0.0.1:10911"), "killed");
+    let ns_view = text(
+        &root,
+        "[data-testid=broker-ns][data-addr=\"10.0.0.1:10911\"]",
     );
-    assert_eq!(text_of(&root, "#clock"), "t = 0 s");
-    assert_eq!(route_rows(&root), 2);
+    assert!(ns_view.contains("not registered"), "{ns_view}");
+    let feed = text(&root, "[data-testid=event-feed]");
+    assert!(feed.contains("its connection closed"), "{feed}");
+    let route = text(&root, "[data-testid=route-view] [data-namesrv=\"ns-1\"]");
+    assert!(!route.contains("10.0.0.1:10911"), "{route}");
+}
 
-    click(&root, "#advance-120");
+/// A bad field in the add-broker form is marked in place with the reason, and nothing is applied.
+#[wasm_bindgen_test]
+async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
+    let root = mount().await;
+    let brokers_before = root
+        .query_selector_all("[data-testid=broker]")
+        .unwrap()
+        .length();
+    let tab = root.query_selector_all(".tabs button").unwrap();
+    let add = (0..tab.length())
+        .filter_map(|i| tab.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .find(|b| b.text_content().unwrap_or_default() == "Add broker")
+        .unwrap();
+    click(&add);
     yew::scheduler::flush().await;
-    assert_eq!(text_of(&root, "#clock"), "t = 120 s");
-    assert_eq!(route_rows(&root), 2, "not expired at exactly 120 s");
 
-    click(&root, "#advance-30");
+    let input: HtmlInputElement = find(&root, "[data-testid=add-broker-form] input[name=addr]")
+        .dyn_into()
+        .unwrap();
+    input.set_value("10.0.0.9");
+    input
+        .dispatch_event(&web_sys::InputEvent::new("input").unwrap())
+        .unwrap();
     yew::scheduler::flush().await;
-    assert_eq!(text_of(&root, "#clock"), "t = 150 s");
-    assert_eq!(route_rows(&root), 1);
-    assert!(text_of(&root, "#route-table").contains("broker-a"));
-    assert!(text_of(&root, "#log").contains("10.0.0.2:10911"));
-    assert!(!text_of(&root, "#route-json").contains("broker-b"));
+    click(&find(
+        &root,
+        "[data-testid=add-broker-form] button[type=submit]",
+    ));
+    yew::scheduler::flush().await;
 
-    click(&root, "#reset");
-    yew::scheduler::flush().await;
-    assert_eq!(route_rows(&root), 2);
+    let field = find(&root, "[data-testid=add-broker-form] .field.invalid");
+    let message = field.text_content().unwrap_or_default();
+    assert!(message.contains("is not host:port"), "{message}");
+    assert_eq!(
+        root.query_selector_all("[data-testid=broker]")
+            .unwrap()
+            .length(),
+        brokers_before
+    );
 }

@@ -259,6 +259,11 @@ impl Sim {
         &self.producers
     }
 
+    /// Whether the link between the broker at `addr` and NameServer `ns` is cut.
+    pub fn is_link_cut(&self, addr: &str, ns: usize) -> bool {
+        self.cut_broker_ns.contains(&(addr.to_owned(), ns))
+    }
+
     /// When the next timer fires, if any.
     pub fn next_timer(&self) -> Option<u64> {
         self.timers.peek().map(|Reverse((t, _, _))| *t)
@@ -299,6 +304,13 @@ impl Sim {
     #[must_use]
     pub fn poll_event(&mut self) -> Option<SimEvent> {
         self.events.pop_front()
+    }
+
+    /// Whether an event not yet polled removed a broker from a NameServer.
+    pub fn has_pending_removal(&self) -> bool {
+        self.events
+            .iter()
+            .any(|e| matches!(e.kind, SimEventKind::BrokerRemoved { .. }))
     }
 
     /// Every event not yet polled.

@@ -30,13 +30,25 @@ pub fn cluster_list(info: &ClusterInfo, runtime: impl Fn(&str) -> BrokerRuntime)
     row(
         &mut out,
         [
-            "#Cluster Name", "#Broker Name", "#BID", "#Addr", "#Version", "#InTPS(LOAD)", "#OutTPS(LOAD)",
-            "#Timer(Progress)", "#PCWait(ms)", "#Hour", "#SPACE", "#ACTIVATED",
+            "#Cluster Name",
+            "#Broker Name",
+            "#BID",
+            "#Addr",
+            "#Version",
+            "#InTPS(LOAD)",
+            "#OutTPS(LOAD)",
+            "#Timer(Progress)",
+            "#PCWait(ms)",
+            "#Hour",
+            "#SPACE",
+            "#ACTIVATED",
         ],
     );
     for (cluster, names) in &info.cluster_addr_table {
         for name in names {
-            let Some(group) = info.broker_addr_table.get(name) else { continue };
+            let Some(group) = info.broker_addr_table.get(name) else {
+                continue;
+            };
             for (id, addr) in &group.broker_addrs {
                 let rt = runtime(addr.as_str());
                 let id = id.to_string();
@@ -44,9 +56,18 @@ pub fn cluster_list(info: &ClusterInfo, runtime: impl Fn(&str) -> BrokerRuntime)
                 row(
                     &mut out,
                     [
-                        cluster.as_str(), name.as_str(), &id, addr.as_str(), &rt.version,
-                        "     0.00(0,0ms)", "     0.00(0,0ms|0,0ms)", "0-0(0.0w, 0.0, 0.0)", "0", "0.00",
-                        "0.0000", &active,
+                        cluster.as_str(),
+                        name.as_str(),
+                        &id,
+                        addr.as_str(),
+                        &rt.version,
+                        "     0.00(0,0ms)",
+                        "     0.00(0,0ms|0,0ms)",
+                        "0-0(0.0w, 0.0, 0.0)",
+                        "0",
+                        "0.00",
+                        "0.0000",
+                        &active,
                     ],
                 );
             }
@@ -155,7 +176,11 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3);
         assert!(lines[0].starts_with("#Cluster Name"));
-        assert!(lines[1].starts_with("C ") && lines[1].contains("10.0.0.1:10911") && lines[1].ends_with("true      "));
+        assert!(
+            lines[1].starts_with("C ")
+                && lines[1].contains("10.0.0.1:10911")
+                && lines[1].ends_with("true      ")
+        );
         assert!(lines[2].contains(" 1 ") && lines[2].contains("false"));
     }
 }

@@ -29,7 +29,11 @@ pub fn from_hash(hash: &str) -> Option<Result<Scenario, ScenarioError>> {
     };
     let bytes = match URL_SAFE_NO_PAD.decode(encoded.trim_end_matches('=')) {
         Ok(b) => b,
-        Err(e) => return Some(Err(bad(format!("the link is damaged (not base64url: {e})")))),
+        Err(e) => {
+            return Some(Err(bad(format!(
+                "the link is damaged (not base64url: {e})"
+            ))))
+        }
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -60,7 +64,10 @@ mod tests {
         .actions;
         let hash = share_hash(&base, &applied);
         assert!(hash.starts_with(HASH_PREFIX));
-        assert!(!hash.contains('=') || hash.find('=') == Some(HASH_PREFIX.len() - 1), "unpadded");
+        assert!(
+            !hash.contains('=') || hash.find('=') == Some(HASH_PREFIX.len() - 1),
+            "unpadded"
+        );
         let back = from_hash(&hash).unwrap().unwrap();
         assert_eq!(back.actions.len(), 2);
         assert_eq!(back.actions[0].at, 12.5);

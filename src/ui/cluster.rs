@@ -1,0 +1,154 @@
+//! Clusters → broker groups → members, with each NameServer's view of every broker: a heartbeat ring
+//! draining toward expiry, or why it is missing. Places where NameServers disagree are marked.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+
+use super::ring::Ring;
+use super::state::{Msg, Selection};
+use super::{fmt_secs, Store};
+use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
+
+#[derive(Properties, PartialEq)]
+pub struct ClusterViewProps {
+    pub store: Store,
+}
+
+fn state_name(s: BrokerState) -> &'static str {
+    match s {
+        BrokerState::Running => "running",
+        BrokerState::Frozen => "frozen",
+        BrokerState::Killed => "killed",
+        BrokerState::Stopped => "stopped",
+    }
+}
+
+#[component]
+pub fn ClusterView(props: &ClusterViewProps) -> Html {
+    let store = &props.store;
+    let sim = store.sim.borrow();
+    // cluster → group name → members (sorted by id).
+    let mut tree: BTreeMap<&str, BTreeMap<&str, Vec<&BrokerNode>>> = BTreeMap::new();
+    for b in sim.brokers() {
+        tree.entry(b.spec.cluster.as_str())
+            .or_default()
+            .entry(b.spec.name.as_str())
+            .or_default()
+            .push(b);
+    }
+    for groups in tree.values_mut() {
+        for members in groups.values_mut() {
+            members.sort_by_key(|b| b.spec.id);
+        }
+    }
+    html! {
+        <section class="panel cluster" aria-label="cluster">
+            <h2>{ "Cluster" }<span class="hint">{ format!("{} NameServer(s): {}", sim.namesrvs().len(),
+                sim.namesrvs().iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")) }</span></h2>
+            { for tree.iter().map(|(cluster, groups)| html! {
+                <div class="cluster-box">
+                    <h3>{ *cluster }</h3>
+                    { for groups.iter().map(|(name, members)| html! {
+                        <div class="group">
+                            <div class="group-name">{ *name }</div>
+                            { for members.iter().map(|b| broker_card(store, &sim, b)) }
+                        </div>
+                    }) }
+                </div>
+            }) }
+        </section>
+    }
+}
+
+fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
+    let now = sim.now();
+    let addr = b.addr.clone();
+    let act = |make: fn(String) -> Action| {
+        let store = store.clone();
+        let addr = addr.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Apply(make(addr.clone()))))
+    };
+    let select = {
+        let store = store.clone();
+        let addr = addr.clone();
+        Callback::from(move |_: MouseEvent| {
+            store.dispatch(Msg::Select(Some(Selection::Broker(addr.clone()))))
+        })
+    };
+    let selected = store.selection == Some(Selection::Broker(addr.clone()));
+    let role = if b.spec.id == 0 {
+        "master".to_owned()
+    } else {
+        format!("slave {}", b.spec.id)
+    };
+    let views: Vec<Option<u64>> = sim
+        .namesrvs()
+        .iter()
+        .map(|ns| {
+            ns.manager
+                .broker_live_table()
+                .iter()
+                .find(|(k, _)| k.broker_addr == addr.as_str())
+                .map(|(_, l)| l.last_update_timestamp)
+        })
+        .collect();
+    let disagree = views.iter().any(|v| v.is_some()) && views.iter().any(|v| v.is_none());
+    html! {
+        <div class={classes!("broker", state_name(b.state), selected.then_some("selected"), disagree.then_some("disagree"))}
+            data-testid="broker" data-addr={addr.clone()} data-state={state_name(b.state)}>
+            <div class="broker-head" onclick={select}>
+                <span class="role">{ role }</span>
+                <span class="addr">{ addr.clone() }</span>
+                <span class={classes!("badge", state_name(b.state))}>{ state_name(b.state) }</span>
+                { if disagree { html!{ <span class="badge disagree" title="the NameServers disagree about this broker">{ "NameServers disagree" }</span> } } else { html!{} } }
+            </div>
+            <div class="ns-views">
+                { for sim.namesrvs().iter().enumerate().map(|(i, ns)| {
+                    let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
+                    let cut = sim.is_link_cut(&addr, i);
+                    let ns_name = ns.name.clone();
+                    let toggle = {
+                        let store = store.clone();
+                        let addr = addr.clone();
+                        let ns_name = ns_name.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            let link = Link { broker: Some(addr.clone()), namesrv: Some(ns_name.clone()), producer: None };
+                            store.dispatch(Msg::Apply(if cut { Action::Heal(link) } else { Action::Partition(link) }));
+                        })
+                    };
+                    let body = match live {
+                        Some(l) => {
+                            let age = now.saturating_sub(l.last_update_timestamp);
+                            let title = format!("{ns_name}: last heartbeat {} ago; expires after {}", fmt_secs(age), fmt_secs(l.heartbeat_timeout_millis));
+                            html! { <>
+                                <Ring age_ms={age} timeout_ms={l.heartbeat_timeout_millis} title={title} />
+                                <span class="age">{ fmt_secs(age) }</span>
+                            </> }
+                        }
+                        None => html! { <span class="gone" title={format!("{ns_name} has no live entry for this broker")}>{ "not registered" }</span> },
+                    };
+                    html! {
+                        <div class={classes!("ns-view", cut.then_some("cut"))} data-testid="broker-ns" data-addr={addr.clone()} data-namesrv={ns_name.clone()}>
+                            <span class="ns-name">{ ns_name.clone() }</span>
+                            { body }
+                            <button class="link" onclick={toggle} title={if cut { "heal the link to this NameServer" } else { "cut the link to this NameServer (silently)" }}>
+                                { if cut { "link cut · heal" } else { "cut link" } }
+                            </button>
+                        </div>
+                    }
+                }) }
+            </div>
+            <div class="broker-foot">
+                <span class="timer">{ b.next_register.map(|t| format!("next registration in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_else(|| "no registrations".into()) }</span>
+                <span class="actions">
+                    <button onclick={act(|broker| Action::Heartbeat { broker })} disabled={b.state != BrokerState::Running} title="register with every reachable NameServer now">{ "♥ now" }</button>
+                    <button onclick={act(|broker| Action::KillBroker { broker })} disabled={matches!(b.state, BrokerState::Killed | BrokerState::Stopped)} title="the process dies; the OS closes its connections">{ "kill" }</button>
+                    <button onclick={act(|broker| Action::FreezeBroker { broker })} disabled={b.state != BrokerState::Running} title="the process hangs: no heartbeats, nothing closed">{ "freeze" }</button>
+                    <button onclick={act(|broker| Action::StopBroker { broker })} disabled={b.state != BrokerState::Running} title="graceful shutdown: UNREGISTER_BROKER">{ "stop" }</button>
+                    <button onclick={act(|broker| Action::RestartBroker { broker })} title="start the process (again)">{ "restart" }</button>
+                </span>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,415 @@
+//! Forms: add a broker, add a producer, topic and perm actions, timing knobs. A bad field is marked
+//! in place with the reason (the simulator's validation names it); nothing is applied.
+
+use yew::prelude::*;
+
+use super::state::Msg;
+use super::Store;
+use crate::producer::ClientProfile;
+use crate::sim::scenario::{BrokerSpec, ProducerSpec, Timing as TimingSpec, TopicSpec};
+use crate::sim::{Action, ScenarioError};
+
+fn input_value(e: &InputEvent) -> String {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
+}
+
+/// A labelled text field bound to a state, with its error (if any) under it.
+fn field(
+    label: &str,
+    name: &str,
+    value: &UseStateHandle<String>,
+    error: &Option<ScenarioError>,
+    hint: &str,
+) -> Html {
+    let oninput = {
+        let value = value.clone();
+        Callback::from(move |e: InputEvent| value.set(input_value(&e)))
+    };
+    let err = error.as_ref().filter(|e| {
+        let p = e.path.rsplit('.').next().unwrap_or("");
+        p == name || p.starts_with(&format!("{name}[")) || e.path.contains(&format!(".{name}["))
+    });
+    html! {
+        <label class={classes!("field", err.is_some().then_some("invalid"))}>
+            <span>{ label.to_owned() }</span>
+            <input name={name.to_owned()} value={(**value).clone()} {oninput} placeholder={hint.to_owned()} aria-invalid={err.is_some().to_string()} />
+            { for err.map(|e| html!{ <small class="error" role="alert">{ e.message.clone() }</small> }) }
+        </label>
+    }
+}
+
+/// Parses `TopicTest:4:4:6, Other:8` (topic[:read[:write[:perm]]]).
+fn parse_topics(text: &str) -> Result<Vec<TopicSpec>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            let mut parts = item.split(':');
+            let topic = parts.next().unwrap_or("").trim().to_owned();
+            let num = |p: Option<&str>, d: i32, what: &str| -> Result<i32, String> {
+                match p.map(str::trim) {
+                    None | Some("") => Ok(d),
+                    Some(v) => v
+                        .parse()
+                        .map_err(|_| format!("{item}: {what} {v:?} is not a number")),
+                }
+            };
+            let read = num(parts.next(), 4, "read")?;
+            let write = num(parts.next(), read, "write")?;
+            let perm = num(parts.next(), 6, "perm")?;
+            Ok(TopicSpec {
+                topic,
+                read,
+                write,
+                perm,
+            })
+        })
+        .collect()
+}
+
+fn apply_or_show(store: &Store, action: Action, error: &UseStateHandle<Option<ScenarioError>>) {
+    // Validate against the live world first so a bad field is shown in place.
+    let result = store.sim.borrow().clone().apply(&action);
+    match result {
+        Ok(()) => {
+            error.set(None);
+            store.dispatch(Msg::Apply(action));
+        }
+        Err(e) => error.set(Some(e)),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FormProps {
+    pub store: Store,
+}
+
+/// Add a broker: cluster, name, id, address, topics.
+#[component]
+pub fn AddBrokerForm(props: &FormProps) -> Html {
+    let cluster = use_state(|| "DefaultCluster".to_owned());
+    let name = use_state(|| "broker-c".to_owned());
+    let id = use_state(|| "0".to_owned());
+    let addr = use_state(|| "10.0.0.9:10911".to_owned());
+    let topics = use_state(|| "TopicTest:4:4:6".to_owned());
+    let error = use_state(|| None::<ScenarioError>);
+    let onsubmit = {
+        let (store, error) = (props.store.clone(), error.clone());
+        let (cluster, name, id, addr, topics) = (
+            cluster.clone(),
+            name.clone(),
+            id.clone(),
+            addr.clone(),
+            topics.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Ok(idv) = id.trim().parse::<i64>() else {
+                error.set(Some(ScenarioError {
+                    path: "action.id".into(),
+                    message: format!("{:?} is not a number (0 = master, 1+ = slave)", *id),
+                }));
+                return;
+            };
+            let topic_specs = match parse_topics(&topics) {
+                Ok(t) => t,
+                Err(m) => {
+                    error.set(Some(ScenarioError {
+                        path: "action.topics".into(),
+                        message: m,
+                    }));
+                    return;
+                }
+            };
+            let spec = BrokerSpec {
+                cluster: (*cluster).clone(),
+                name: (*name).clone(),
+                id: idv,
+                addr: (*addr).clone(),
+                ha_addr: None,
+                topics: topic_specs,
+                heartbeat_secs: None,
+                system_topics: true,
+            };
+            apply_or_show(&store, Action::AddBroker(spec), &error);
+        })
+    };
+    let err = (*error).clone();
+    html! {
+        <form class="form" data-testid="add-broker-form" {onsubmit} novalidate=true>
+            { field("cluster", "cluster", &cluster, &err, "DefaultCluster") }
+            { field("broker name", "name", &name, &err, "broker-c") }
+            { field("id (0 = master)", "id", &id, &err, "0") }
+            { field("address", "addr", &addr, &err, "10.0.0.9:10911") }
+            { field("topics (topic:read:write:perm, …)", "topics", &topics, &err, "TopicTest:4:4:6") }
+            { for err.as_ref().filter(|e| !["cluster","name","id","addr","topics"].iter().any(|n| e.path.ends_with(n) || e.path.contains(".topics["))).map(|e| html!{ <p class="error" role="alert">{ e.to_string() }</p> }) }
+            <button type="submit" class="primary">{ "Add broker" }</button>
+        </form>
+    }
+}
+
+/// Add a producer.
+#[component]
+pub fn AddProducerForm(props: &FormProps) -> Html {
+    let group = use_state(|| "pg-new".to_owned());
+    let topic = use_state(|| props.store.topic.clone());
+    let rate = use_state(|| "2".to_owned());
+    let ft = use_state(|| false);
+    let client = use_state(|| None::<ClientProfile>);
+    let error = use_state(|| None::<ScenarioError>);
+    let onsubmit = {
+        let (store, error) = (props.store.clone(), error.clone());
+        let (group, topic, rate, ft, client) = (
+            group.clone(),
+            topic.clone(),
+            rate.clone(),
+            ft.clone(),
+            client.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Ok(r) = rate.trim().parse::<f64>() else {
+                error.set(Some(ScenarioError {
+                    path: "action.rate".into(),
+                    message: format!("{:?} is not a number of messages per second", *rate),
+                }));
+                return;
+            };
+            let spec = ProducerSpec {
+                group: (*group).clone(),
+                topic: (*topic).clone(),
+                rate: r,
+                fault_tolerance: *ft,
+                client: *client,
+                namesrv: None,
+            };
+            apply_or_show(&store, Action::AddProducer(spec), &error);
+        })
+    };
+    let on_ft = {
+        let ft = ft.clone();
+        Callback::from(move |_: Event| ft.set(!*ft))
+    };
+    let on_client = {
+        let client = client.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            client.set(v.parse().ok());
+        })
+    };
+    let err = (*error).clone();
+    html! {
+        <form class="form" data-testid="add-producer-form" {onsubmit} novalidate=true>
+            { field("group", "group", &group, &err, "pg-1") }
+            { field("topic", "topic", &topic, &err, "TopicTest") }
+            { field("messages per second", "rate", &rate, &err, "2") }
+            <label class="field check"><input type="checkbox" checked={*ft} onchange={on_ft} /><span>{ "fault tolerance (sendLatencyFaultEnable)" }</span></label>
+            <label class="field"><span>{ "client tables" }</span>
+                <select onchange={on_client}>
+                    <option value="" selected={client.is_none()}>{ "as the profile" }</option>
+                    <option value="4.x">{ "4.x (also 5.0–5.1.3)" }</option>
+                    <option value="5.x">{ "5.1.4+" }</option>
+                </select>
+            </label>
+            <button type="submit" class="primary">{ "Add producer" }</button>
+        </form>
+    }
+}
+
+/// Topic and permission actions, and adding a NameServer.
+#[component]
+pub fn ActionsForm(props: &FormProps) -> Html {
+    let store = &props.store;
+    let broker_name = use_state(|| {
+        store
+            .sim
+            .borrow()
+            .brokers()
+            .first()
+            .map(|b| b.spec.name.clone())
+            .unwrap_or_default()
+    });
+    let topic = use_state(|| "NewTopic".to_owned());
+    let queues = use_state(|| "4".to_owned());
+    let perm = use_state(|| "6".to_owned());
+    let namesrv = use_state(String::new);
+    let new_ns = use_state(|| format!("ns-{}", store.sim.borrow().namesrvs().len() + 1));
+    let error = use_state(|| None::<ScenarioError>);
+    let err = (*error).clone();
+    let ns_opt = |v: &str| (!v.is_empty()).then(|| v.to_owned());
+    let create = {
+        let (store, error) = (store.clone(), error.clone());
+        let (broker_name, topic, queues, perm) = (
+            broker_name.clone(),
+            topic.clone(),
+            queues.clone(),
+            perm.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let (Ok(q), Ok(p)) = (queues.trim().parse::<i32>(), perm.trim().parse::<i32>()) else {
+                error.set(Some(ScenarioError {
+                    path: "action.read".into(),
+                    message: "queues and perm must be numbers".into(),
+                }));
+                return;
+            };
+            let a = Action::CreateTopic {
+                broker: None,
+                broker_name: Some((*broker_name).clone()),
+                topic: (*topic).clone(),
+                read: q,
+                write: q,
+                perm: p,
+            };
+            apply_or_show(&store, a, &error);
+        })
+    };
+    let perm_action = |wipe: bool| {
+        let (store, error, broker_name, namesrv) = (
+            store.clone(),
+            error.clone(),
+            broker_name.clone(),
+            namesrv.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let ns = ns_opt(&namesrv);
+            let a = if wipe {
+                Action::WipeWritePerm {
+                    broker_name: (*broker_name).clone(),
+                    namesrv: ns,
+                }
+            } else {
+                Action::AddWritePerm {
+                    broker_name: (*broker_name).clone(),
+                    namesrv: ns,
+                }
+            };
+            apply_or_show(&store, a, &error);
+        })
+    };
+    let add_ns = {
+        let (store, error, new_ns) = (store.clone(), error.clone(), new_ns.clone());
+        Callback::from(move |_: MouseEvent| {
+            apply_or_show(
+                &store,
+                Action::AddNamesrv {
+                    name: (*new_ns).clone(),
+                },
+                &error,
+            )
+        })
+    };
+    let on_ns = {
+        let namesrv = namesrv.clone();
+        Callback::from(move |e: Event| {
+            namesrv.set(
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value(),
+            )
+        })
+    };
+    let sim = store.sim.borrow();
+    html! {
+        <div class="form actions-form">
+            { field("broker name", "broker_name", &broker_name, &err, "broker-a") }
+            <fieldset>
+                <legend>{ "Create or update a topic on every member of the group" }</legend>
+                { field("topic", "topic", &topic, &err, "NewTopic") }
+                { field("read = write queues", "read", &queues, &err, "4") }
+                { field("perm (6 = RW)", "perm", &perm, &err, "6") }
+                <button onclick={create}>{ "Create topic" }</button>
+            </fieldset>
+            <fieldset>
+                <legend>{ "Write permission on the NameServer (wipeWritePerm / addWritePerm)" }</legend>
+                <label class="field"><span>{ "NameServer" }</span>
+                    <select onchange={on_ns}>
+                        <option value="">{ "all" }</option>
+                        { for sim.namesrvs().iter().map(|n| html!{ <option value={n.name.clone()}>{ n.name.clone() }</option> }) }
+                    </select>
+                </label>
+                <button onclick={perm_action(true)}>{ "Wipe write perm" }</button>
+                <button onclick={perm_action(false)}>{ "Add write perm" }</button>
+            </fieldset>
+            <fieldset>
+                <legend>{ "Add a NameServer" }</legend>
+                { field("name", "name", &new_ns, &err, "ns-3") }
+                <button onclick={add_ns}>{ "Add NameServer" }</button>
+            </fieldset>
+            { for err.as_ref().map(|e| html!{ <p class="error" role="alert">{ e.to_string() }</p> }) }
+        </div>
+    }
+}
+
+/// The timing knobs of the scenario, with plain warnings; applying restarts the scenario with them.
+#[component]
+pub fn TimingForm(props: &FormProps) -> Html {
+    let store = &props.store;
+    let t = store.sim.borrow().timing().clone();
+    let secs = |ms: u64| format!("{}", ms as f64 / 1000.0);
+    let register = use_state(|| secs(t.register_ms));
+    let scan = use_state(|| secs(t.scan_ms));
+    let expiry = use_state(|| secs(t.expiry_ms));
+    let idle = use_state(|| secs(t.idle_close_ms));
+    let poll = use_state(|| secs(t.route_poll_ms));
+    let timeout = use_state(|| t.send_timeout_ms.to_string());
+    let error = use_state(|| None::<ScenarioError>);
+    let warnings = store.sim.borrow().timing().warnings();
+    let onsubmit = {
+        let (store, error) = (store.clone(), error.clone());
+        let vals = (
+            register.clone(),
+            scan.clone(),
+            expiry.clone(),
+            idle.clone(),
+            poll.clone(),
+            timeout.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let parse = |name: &str, v: &str| -> Result<f64, ScenarioError> {
+                v.trim().parse::<f64>().map_err(|_| ScenarioError {
+                    path: format!("timing.{name}"),
+                    message: format!("{v:?} is not a number"),
+                })
+            };
+            let timing = (|| -> Result<TimingSpec, ScenarioError> {
+                Ok(TimingSpec {
+                    register_secs: Some(parse("register_secs", &vals.0)?),
+                    scan_secs: Some(parse("scan_secs", &vals.1)?),
+                    expiry_secs: Some(parse("expiry_secs", &vals.2)?),
+                    idle_close_secs: Some(parse("idle_close_secs", &vals.3)?),
+                    route_poll_secs: Some(parse("route_poll_secs", &vals.4)?),
+                    send_timeout_ms: Some(parse("send_timeout_ms", &vals.5)? as u64),
+                })
+            })();
+            let mut scenario = store.base.clone();
+            match timing {
+                Ok(t) => scenario.timing = Some(t),
+                Err(e) => return error.set(Some(e)),
+            }
+            match scenario.validate() {
+                Ok(()) => {
+                    error.set(None);
+                    store.dispatch(Msg::Load(Box::new(scenario)));
+                }
+                Err(e) => error.set(Some(e)),
+            }
+        })
+    };
+    let err = (*error).clone();
+    html! {
+        <form class="form" data-testid="timing-form" {onsubmit} novalidate=true>
+            { field("register period (s)", "register_secs", &register, &err, "30") }
+            { field("scan interval (s)", "scan_secs", &scan, &err, "5") }
+            { field("expiry (s)", "expiry_secs", &expiry, &err, "120") }
+            { field("idle close (s)", "idle_close_secs", &idle, &err, "120") }
+            { field("client route poll (s)", "route_poll_secs", &poll, &err, "30") }
+            { field("send timeout (ms)", "send_timeout_ms", &timeout, &err, "3000") }
+            <button type="submit" class="primary">{ "Apply and restart the scenario" }</button>
+            { for warnings.iter().map(|w| html!{ <p class="warning" role="status">{ format!("⚠ {w}") }</p> }) }
+        </form>
+    }
+}

@@ -1,0 +1,125 @@
+//! The chosen topic's route as each NameServer returns it (decoded table and the JSON a client
+//! receives) next to each producer's cached copy and its age, so staleness is visible.
+
+use std::collections::BTreeSet;
+
+use yew::prelude::*;
+
+use super::state::Msg;
+use super::{fmt_secs, Store};
+use crate::model::perm::perm_to_string;
+use crate::model::TopicRouteData;
+
+#[derive(Properties, PartialEq)]
+pub struct RouteViewProps {
+    pub store: Store,
+}
+
+fn route_table(route: &TopicRouteData) -> Html {
+    let mut qds = route.queue_datas.clone();
+    qds.sort_by(|a, b| a.broker_name.cmp(&b.broker_name));
+    html! {
+        <table class="route-table">
+            <thead><tr><th>{ "brokerName" }</th><th>{ "master (id 0)" }</th><th>{ "R" }</th><th>{ "W" }</th><th>{ "perm" }</th></tr></thead>
+            <tbody>
+            { for qds.iter().map(|qd| {
+                let master = route.broker_data(qd.broker_name.as_str()).and_then(|b| b.master_addr()).map(|a| a.to_string());
+                let writable = qd.is_writeable() && master.is_some();
+                html! {
+                    <tr class={classes!((!writable).then_some("not-writable"))}>
+                        <td>{ qd.broker_name.to_string() }</td>
+                        <td>{ master.unwrap_or_else(|| "— none: producers skip it".into()) }</td>
+                        <td>{ qd.read_queue_nums }</td>
+                        <td>{ qd.write_queue_nums }</td>
+                        <td title={format!("perm {}", qd.perm)}>{ perm_to_string(qd.perm) }</td>
+                    </tr>
+                }
+            }) }
+            </tbody>
+        </table>
+    }
+}
+
+#[component]
+pub fn RouteView(props: &RouteViewProps) -> Html {
+    let store = &props.store;
+    let sim = store.sim.borrow();
+    let topic = store.topic.clone();
+    let mut topics: BTreeSet<String> = BTreeSet::new();
+    for ns in sim.namesrvs() {
+        topics.extend(
+            ns.manager
+                .topic_queue_table()
+                .iter()
+                .map(|(t, _)| t.to_string()),
+        );
+    }
+    topics.insert(topic.clone());
+    let on_topic = {
+        let store = store.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            store.dispatch(Msg::SelectTopic(v));
+        })
+    };
+    let routes: Vec<(String, Option<TopicRouteData>)> = sim
+        .namesrvs()
+        .iter()
+        .map(|ns| {
+            (
+                ns.name.clone(),
+                ns.manager
+                    .pickup_topic_route_data(&topic)
+                    .map(|r| r.sorted()),
+            )
+        })
+        .collect();
+    let disagree = routes.windows(2).any(|w| w[0].1 != w[1].1);
+    let now = sim.now();
+    html! {
+        <section class="panel route" aria-label="topic route">
+            <h2>{ "Topic route " }
+                <select onchange={on_topic} aria-label="topic">
+                    { for topics.iter().map(|t| html! { <option value={t.clone()} selected={*t == topic}>{ t.clone() }</option> }) }
+                </select>
+                { if disagree { html!{ <span class="badge disagree">{ "NameServers disagree" }</span> } } else { html!{} } }
+            </h2>
+            <div class="route-columns" data-testid="route-view" data-topic={topic.clone()}>
+            { for routes.iter().map(|(ns, route)| {
+                let json = route.as_ref().and_then(|r| serde_json::to_string_pretty(r).ok()).unwrap_or_else(|| "null".into());
+                html! {
+                    <div class="route-ns" data-namesrv={ns.clone()}>
+                        <h3>{ ns.clone() }</h3>
+                        { match route {
+                            Some(r) => route_table(r),
+                            None => html!{ <p class="gone">{ "TOPIC_NOT_EXIST (code 17): no route" }</p> },
+                        } }
+                        <details><summary>{ "JSON a client receives" }</summary><pre class="json">{ json }</pre></details>
+                    </div>
+                }
+            }) }
+            </div>
+            <h3>{ "Producers' cached copies" }</h3>
+            <ul class="cached">
+            { for sim.producers().iter().filter(|p| p.active && p.spec.topic == topic).map(|p| {
+                let ns = p.namesrv.and_then(|i| sim.namesrvs().get(i)).map(|n| n.name.clone()).unwrap_or_else(|| "(no NameServer yet)".into());
+                let age = p.route_fetched_at.map(|t| format!("fetched {} ago", fmt_secs(now.saturating_sub(t)))).unwrap_or_else(|| "not fetched yet".into());
+                let cached = p.info.as_ref().map(|i| i.topic_route_data.sorted());
+                let fresh = routes.iter().find(|(n, _)| *n == ns).map(|(_, r)| r.clone());
+                let stale = matches!((&cached, &fresh), (Some(c), Some(Some(f))) if c != f) || matches!((&cached, &fresh), (Some(_), Some(None)));
+                let brokers: Vec<String> = cached.as_ref().map(|c| c.broker_datas.iter().map(|b| b.broker_name.to_string()).collect()).unwrap_or_default();
+                html! {
+                    <li class={classes!(stale.then_some("stale"))}>
+                        <b>{ p.spec.group.clone() }</b>{ format!(" via {ns}, {age}: ") }
+                        { if brokers.is_empty() { "no route".to_owned() } else { brokers.join(", ") } }
+                        { if stale { html!{ <span class="badge stale" title="differs from what its NameServer answers now">{ "stale" }</span> } } else { html!{} } }
+                        <span class="timer">{ p.next_poll.map(|t| format!(" · next poll in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_default() }</span>
+                    </li>
+                }
+            }) }
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,133 @@
+//! Scenarios: presets with their teaching note, reset, import / export of the scenario file, and the
+//! share link (`#scenario=` + base64url JSON, the teacher's actions appended).
+
+use yew::prelude::*;
+
+use super::state::Msg;
+use super::Store;
+use crate::sim::{presets, Scenario};
+use crate::view::share::{share_hash, HASH_PREFIX};
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioBarProps {
+    pub store: Store,
+}
+
+/// The page URL without its hash.
+fn page_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split('#').next().unwrap_or("").to_owned())
+        .unwrap_or_default()
+}
+
+#[component]
+pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
+    let store = &props.store;
+    let on_preset = {
+        let store = store.clone();
+        Callback::from(move |e: Event| {
+            let name = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            if !name.is_empty() {
+                store.dispatch(Msg::LoadPreset(name));
+            }
+        })
+    };
+    let reset = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Reset))
+    };
+    let title = store
+        .base
+        .title
+        .clone()
+        .unwrap_or_else(|| "Untitled scenario".into());
+    html! {
+        <section class="scenario-bar" aria-label="scenario">
+            <label>{ "preset " }
+                <select onchange={on_preset} data-testid="preset" aria-label="preset">
+                    <option value="" selected={store.preset.is_none()}>{ "choose…" }</option>
+                    { for presets().iter().map(|p| {
+                        let t = Scenario::from_json(p.json).ok().and_then(|s| s.title).unwrap_or_else(|| p.name.into());
+                        html!{ <option value={p.name} selected={store.preset.as_deref() == Some(p.name)}>{ t }</option> }
+                    }) }
+                </select>
+            </label>
+            <span class="title">{ title }</span>
+            <span class="badge">{ format!("NameServer {}", store.base.profile) }</span>
+            <span class="badge">{ format!("seed {}", store.base.seed) }</span>
+            <button onclick={reset} title="back to t = 0 of this scenario">{ "Reset" }</button>
+            <ShareDialog store={store.clone()} />
+        </section>
+    }
+}
+
+/// Export (the scenario with the teacher's actions so far), import, and the share link.
+#[component]
+fn ShareDialog(props: &ScenarioBarProps) -> Html {
+    let store = &props.store;
+    let open = use_state(|| false);
+    let text = use_state(String::new);
+    let toggle = {
+        let (open, text, store) = (open.clone(), text.clone(), store.clone());
+        Callback::from(move |_: MouseEvent| {
+            if !*open {
+                let mut s = store.base.clone();
+                s.actions.extend(store.applied.iter().cloned());
+                s.actions.sort_by(|a, b| a.at.total_cmp(&b.at));
+                text.set(s.to_json());
+            }
+            open.set(!*open);
+        })
+    };
+    let on_text = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            text.set(
+                e.target_unchecked_into::<web_sys::HtmlTextAreaElement>()
+                    .value(),
+            )
+        })
+    };
+    let import = {
+        let (store, text, open) = (store.clone(), text.clone(), open.clone());
+        Callback::from(move |_: MouseEvent| match Scenario::from_json(&text) {
+            Ok(s) => {
+                store.dispatch(Msg::Load(Box::new(s)));
+                open.set(false);
+            }
+            Err(e) => store.dispatch(Msg::Error(format!("import: {e}"))),
+        })
+    };
+    let link = format!("{}{}", page_url(), share_hash(&store.base, &store.applied));
+    let use_link = {
+        let link = link.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let (Some(w), Some(hash)) = (
+                web_sys::window(),
+                link.find(HASH_PREFIX).map(|i| link[i..].to_owned()),
+            ) {
+                w.location().set_hash(&hash).ok();
+            }
+        })
+    };
+    html! { <>
+        <button onclick={toggle} data-testid="share-open">{ if *open { "Close" } else { "Share · export · import" } }</button>
+        { if *open { html! {
+            <div class="dialog" role="dialog" aria-label="share, export, import">
+                <label>{ "Share link (reproduces this session, paused at t = 0, your actions included)" }
+                    <input readonly=true value={link.clone()} data-testid="share-link" onfocus={Callback::from(|e: FocusEvent| {
+                        if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() { i.select(); }
+                    })} />
+                </label>
+                <button onclick={use_link}>{ "Put it in the address bar" }</button>
+                <label>{ "Scenario file (copy to export; paste and Import to load)" }
+                    <textarea rows="14" value={(*text).clone()} oninput={on_text} data-testid="scenario-json" />
+                </label>
+                <button class="primary" onclick={import}>{ "Import" }</button>
+            </div>
+        } } else { html!{} } }
+    </> }
+}
