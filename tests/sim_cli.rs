@@ -102,7 +102,7 @@ fn a_preset_in_text_format_prints_timeline_and_tables() {
         "   75.000s  ns-1 removed broker-c (10.0.0.3:10911): it unregistered (graceful shutdown)",
         "  190.000s  ns-1 removed broker-b (10.0.0.2:10911): its connection was idle for too long",
         "failed after 3001 ms: timeout",
-        "call timeout (retry 1)",
+        "no time left for attempt 2 (the send timeout is spent): the message failed",
         "connect refused",
         "== ns-1: clusterList at 240.000s",
         "#Cluster Name",

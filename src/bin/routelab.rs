@@ -102,6 +102,7 @@ mod cli {
                     std::fs::read_to_string(path)
                 };
                 match read {
+                    Ok(t) if path.as_os_str() == "-" => ("standard input".to_owned(), t),
                     Ok(t) => (path.display().to_string(), t),
                     Err(e) => {
                         eprintln!("error: cannot read {}: {e}", path.display());
@@ -130,11 +131,28 @@ mod cli {
             .until
             .map_or(sim.until(), |u| (u * 1000.0).round() as u64);
         let out = sim.run_to_output(until);
-        match args.format {
-            Format::Json => println!("{}", out.to_json()),
-            Format::Text => print!("{}", out.to_text()),
+        let text = match args.format {
+            Format::Json => out.to_json() + "\n",
+            Format::Text => out.to_text(),
+        };
+        write_stdout(&text)
+    }
+
+    /// Writes to stdout; a closed pipe (`routelab sim … | head`) ends quietly instead of panicking.
+    fn write_stdout(text: &str) -> ExitCode {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        match stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: cannot write the output: {e}");
+                ExitCode::FAILURE
+            }
         }
-        ExitCode::SUCCESS
     }
 }
 

@@ -38,8 +38,8 @@ pub use kv::KvConfig;
 pub use liveness::QueryDataVersionResult;
 pub use register::RegisterBrokerResult;
 pub use request::{
-    validate_topic_config, validate_topic_name, BrokerIdentity, RegisterBroker, UnregisterBroker,
-    MAX_QUEUE_NUMS,
+    validate_addr_field, validate_topic_config, validate_topic_name, BrokerIdentity,
+    RegisterBroker, UnregisterBroker, MAX_QUEUE_NUMS,
 };
 pub use tables::{
     BrokerAddrInfo, BrokerAddrTable, BrokerLiveInfo, BrokerLiveTable, ChannelId, ClusterAddrTable,

@@ -236,3 +236,8 @@ pub fn validate_topic_config(key: &str, tc: &TopicConfig) -> Result<(), RouteErr
     }
     Ok(())
 }
+
+/// Checks a `host:port` address field (exported for other request shapes, e.g. scenarios).
+pub fn validate_addr_field(field: &str, addr: &str) -> Result<(), RouteError> {
+    validate_addr(field, addr)
+}

@@ -335,7 +335,7 @@ pub fn describe(e: &SimEvent) -> String {
         SimEventKind::RoutePolled { producer, namesrv, topic, ok, changed } => match (ok, changed) {
             (true, true) => format!("{producer} fetched a changed route of {topic} from {namesrv}"),
             (true, false) => format!("{producer} polled {namesrv} for {topic}: unchanged"),
-            (false, _) => format!("{producer} polled {namesrv} for {topic}: TOPIC_NOT_EXIST, keeping its cached route"),
+            (false, _) => format!("{producer} polled {namesrv} for {topic}: TOPIC_NOT_EXIST; it keeps whatever route it had"),
         },
         SimEventKind::Send { producer, broker_name, queue_id, attempt, latency_ms, error, .. } => {
             let target = match (broker_name, queue_id) {
@@ -345,12 +345,30 @@ pub fn describe(e: &SimEvent) -> String {
             let retry = if *attempt > 1 { format!(" (retry {})", attempt - 1) } else { String::new() };
             match error {
                 None => format!("{producer} sent to {target} in {latency_ms} ms{retry}"),
+                Some("call_timeout") => format!(
+                    "{producer}: no time left for attempt {attempt} (the send timeout is spent): the message failed"
+                ),
                 Some(err) => format!("{producer} send to {target} failed after {latency_ms} ms: {}{retry}", err.replace('_', " ")),
             }
         }
         SimEventKind::RouteQuery { namesrv, topic, route } => match route {
-            Some(r) => format!("{namesrv} answers the route of {topic}: {} group(s), {} with a master", r.broker_datas.len(),
-                r.broker_datas.iter().filter(|b| b.master_addr().is_some()).count()),
+            Some(r) => {
+                let groups: Vec<String> = r
+                    .sorted()
+                    .queue_datas
+                    .iter()
+                    .map(|q| {
+                        let master = r.broker_data(q.broker_name.as_str()).and_then(|b| b.master_addr()).is_some();
+                        format!(
+                            "{} {}{}",
+                            q.broker_name,
+                            crate::model::perm::perm_to_string(q.perm),
+                            if master { "" } else { " (no master)" }
+                        )
+                    })
+                    .collect();
+                format!("{namesrv} answers the route of {topic}: {}", groups.join(", "))
+            }
             None => format!("{namesrv} answers TOPIC_NOT_EXIST for {topic}"),
         },
         SimEventKind::Action { action } => format!("action: {}", serde_json::to_string(action).unwrap_or_else(|_| action.name().into())),

@@ -97,6 +97,11 @@ impl Sim {
     }
 }
 
+/// Topics named in one grouped timeline line of the text format.
+const TEXT_LIST_LIMIT: usize = 8;
+/// Topics listed per NameServer in the text format's final tables.
+const TEXT_TOPIC_LIMIT: usize = 40;
+
 fn secs(t: u64) -> String {
     format!("{:>9.3}s", t as f64 / 1000.0)
 }
@@ -173,11 +178,16 @@ impl RunOutput {
                     let why = cause
                         .map(|c| format!(" ({})", c.replace('_', " ")))
                         .unwrap_or_default();
+                    let n = topics.len();
+                    if n > TEXT_LIST_LIMIT {
+                        topics.truncate(TEXT_LIST_LIMIT);
+                        topics.push("…");
+                    }
                     let _ = writeln!(
                         out,
                         "{}  {namesrv}: {} topics of {broker_name} {change}{why}: {}",
                         secs(e.t),
-                        topics.len(),
+                        n,
                         topics.join(", ")
                     );
                     continue;
@@ -227,11 +237,19 @@ impl RunOutput {
                 "\n   topicQueueTable ({} topics)",
                 ns.topic_queue_table.len()
             );
-            for (topic, groups) in ns
+            let user_topics: Vec<_> = ns
                 .topic_queue_table
                 .iter()
                 .filter(|(t, _)| !is_system_topic(t.as_str(), ns))
-            {
+                .collect();
+            if user_topics.len() > TEXT_TOPIC_LIMIT {
+                let _ = writeln!(
+                    out,
+                    "   (the first {TEXT_TOPIC_LIMIT} of {} topics; --format json has them all)",
+                    user_topics.len()
+                );
+            }
+            for (topic, groups) in user_topics.into_iter().take(TEXT_TOPIC_LIMIT) {
                 for qd in groups.values() {
                     let _ = writeln!(
                         out,

@@ -371,7 +371,19 @@ impl<'de> Deserialize<'de> for TimedAction {
         let at = map
             .remove("at")
             .ok_or_else(|| D::Error::custom("missing field `at` (seconds of virtual time)"))?;
-        let at = opt_secs(at).map_err(|e| D::Error::custom(format!("at: {e}")))?;
+        let at = match at.as_f64() {
+            Some(v) if v.is_finite() && v >= 0.0 => Some(v),
+            Some(v) => {
+                return Err(D::Error::custom(format!(
+                    "at: expected a non-negative number of seconds, got {v}"
+                )))
+            }
+            None => {
+                return Err(D::Error::custom(format!(
+                    "at: expected a number of seconds, got {at}"
+                )))
+            }
+        };
         if !map.contains_key("do") {
             return Err(D::Error::custom(
                 "missing field `do` (what the action does, e.g. \"kill_broker\")",
@@ -389,6 +401,13 @@ impl<'de> Deserialize<'de> for TimedAction {
 impl Scenario {
     /// Parses and checks a scenario. The error names the field path.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        // serde would also read a struct from a positional array; a scenario is an object.
+        if !text.trim_start().starts_with('{') {
+            return Err(ScenarioError::at(
+                ".",
+                "expected a JSON object like {\"routelab\": 1, …}",
+            ));
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
         let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
@@ -400,7 +419,7 @@ impl Scenario {
                 }
                 _ => (path, inner.to_string()),
             };
-            ScenarioError::at(path, message)
+            ScenarioError::at(path, readable_position(&message))
         })?;
         scenario.validate()?;
         Ok(scenario)
@@ -444,7 +463,11 @@ impl Scenario {
             groups.push(&p.group);
         }
         let mut names = self.namesrvs.clone();
-        for (i, a) in self.actions.iter().enumerate() {
+        // References are checked in the order the actions run (by time, ties in file order).
+        let mut order: Vec<usize> = (0..self.actions.len()).collect();
+        order.sort_by(|&a, &b| self.actions[a].at.total_cmp(&self.actions[b].at));
+        for i in order {
+            let a = &self.actions[i];
             let path = format!("actions[{i}]");
             if let Action::AddNamesrv { name } = &a.action {
                 if names.contains(name) {
@@ -510,6 +533,10 @@ impl Scenario {
                 }
                 other => ScenarioError::at(path, other.to_string()),
             });
+        }
+        if let Some(ha) = &b.ha_addr {
+            crate::namesrv::validate_addr_field("ha_addr", ha)
+                .map_err(|e| ScenarioError::at(format!("{path}.ha_addr"), strip_field(&e)))?;
         }
         if known.contains(&b.addr.as_str()) {
             return Err(ScenarioError::at(
@@ -713,5 +740,15 @@ fn strip_field(e: &crate::namesrv::RouteError) -> String {
     match e {
         crate::namesrv::RouteError::InvalidField { reason, .. } => reason.clone(),
         other => other.to_string(),
+    }
+}
+
+/// serde_json ends messages with " at line L column C"; keep the position, in parentheses.
+fn readable_position(message: &str) -> String {
+    match message.rsplit_once(" at line ") {
+        Some((head, pos)) if pos.contains(" column ") => {
+            format!("{head} (line {})", pos.replace(" column ", ", column "))
+        }
+        _ => message.to_owned(),
     }
 }
