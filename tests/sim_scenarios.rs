@@ -1245,24 +1245,20 @@ fn an_action_naming_an_unknown_broker_is_refused() {
     );
 }
 
-/// Errors: references are checked in file order: a broker added by a later action is unknown to an
-/// earlier one.
+/// Errors: references are checked in the order the actions run (by `at`), whatever their order in
+/// the file: a broker added at 1 s may be killed at 5 s even when the kill comes first in the file,
+/// but a broker added at 10 s is unknown to an action at 5 s.
 #[test]
-fn references_are_checked_in_file_order() {
+fn references_are_checked_in_time_order() {
     let mut doc = base();
     doc["actions"]
         .as_array_mut()
         .unwrap()
         .push(json!({"at": 1, "do": "add_broker", "name": "broker-b", "addr": "10.0.0.2:10911"}));
-    let late = with(doc.clone(), "/actions/3/broker", json!("10.0.0.2:10911"));
-    assert_eq!(refused(&late).path, "actions[3].broker");
-    let mut early = base();
-    early["actions"].as_array_mut().unwrap().insert(
-        3,
-        json!({"at": 1, "do": "add_broker", "name": "broker-b", "addr": "10.0.0.2:10911"}),
-    );
-    let early = with(early, "/actions/4/broker", json!("10.0.0.2:10911"));
-    assert!(Scenario::from_json(&early.to_string()).is_ok());
+    let earlier_in_time = with(doc.clone(), "/actions/3/broker", json!("10.0.0.2:10911"));
+    assert!(Scenario::from_json(&earlier_in_time.to_string()).is_ok());
+    let later_in_time = with(earlier_in_time, "/actions/4/at", json!(10));
+    assert_eq!(refused(&later_in_time).path, "actions[3].broker");
 }
 
 /// Errors: every action naming a NameServer is checked against `namesrvs`, as is a producer's binding.
@@ -1291,8 +1287,8 @@ fn an_unknown_namesrv_is_refused_wherever_it_is_named() {
     );
 }
 
-/// Errors: a NameServer started by `add_namesrv` may be named by the actions after it, not before,
-/// and its name must be new.
+/// Errors: a NameServer started by `add_namesrv` may be named by the actions that run after it (in
+/// time, whatever the file order), not before, and its name must be new.
 #[test]
 fn a_namesrv_added_by_an_action_can_be_named_after_it() {
     let add = json!({"at": 4, "do": "add_namesrv", "name": "ns-2"});
@@ -1303,11 +1299,17 @@ fn a_namesrv_added_by_an_action_can_be_named_after_it() {
         .unwrap()
         .extend([add.clone(), query.clone()]);
     assert!(Scenario::from_json(&after.to_string()).is_ok());
+    let mut file_order_reversed = base();
+    file_order_reversed["actions"]
+        .as_array_mut()
+        .unwrap()
+        .extend([query.clone(), add.clone()]);
+    assert!(Scenario::from_json(&file_order_reversed.to_string()).is_ok());
     let mut before = base();
     before["actions"]
         .as_array_mut()
         .unwrap()
-        .extend([query, add]);
+        .extend([with(query, "/at", json!(3)), add]);
     let e = refused(&before);
     assert_eq!(e.path, "actions[4].namesrv");
     let e = refused(&with(

@@ -172,6 +172,13 @@ impl Sim {
 
     /// One REGISTER_BROKER to one NameServer (nothing when the link is cut).
     fn register_to(&mut self, b: usize, ns: usize) {
+        let topics: Vec<TopicConfig> = self.brokers[b].topics.values().cloned().collect();
+        self.register_body(b, ns, topics);
+    }
+
+    /// REGISTER_BROKER with the given topic configs (the full table, or one topic for
+    /// `registerIncrementBrokerData`) and the broker's current DataVersion.
+    fn register_body(&mut self, b: usize, ns: usize, topics: Vec<TopicConfig>) {
         if self.is_cut(b, ns) {
             return;
         }
@@ -192,7 +199,7 @@ impl Sim {
                 filter_server_list: Vec::new(),
                 topic_config_serialize_wrapper: TopicConfigSerializeWrapper::new(
                     broker.data_version.clone(),
-                    broker.topics.values().cloned(),
+                    topics,
                 ),
             },
             channel,
@@ -307,14 +314,38 @@ impl Sim {
         self.start_broker(b);
     }
 
-    /// A topic created or changed on the broker: DataVersion bumped, registration at once
-    /// (as `registerIncrementBrokerData` does).
+    /// A topic created or changed on the broker by an admin: DataVersion bumped, and a registration
+    /// at once whose body holds **only that topic** (`registerIncrementBrokerData`). On a 5.x
+    /// NameServer that has dropped the broker, that one-topic body meets the single-topic guard.
     pub(super) fn create_topic(&mut self, b: usize, tc: TopicConfig) {
         let broker = &mut self.brokers[b];
-        broker.topics.insert(tc.topic_name.clone(), tc);
+        broker.topics.insert(tc.topic_name.clone(), tc.clone());
         broker.data_version = DataVersion::new(broker.data_version.counter + 1, self.now as i64);
         if broker.is_up() {
-            self.register_all(b);
+            for ns in 0..self.namesrvs.len() {
+                self.register_body(b, ns, vec![tc.clone()]);
+            }
         }
+    }
+
+    /// `autoCreateTopicEnable` (on by default): a send for a topic the broker lacks creates it from
+    /// TBW102 when TBW102 is inheritable — `min(4, TBW102's write queues)` queues, TBW102's perm
+    /// without the inherit bit — then registers the full table (`registerBrokerAll`). Returns
+    /// whether the topic exists now.
+    pub(super) fn auto_create_topic(&mut self, b: usize, topic: &str) -> bool {
+        let broker = &mut self.brokers[b];
+        let Some(tbw) = broker
+            .topics
+            .get("TBW102")
+            .filter(|t| t.perm & PERM_INHERIT != 0)
+        else {
+            return false;
+        };
+        let nums = tbw.write_queue_nums.min(super::DEFAULT_TOPIC_QUEUE_NUMS);
+        let tc = TopicConfig::new(topic, nums, nums, tbw.perm & !PERM_INHERIT);
+        broker.topics.insert(topic.to_owned(), tc);
+        broker.data_version = DataVersion::new(broker.data_version.counter + 1, self.now as i64);
+        self.register_all(b);
+        true
     }
 }

@@ -61,6 +61,10 @@ pub struct Timing {
 pub const FIRST_REGISTER_REPEAT_MS: u64 = 10_000;
 /// A producer's first route poll comes this long after its start (MQClientInstance).
 pub const FIRST_ROUTE_POLL_MS: u64 = 10;
+/// `defaultTopicQueueNums` (producer) / `clientDefaultTopicQueueNums`: queues of an auto-created topic.
+pub const DEFAULT_TOPIC_QUEUE_NUMS: i32 = 4;
+/// The template topic of auto-creation (`TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC`).
+pub const AUTO_CREATE_TOPIC: &str = "TBW102";
 /// Attempts per message of a sync send (`1 + retryTimesWhenSendFailed`).
 pub const SEND_ATTEMPTS: u32 = 3;
 

@@ -129,7 +129,38 @@ impl Sim {
     /// client picks from a shuffled list and sticks to it while it answers). A missing route keeps the
     /// cached one; a changed route rebuilds the publish info (and its index).
     fn poll_route(&mut self, p: usize) {
-        let ns = match self.producers[p].namesrv {
+        let ns = self.producer_namesrv(p);
+        let topic = self.producers[p].spec.topic.clone();
+        let route = self.namesrvs[ns].manager.pickup_topic_route_data(&topic);
+        self.take_route(p, ns, &topic, route);
+    }
+
+    /// `tryToFindTopicPublishInfo` for a producer with no usable route: ask for the topic; if the
+    /// NameServer has none, use the route of TBW102 with `min(4, readQueueNums)` queues per group,
+    /// so the message goes to brokers that will auto-create the topic.
+    fn find_route_for_send(&mut self, p: usize) {
+        self.poll_route(p);
+        if self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
+            return;
+        }
+        let ns = self.producer_namesrv(p);
+        let Some(mut route) = self.namesrvs[ns]
+            .manager
+            .pickup_topic_route_data(super::AUTO_CREATE_TOPIC)
+        else {
+            return;
+        };
+        for qd in &mut route.queue_datas {
+            let n = qd.read_queue_nums.min(super::DEFAULT_TOPIC_QUEUE_NUMS);
+            qd.read_queue_nums = n;
+            qd.write_queue_nums = n;
+        }
+        self.take_route(p, ns, super::AUTO_CREATE_TOPIC, Some(route));
+    }
+
+    /// The producer's NameServer, chosen on first use.
+    fn producer_namesrv(&mut self, p: usize) -> usize {
+        match self.producers[p].namesrv {
             Some(ns) => ns,
             None => {
                 let n = self.namesrvs.len() as u64;
@@ -140,9 +171,19 @@ impl Sim {
                 self.producers[p].namesrv = Some(ns);
                 ns
             }
-        };
+        }
+    }
+
+    /// Records a route answer for the producer's topic (`asked` is the topic asked for: the producer's
+    /// own, or TBW102 as the fallback).
+    fn take_route(
+        &mut self,
+        p: usize,
+        ns: usize,
+        asked: &str,
+        route: Option<crate::model::TopicRouteData>,
+    ) {
         let topic = self.producers[p].spec.topic.clone();
-        let route = self.namesrvs[ns].manager.pickup_topic_route_data(&topic);
         let node = &mut self.producers[p];
         let ok = route.is_some();
         let mut changed = false;
@@ -163,7 +204,7 @@ impl Sim {
         self.emit(SimEventKind::RoutePolled {
             producer,
             namesrv,
-            topic,
+            topic: asked.to_owned(),
             ok,
             changed,
         });
@@ -175,8 +216,8 @@ impl Sim {
         }
         self.producers[p].stats.sent += 1;
         if !self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
-            // tryToFindTopicPublishInfo: ask the NameServer now.
-            self.poll_route(p);
+            // tryToFindTopicPublishInfo: ask the NameServer now (TBW102 as the fallback).
+            self.find_route_for_send(p);
         }
         if !self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
             let node = &mut self.producers[p];
@@ -283,7 +324,15 @@ impl Sim {
             return (SendOutcome::ClientError, 0, Some("no_master"));
         };
         let cut = node.cut_brokers.contains(&addr);
-        let broker = self.brokers.iter().find(|b| b.addr == addr);
+        let index = self.brokers.iter().position(|b| b.addr == addr);
+        // autoCreateTopicEnable: a running broker creates a missing topic from TBW102 on the send.
+        if let Some(b) = index {
+            let running = self.brokers[b].is_up() && !cut;
+            if running && self.brokers[b].accepts(mq.topic.as_str()).is_none() {
+                self.auto_create_topic(b, mq.topic.as_str());
+            }
+        }
+        let broker = index.map(|b| &self.brokers[b]);
         match broker.map(|b| b.state) {
             _ if cut => (SendOutcome::RemotingError, remaining + 1, Some("timeout")),
             Some(super::BrokerState::Frozen) => {

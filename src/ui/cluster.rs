@@ -44,8 +44,16 @@ pub fn ClusterView(props: &ClusterViewProps) -> Html {
     }
     html! {
         <section class="panel cluster" aria-label="cluster">
-            <h2>{ "Cluster" }<span class="hint">{ format!("{} NameServer(s): {}", sim.namesrvs().len(),
-                sim.namesrvs().iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")) }</span></h2>
+            <h2>{ "Cluster" }</h2>
+            <div class="ns-list">
+                { for sim.namesrvs().iter().map(|n| html!{
+                    <span class="ns-chip" data-testid="namesrv" data-namesrv={n.name.clone()}>
+                        <b>{ n.name.clone() }</b>
+                        { format!(" {} brokers live · next scan in {}", n.manager.broker_live_table().len(),
+                            n.next_scan.map(|t| fmt_secs(t.saturating_sub(sim.now()))).unwrap_or_else(|| "—".into())) }
+                    </span>
+                }) }
+            </div>
             { for tree.iter().map(|(cluster, groups)| html! {
                 <div class="cluster-box">
                     <h3>{ *cluster }</h3>

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::state::{Msg, Selection};
 use super::{fmt_secs, Store};
 use crate::producer::ClientProfile;
-use crate::sim::{Action, ProducerNode};
+use crate::sim::{scenario::Link, Action, ProducerNode};
 
 #[derive(Properties, PartialEq)]
 pub struct ProducersViewProps {
@@ -114,6 +114,23 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
                     }) }</tbody>
                 </table>
             } } }
+            <div class="links" title="cut or heal the network between this producer and a broker">
+                { for route_brokers(p).into_iter().map(|(name, addr)| {
+                    let cut = p.cut_brokers.contains(&addr);
+                    let onclick = {
+                        let store = store.clone();
+                        let group = group.clone();
+                        let addr = addr.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            let link = Link { broker: Some(addr.clone()), namesrv: None, producer: Some(group.clone()) };
+                            store.dispatch(Msg::Apply(if cut { Action::Heal(link) } else { Action::Partition(link) }));
+                        })
+                    };
+                    html!{ <button class={classes!("link", cut.then_some("cut"))} {onclick}>
+                        { if cut { format!("{name}: link cut · heal") } else { format!("cut from {name}") } }
+                    </button> }
+                }) }
+            </div>
             <div class="producer-foot">
                 <button onclick={set(Some(!p.strategy.send_latency_fault_enable), None)}>
                     { if p.strategy.send_latency_fault_enable { "turn fault tolerance off" } else { "turn fault tolerance on" } }
@@ -128,4 +145,16 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
 /// `broker-a` → `a`, to keep the strip compact.
 fn short(broker: &str) -> String {
     broker.strip_prefix("broker-").unwrap_or(broker).to_owned()
+}
+
+/// The masters in the producer's cached route: (broker name, address).
+fn route_brokers(p: &ProducerNode) -> Vec<(String, String)> {
+    p.info
+        .iter()
+        .flat_map(|i| i.topic_route_data.broker_datas.iter())
+        .filter_map(|b| {
+            b.master_addr()
+                .map(|a| (b.broker_name.to_string(), a.to_string()))
+        })
+        .collect()
 }

@@ -1,0 +1,106 @@
+//! Simulator throughput: `cargo bench --bench sim` prints simulated sends per second of wall time
+//! (the median of several runs). A "send" is one attempt of a producer that reached a broker (the
+//! sum of every producer's `picks`). Figures are recorded in BENCHMARKS.md; tests never assert on
+//! time.
+//!
+//! The world: one or two NameServers, 4 brokers with 8 write queues of the topic each, 10 producers
+//! at rate 1000 (the scenario maximum). A producer sends synchronously, so its real rate is bounded
+//! by the simulated latency (1–10 ms per attempt). Events are drained every virtual second and
+//! dropped, as a long-running caller would.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use routelab::sim::Sim;
+
+/// The scenario: `producers` producers at rate 1000, fault tolerance as given, client tables from the
+/// profile, optional extra actions (JSON fragments).
+fn scenario(profile: &str, fault_tolerance: bool, actions: &str, until: u64) -> String {
+    let brokers: Vec<String> = (1..=4)
+        .map(|i| {
+            format!(
+                r#"{{"name": "broker-{i}", "addr": "10.0.0.{i}:10911",
+                    "topics": [{{"topic": "BenchTopic", "read": 8, "write": 8}}]}}"#
+            )
+        })
+        .collect();
+    let producers: Vec<String> = (1..=10)
+        .map(|i| {
+            format!(
+                r#"{{"group": "pg-{i}", "topic": "BenchTopic", "rate": 1000,
+                    "fault_tolerance": {fault_tolerance}}}"#
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"routelab": 1, "profile": "{profile}", "seed": 1, "namesrvs": ["ns-1", "ns-2"],
+            "brokers": [{}], "producers": [{}], "actions": [{actions}], "until": {until}}}"#,
+        brokers.join(","),
+        producers.join(",")
+    )
+}
+
+/// One run: builds the world, runs `secs` virtual seconds draining events each second. Returns
+/// (attempts, events, wall seconds).
+fn run_once(json: &str, secs: u64) -> (u64, u64, f64) {
+    let start = Instant::now();
+    let mut sim = Sim::from_json(json).expect("valid bench scenario");
+    let mut events = 0u64;
+    for s in 1..=secs {
+        sim.advance_to(s * 1000);
+        events += black_box(sim.drain_events()).len() as u64;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let attempts = sim
+        .producers()
+        .iter()
+        .map(|p| p.stats.picks.values().sum::<u64>())
+        .sum();
+    (attempts, events, wall)
+}
+
+fn measure(name: &str, json: &str, secs: u64, runs: usize) {
+    let _ = run_once(json, secs.min(5)); // warm-up
+    let mut results: Vec<(f64, u64, u64, f64)> = (0..runs)
+        .map(|_| {
+            let (attempts, events, wall) = run_once(json, secs);
+            (attempts as f64 / wall, attempts, events, wall)
+        })
+        .collect();
+    results.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (rate, attempts, events, wall) = results[runs / 2];
+    println!(
+        "{name:<52} {:>8.3} M sends/s  ({attempts} sends, {events} events, {:.1} ms per run)",
+        rate / 1e6,
+        wall * 1e3
+    );
+}
+
+fn main() {
+    const SECS: u64 = 60;
+    const RUNS: usize = 7;
+    println!(
+        "simulated sends per second of wall time, median of {RUNS} runs of {SECS} virtual s \
+         (10 producers at rate 1000, 4 brokers, 2 NameServers)"
+    );
+    for profile in ["5.x", "4.x"] {
+        for ft in [false, true] {
+            let json = scenario(profile, ft, "", SECS);
+            measure(
+                &format!("healthy, {profile} client, fault tolerance {ft}"),
+                &json,
+                SECS,
+                RUNS,
+            );
+        }
+    }
+    let failures = r#"{"at": 10, "do": "kill_broker", "broker": "10.0.0.1:10911"},
+                      {"at": 20, "do": "freeze_broker", "broker": "10.0.0.2:10911"}"#;
+    let json = scenario("5.x", true, failures, SECS);
+    measure(
+        "kill at 10 s + freeze at 20 s, 5.x, fault tolerance on",
+        &json,
+        SECS,
+        RUNS,
+    );
+}
