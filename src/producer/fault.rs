@@ -41,9 +41,10 @@ impl LatencyFaultTolerance {
     /// 4.x `updateFaultItem`: latency recorded, `startTimestamp = now + duration` (always
     /// overwritten, even when shorter).
     pub fn update_v4(&mut self, now_ms: u64, name: &str, latency: u64, duration: u64) {
-        let item = self.item(name);
-        item.current_latency = latency;
-        item.start_timestamp = now_ms.saturating_add(duration);
+        self.with_item(name, |item| {
+            item.current_latency = latency;
+            item.start_timestamp = now_ms.saturating_add(duration);
+        });
     }
 
     /// 5.1.4+ `updateFaultItem`: latency and reachability recorded; the isolation is only ever
@@ -56,24 +57,31 @@ impl LatencyFaultTolerance {
         duration: u64,
         reachable: bool,
     ) {
-        let item = self.item(name);
-        item.current_latency = latency;
-        let until = now_ms.saturating_add(duration);
-        if duration > 0 && until > item.start_timestamp {
-            item.start_timestamp = until;
-        }
-        item.reachable = reachable;
+        self.with_item(name, |item| {
+            item.current_latency = latency;
+            let until = now_ms.saturating_add(duration);
+            if duration > 0 && until > item.start_timestamp {
+                item.start_timestamp = until;
+            }
+            item.reachable = reachable;
+        });
     }
 
-    fn item(&mut self, name: &str) -> &mut FaultItem {
-        self.items
-            .entry(BrokerName::from(name))
-            .or_insert_with(|| FaultItem {
-                name: name.into(),
-                current_latency: 0,
-                start_timestamp: 0,
-                reachable: true,
-            })
+    /// Applies `update` to the broker's item, creating a fresh one first if needed. Looks up before
+    /// inserting: most updates hit an existing item, and building the owned key allocates.
+    fn with_item(&mut self, name: &str, update: impl FnOnce(&mut FaultItem)) {
+        if let Some(item) = self.items.get_mut(name) {
+            update(item);
+            return;
+        }
+        let mut item = FaultItem {
+            name: name.into(),
+            current_latency: 0,
+            start_timestamp: 0,
+            reachable: true,
+        };
+        update(&mut item);
+        self.items.insert(BrokerName::from(name), item);
     }
 
     /// `isAvailable`: no item, or its isolation has ended.

@@ -318,13 +318,12 @@ impl Sim {
             .info
             .as_ref()
             .and_then(|i| i.topic_route_data.broker_data(mq.broker_name.as_str()))
-            .and_then(|b| b.master_addr())
-            .map(|a| a.to_string());
+            .and_then(|b| b.master_addr());
         let Some(addr) = master else {
             return (SendOutcome::ClientError, 0, Some("no_master"));
         };
-        let cut = node.cut_brokers.contains(&addr);
-        let index = self.brokers.iter().position(|b| b.addr == addr);
+        let cut = node.cut_brokers.contains(addr.as_str());
+        let index = self.brokers.iter().position(|b| b.addr == addr.as_str());
         // autoCreateTopicEnable: a running broker creates a missing topic from TBW102 on the send.
         if let Some(b) = index {
             let running = self.brokers[b].is_up() && !cut;
@@ -372,11 +371,12 @@ impl Sim {
         let node = &mut self.producers[p];
         node.strategy
             .record_send(now, f.mq.broker_name.as_str(), f.latency, f.outcome);
-        *node
-            .stats
-            .picks
-            .entry(f.mq.broker_name.to_string())
-            .or_default() += 1;
+        match node.stats.picks.get_mut(f.mq.broker_name.as_str()) {
+            Some(n) => *n += 1,
+            None => {
+                node.stats.picks.insert(f.mq.broker_name.to_string(), 1);
+            }
+        }
         let ok = f.outcome == SendOutcome::Ok;
         let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
         self.emit(SimEventKind::Send {
