@@ -15,7 +15,8 @@
 //! - [`producer`]: route → publish info, queue selection, the latency fault strategy with both client
 //!   tables.
 //! - [`rng`]: the seeded PRNG, the only source of chance.
-//! - `wasm_api` (wasm32 only): the core as a JavaScript module (`RouteManager`, `Producer`).
+//! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
+//!   `Producer`, `Sim`).
 //! - `ui` (wasm32 only): the Yew dashboard.
 //!
 //! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`) and `dashboard` (the wasm app built by
@@ -30,7 +31,7 @@ pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod wasm_api;
 
 /// The crate version, shown by the CLI and the dashboard.

@@ -1,6 +1,6 @@
 //! The WebAssembly module's JavaScript API, called the way JavaScript calls it: plain objects in,
 //! plain objects out, exceptions on bad input. Runs in headless Chromium.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
 
 use js_sys::{Reflect, JSON};
 use routelab::wasm_api::{JsProducer, JsRouteManager, JsSim};
