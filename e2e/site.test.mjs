@@ -43,7 +43,7 @@ async function open(path) {
 const clock = async (page) => Number((await page.textContent('[data-testid=clock]')).match(/([\d.]+) s/)[1]);
 const advance = (page, secs) => page.click(`[data-testid=advance][data-secs="${secs}"]`);
 const brokerState = (page, addr) => page.getAttribute(`[data-testid=broker][data-addr="${addr}"]`, 'data-state');
-const nsView = (page, addr) => page.textContent(`[data-testid=broker-ns][data-addr="${addr}"]`);
+const nsView = (page, addr, ns = 'ns-1') => page.textContent(`[data-testid=broker][data-addr="${addr}"][data-namesrv="${ns}"]`);
 const counter = async (page, group, what) => Number(await page.getAttribute(`[data-testid=producer][data-group="${group}"]`, `data-${what}`));
 
 test('crash vs hang: the killed broker leaves at once, the frozen one only when its connection goes idle', async () => {
@@ -88,7 +88,7 @@ test('a share link reproduces the session, the teacher\'s actions included', asy
   const { page, errors } = await open('./');
   await page.selectOption('[data-testid=preset]', 'crash-hang-stop');
   await advance(page, 10);
-  await page.click('[data-testid=broker][data-addr="10.0.0.4:10911"] >> text=kill');
+  await page.click('[data-testid=broker-card][data-addr="10.0.0.4:10911"] >> text=kill');
   await advance(page, 30); await advance(page, 30);
   const sent = await counter(page, 'pg-1', 'sent');
   const failed = await counter(page, 'pg-1', 'failed');

@@ -35,7 +35,7 @@ fn click(el: &Element) {
 fn broker_button(root: &Element, addr: &str, label: &str) -> Element {
     let buttons = root
         .query_selector_all(&format!(
-            "[data-testid=broker][data-addr=\"{addr}\"] button"
+            "[data-testid=broker-card][data-addr=\"{addr}\"] button"
         ))
         .unwrap();
     (0..buttons.length())
@@ -51,7 +51,8 @@ fn broker_state(root: &Element, addr: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The default preset loads paused at t = 0 with its brokers running; +30 s moves the clock and the
+/// The default preset loads paused at t = 0 with its brokers running (one `broker` element per
+/// NameServer, carrying the broker's state and whether that NameServer has it registered); +30 s moves the clock and the
 /// feed; a kill removes the broker from the NameServer at once, and the feed says why.
 #[wasm_bindgen_test]
 async fn time_controls_and_kill_update_every_view() {
@@ -73,9 +74,17 @@ async fn time_controls_and_kill_update_every_view() {
     click(&broker_button(&root, "10.0.0.1:10911", "kill"));
     yew::scheduler::flush().await;
     assert_eq!(broker_state(&root, "10.0.0.1:10911"), "killed");
+    let el = find(
+        &root,
+        "[data-testid=broker][data-addr=\"10.0.0.1:10911\"][data-namesrv=\"ns-1\"]",
+    );
+    assert_eq!(
+        el.get_attribute("data-registered").as_deref(),
+        Some("false")
+    );
     let ns_view = text(
         &root,
-        "[data-testid=broker-ns][data-addr=\"10.0.0.1:10911\"]",
+        "[data-testid=broker][data-addr=\"10.0.0.1:10911\"][data-namesrv=\"ns-1\"]",
     );
     assert!(ns_view.contains("not registered"), "{ns_view}");
     let feed = text(&root, "[data-testid=event-feed]");
@@ -89,7 +98,7 @@ async fn time_controls_and_kill_update_every_view() {
 async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
     let root = mount().await;
     let brokers_before = root
-        .query_selector_all("[data-testid=broker]")
+        .query_selector_all("[data-testid=broker-card]")
         .unwrap()
         .length();
     let tab = root.query_selector_all(".tabs button").unwrap();
@@ -119,7 +128,7 @@ async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
     let message = field.text_content().unwrap_or_default();
     assert!(message.contains("is not host:port"), "{message}");
     assert_eq!(
-        root.query_selector_all("[data-testid=broker]")
+        root.query_selector_all("[data-testid=broker-card]")
             .unwrap()
             .length(),
         brokers_before

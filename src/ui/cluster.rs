@@ -104,7 +104,7 @@ fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     let disagree = views.iter().any(|v| v.is_some()) && views.iter().any(|v| v.is_none());
     html! {
         <div class={classes!("broker", state_name(b.state), selected.then_some("selected"), disagree.then_some("disagree"))}
-            data-testid="broker" data-addr={addr.clone()} data-state={state_name(b.state)}>
+            data-testid="broker-card" data-addr={addr.clone()} data-state={state_name(b.state)}>
             <div class="broker-head" onclick={select}>
                 <span class="role">{ role }</span>
                 <span class="addr">{ addr.clone() }</span>
@@ -114,6 +114,7 @@ fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
             <div class="ns-views">
                 { for sim.namesrvs().iter().enumerate().map(|(i, ns)| {
                     let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
+                    let registered = live.is_some();
                     let cut = sim.is_link_cut(&addr, i);
                     let ns_name = ns.name.clone();
                     let toggle = {
@@ -137,7 +138,8 @@ fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
                         None => html! { <span class="gone" title={format!("{ns_name} has no live entry for this broker")}>{ "not registered" }</span> },
                     };
                     html! {
-                        <div class={classes!("ns-view", cut.then_some("cut"))} data-testid="broker-ns" data-addr={addr.clone()} data-namesrv={ns_name.clone()}>
+                        <div class={classes!("ns-view", cut.then_some("cut"))} data-testid="broker" data-addr={addr.clone()}
+                            data-namesrv={ns_name.clone()} data-state={state_name(b.state)} data-registered={registered.to_string()}>
                             <span class="ns-name">{ ns_name.clone() }</span>
                             { body }
                             <button class="link" onclick={toggle} title={if cut { "heal the link to this NameServer" } else { "cut the link to this NameServer (silently)" }}>
