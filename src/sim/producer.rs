@@ -220,24 +220,37 @@ impl Sim {
             self.find_route_for_send(p);
         }
         if !self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
-            let node = &mut self.producers[p];
-            node.stats.failed += 1;
-            let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
-            self.emit(SimEventKind::Send {
-                producer,
-                topic,
-                broker_name: None,
-                queue_id: None,
-                attempt: 1,
-                ok: false,
-                latency_ms: 0,
-                error: Some("no_route"),
-            });
-            self.next_send(p, self.now);
+            self.fail_message(p, self.now, None, 1, "no_route");
             return;
         }
         let now = self.now;
         self.begin_attempt(p, now, 0, None);
+    }
+
+    /// A message that fails before any broker answers (no route, or no time left): counted, reported
+    /// as an attempt that did not reach a broker, and the next message scheduled.
+    fn fail_message(
+        &mut self,
+        p: usize,
+        first_begin: u64,
+        mq: Option<&MessageQueue>,
+        attempt: u32,
+        error: &'static str,
+    ) {
+        let node = &mut self.producers[p];
+        node.stats.failed += 1;
+        let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+        self.emit(SimEventKind::Send {
+            producer,
+            topic,
+            broker_name: mq.map(|q| q.broker_name.to_string()),
+            queue_id: mq.map(|q| q.queue_id),
+            attempt,
+            ok: false,
+            latency_ms: 0,
+            error: Some(error),
+        });
+        self.next_send(p, first_begin);
     }
 
     fn next_send(&mut self, p: usize, first_begin: u64) {
@@ -270,20 +283,7 @@ impl Sim {
         let timeout = self.timing.send_timeout_ms;
         if timeout < cost {
             // callTimeout: the budget is spent before this attempt could start.
-            let node = &mut self.producers[p];
-            node.stats.failed += 1;
-            let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
-            self.emit(SimEventKind::Send {
-                producer,
-                topic,
-                broker_name: Some(mq.broker_name.to_string()),
-                queue_id: Some(mq.queue_id),
-                attempt: times + 1,
-                ok: false,
-                latency_ms: 0,
-                error: Some("call_timeout"),
-            });
-            self.next_send(p, first_begin);
+            self.fail_message(p, first_begin, Some(&mq), times + 1, "call_timeout");
             return;
         }
         let remaining = timeout - cost;
