@@ -25,7 +25,7 @@ pub fn FeedView(props: &FeedViewProps) -> Html {
                     Callback::from(move |_: MouseEvent| store.dispatch(Msg::Select(target.clone())))
                 };
                 html! {
-                    <li class={classes!("ev", item.kind)} {onclick}>
+                    <li key={item.seq} class={classes!("ev", item.kind)} {onclick}>
                         <span class="t">{ format!("{:.1} s", item.t as f64 / 1000.0) }</span>
                         <span class="text">{ item.text.clone() }</span>
                     </li>

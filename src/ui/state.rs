@@ -10,7 +10,7 @@ use yew::prelude::*;
 use crate::sim::{describe, preset, Action, Scenario, Sim, SimEvent, SimEventKind, TimedAction};
 
 /// How many feed items are kept.
-pub const FEED_LIMIT: usize = 400;
+pub const FEED_LIMIT: usize = 200;
 /// Speeds offered (virtual seconds per real second).
 pub const SPEEDS: [f64; 5] = [1.0, 5.0, 10.0, 30.0, 60.0];
 /// The preset loaded when the page opens without a share link.
@@ -29,6 +29,9 @@ pub struct FeedItem {
     pub target: Option<Selection>,
     /// Topic changes merged into this line: (group key, topics).
     pub group: Option<(String, Vec<String>)>,
+    /// A stable key for rendering (items are prepended; keys let the list move instead of rewriting
+    /// every row).
+    pub seq: u64,
 }
 
 /// What the user has selected (highlighted across the views).
@@ -63,6 +66,8 @@ pub struct AppState {
     pub error: Option<String>,
     /// The preset the scenario came from, if any.
     pub preset: Option<String>,
+    /// The next feed item's key.
+    pub feed_seq: u64,
     /// The last send attempts per producer group, newest last.
     pub picks: std::collections::BTreeMap<String, VecDeque<Pick>>,
 }
@@ -122,6 +127,7 @@ impl AppState {
             error: None,
             picks: Default::default(),
             preset: None,
+            feed_seq: 0,
         };
         state.collect();
         state
@@ -189,12 +195,14 @@ impl AppState {
                     }
                     continue;
                 }
+                self.feed_seq += 1;
                 self.feed.push_front(FeedItem {
                     t: e.t,
                     text: describe(&e),
                     kind: "topic",
                     target: target_of(&e.kind),
                     group: Some((key, vec![topic.clone()])),
+                    seq: self.feed_seq,
                 });
                 continue;
             }
@@ -205,7 +213,9 @@ impl AppState {
                     kind: kind_name(&e.kind),
                     target: target_of(&e.kind),
                     group: None,
+                    seq: self.feed_seq + 1,
                 });
+                self.feed_seq += 1;
             }
         }
         self.feed.truncate(FEED_LIMIT);

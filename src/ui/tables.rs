@@ -49,7 +49,7 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
                         <table><thead><tr><th>{"topic"}</th><th>{"brokerName"}</th><th>{"read"}</th><th>{"write"}</th><th>{"perm"}</th><th>{"topicSysFlag"}</th></tr></thead>
                         <tbody>{ for rows.iter().take(ROW_LIMIT).map(|(t, qd)| {
                             let key = format!("{}/{}/{}", ns.name, t, qd.broker_name);
-                            html!{ <tr class={classes!(store.changed.contains(&key).then_some("changed"))}>
+                            html!{ <tr key={key.clone()} class={classes!(store.changed.contains(&key).then_some("changed"))}>
                                 <td>{ t.to_string() }</td><td>{ qd.broker_name.to_string() }</td><td>{ qd.read_queue_nums }</td>
                                 <td>{ qd.write_queue_nums }</td><td>{ format!("{} ({})", perm_to_string(qd.perm), qd.perm) }</td><td>{ qd.topic_sys_flag }</td>
                             </tr> }
