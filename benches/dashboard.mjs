@@ -42,9 +42,10 @@ for (const preset of ['crash-hang-stop', 'big-heartbeat']) {
   }));
   const sorted = [...frames].sort((a, b) => a - b);
   const p95 = sorted[Math.floor(sorted.length * 0.95)];
-  const over = frames.filter((g) => g > 16.7).length;
+  // A dropped frame shows as a gap of about two refresh periods; rAF jitter alone stays under 25 ms.
+  const dropped = frames.filter((g) => g > 25).length;
   const clock = await page.textContent('[data-testid=clock]');
-  console.log(`${preset} at 60× for 5 s: ${frames.length} frames, median ${median(frames).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms, ${over} frames over 16.7 ms (${clock})`);
+  console.log(`${preset} at 60× for 5 s: ${frames.length} frames, median ${median(frames).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms, ${dropped} dropped (gap over 25 ms) (${clock})`);
   await page.close();
 }
 await browser.close();

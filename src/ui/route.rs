@@ -2,6 +2,7 @@
 //! receives) next to each producer's cached copy and its age, so staleness is visible.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use yew::prelude::*;
 
@@ -40,23 +41,26 @@ fn route_table(route: &TopicRouteData) -> Html {
     }
 }
 
-#[component]
-pub fn RouteView(props: &RouteViewProps) -> Html {
-    let store = &props.store;
-    let sim = store.sim.borrow();
-    let topic = store.topic.clone();
-    let mut topics: BTreeSet<String> = BTreeSet::new();
-    for ns in sim.namesrvs() {
-        topics.extend(
-            ns.manager
-                .topic_queue_table()
-                .iter()
-                .map(|(t, _)| t.to_string()),
-        );
+#[derive(Properties)]
+struct TopicSelectProps {
+    topics: Rc<Vec<String>>,
+    selected: String,
+    store: Store,
+}
+
+impl PartialEq for TopicSelectProps {
+    /// The store changes on every tick; the list only when topics come or go. Comparing the list (not
+    /// the store) lets Yew skip re-rendering a thousand options per tick.
+    fn eq(&self, other: &Self) -> bool {
+        self.selected == other.selected && self.topics == other.topics
     }
-    topics.insert(topic.clone());
+}
+
+/// The topic chooser: one option per topic any NameServer knows.
+#[component]
+fn TopicSelect(props: &TopicSelectProps) -> Html {
     let on_topic = {
-        let store = store.clone();
+        let store = props.store.clone();
         Callback::from(move |e: Event| {
             let v = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -64,6 +68,31 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
             store.dispatch(Msg::SelectTopic(v));
         })
     };
+    html! {
+        <select onchange={on_topic} aria-label="topic">
+            { for props.topics.iter().map(|t| html! {
+                <option key={t.clone()} value={t.clone()} selected={*t == props.selected}>{ t.clone() }</option>
+            }) }
+        </select>
+    }
+}
+
+#[component]
+pub fn RouteView(props: &RouteViewProps) -> Html {
+    let store = &props.store;
+    let sim = store.sim.borrow();
+    let topic = store.topic.clone();
+    let mut topics: BTreeSet<&str> = BTreeSet::new();
+    for ns in sim.namesrvs() {
+        topics.extend(
+            ns.manager
+                .topic_queue_table()
+                .iter()
+                .map(|(t, _)| t.as_str()),
+        );
+    }
+    topics.insert(topic.as_str());
+    let topics: Rc<Vec<String>> = Rc::new(topics.into_iter().map(str::to_owned).collect());
     let routes: Vec<(String, Option<TopicRouteData>)> = sim
         .namesrvs()
         .iter()
@@ -81,9 +110,7 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
     html! {
         <section class="panel route" aria-label="topic route">
             <h2>{ "Topic route " }
-                <select onchange={on_topic} aria-label="topic">
-                    { for topics.iter().map(|t| html! { <option value={t.clone()} selected={*t == topic}>{ t.clone() }</option> }) }
-                </select>
+                <TopicSelect topics={topics} selected={topic.clone()} store={store.clone()} />
                 { if disagree { html!{ <span class="badge disagree">{ "NameServers disagree" }</span> } } else { html!{} } }
             </h2>
             <div class="route-columns" data-testid="route-view" data-topic={topic.clone()}>

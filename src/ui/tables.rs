@@ -1,6 +1,8 @@
 //! The five RocketMQ tables per NameServer, named as in RocketMQ, with the rows that just changed
 //! highlighted; and the mqadmin mirror.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::{fmt_secs, Store};
@@ -9,6 +11,35 @@ use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime};
 
 /// Rows shown per table before asking for a filter.
 const ROW_LIMIT: usize = 150;
+
+/// One row of a topicQueueTable view.
+#[derive(Clone, PartialEq)]
+struct TopicRow {
+    key: String,
+    topic: String,
+    qd: crate::model::QueueData,
+    changed: bool,
+}
+
+#[derive(Properties, PartialEq)]
+struct TopicRowsProps {
+    rows: Rc<Vec<TopicRow>>,
+}
+
+/// The rows of topicQueueTable. Its own component so a clock tick that changed no row re-renders
+/// nothing here (the props compare equal).
+#[component]
+fn TopicRows(props: &TopicRowsProps) -> Html {
+    html! {
+        <table><thead><tr><th>{"topic"}</th><th>{"brokerName"}</th><th>{"read"}</th><th>{"write"}</th><th>{"perm"}</th><th>{"topicSysFlag"}</th></tr></thead>
+        <tbody>{ for props.rows.iter().take(ROW_LIMIT).map(|r| html!{
+            <tr key={r.key.clone()} class={classes!(r.changed.then_some("changed"))}>
+                <td>{ r.topic.clone() }</td><td>{ r.qd.broker_name.to_string() }</td><td>{ r.qd.read_queue_nums }</td>
+                <td>{ r.qd.write_queue_nums }</td><td>{ format!("{} ({})", perm_to_string(r.qd.perm), r.qd.perm) }</td><td>{ r.qd.topic_sys_flag }</td>
+            </tr>
+        }) }</tbody></table>
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct TablesViewProps {
@@ -37,23 +68,25 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
             <div class="ns-tables">
             { for sim.namesrvs().iter().map(|ns| {
                 let m = &ns.manager;
-                let rows: Vec<_> = m.topic_queue_table().iter()
+                let rows: Vec<TopicRow> = m.topic_queue_table().iter()
                     .filter(|(t, _)| f.is_empty() || t.as_str().to_lowercase().contains(&f))
                     .flat_map(|(t, groups)| groups.values().map(move |qd| (t, qd)))
+                    .take(ROW_LIMIT + 1)
+                    .map(|(t, qd)| {
+                        let key = format!("{}/{}/{}", ns.name, t, qd.broker_name);
+                        TopicRow { changed: store.changed.contains(&key), key, topic: t.to_string(), qd: qd.clone() }
+                    })
                     .collect();
-                let hidden = rows.len().saturating_sub(ROW_LIMIT);
+                let total: usize = m.topic_queue_table().iter()
+                    .filter(|(t, _)| f.is_empty() || t.as_str().to_lowercase().contains(&f))
+                    .map(|(_, g)| g.len())
+                    .sum();
+                let hidden = total.saturating_sub(ROW_LIMIT);
                 html! {
                     <div class="ns-table" data-namesrv={ns.name.clone()}>
                         <h3>{ ns.name.clone() }</h3>
                         <h4>{ format!("topicQueueTable ({} topics)", m.topic_queue_table().len()) }</h4>
-                        <table><thead><tr><th>{"topic"}</th><th>{"brokerName"}</th><th>{"read"}</th><th>{"write"}</th><th>{"perm"}</th><th>{"topicSysFlag"}</th></tr></thead>
-                        <tbody>{ for rows.iter().take(ROW_LIMIT).map(|(t, qd)| {
-                            let key = format!("{}/{}/{}", ns.name, t, qd.broker_name);
-                            html!{ <tr key={key.clone()} class={classes!(store.changed.contains(&key).then_some("changed"))}>
-                                <td>{ t.to_string() }</td><td>{ qd.broker_name.to_string() }</td><td>{ qd.read_queue_nums }</td>
-                                <td>{ qd.write_queue_nums }</td><td>{ format!("{} ({})", perm_to_string(qd.perm), qd.perm) }</td><td>{ qd.topic_sys_flag }</td>
-                            </tr> }
-                        }) }</tbody></table>
+                        <TopicRows rows={Rc::new(rows)} />
                         { if hidden > 0 { html!{ <p class="hint">{ format!("{hidden} more rows: type in the filter to narrow") }</p> } } else { html!{} } }
                         <h4>{ "brokerAddrTable" }</h4>
                         <table><thead><tr><th>{"brokerName"}</th><th>{"cluster"}</th><th>{"brokerAddrs"}</th></tr></thead>
