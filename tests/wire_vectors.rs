@@ -1,11 +1,11 @@
 //! Wire types against real bodies (ROUTING-SPEC §1.2, §6, §9).
 //!
 //! The spec's test vectors (§9.1–§9.7) are inlined verbatim. `tests/data/` holds copies of bodies
-//! captured from a live rocketmq-rust NameServer and broker (`/work/shared/peer/captures/`, see
-//! `PEER.md` there; `real_broker_*` came from the real rocketmq-rust broker, `real_broker_register_body.json`
+//! captured from a live rocketmq-rust NameServer and broker (the team's peer captures, see the
+//! peer notes; `real_broker_*` came from the real rocketmq-rust broker, `real_broker_register_body.json`
 //! is its REGISTER_BROKER body `wire/0001_c2s_code103_op0.body`, header `bodyCrc32` 531750830) and the
 //! spec's `tv_register_body_4x.json` (§9.6, with its trailing newline). That peer writes explicit nulls
-//! (`"zoneName":null`) where fastjson omits them (PEER.md §5 item 3).
+//! (`"zoneName":null`) where fastjson omits them.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
