@@ -14,6 +14,7 @@
 //!   4.x and 5.x profiles, with domain events.
 //! - [`producer`]: route → publish info, queue selection, the latency fault strategy with both client
 //!   tables.
+//! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields.
 //! - [`rng`]: the seeded PRNG, the only source of chance.
 //! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
 //!   `Producer`, `Sim`).
@@ -25,6 +26,7 @@
 pub mod model;
 pub mod namesrv;
 pub mod producer;
+pub mod remoting;
 pub mod rng;
 pub mod sim;
 pub mod view;

@@ -1,0 +1,30 @@
+//! The RocketMQ remoting protocol as a pure codec: bytes in, commands out, and back (spec §5).
+//!
+//! No I/O: a transport feeds its receive buffer to [`frame::decode`] (or [`frame::check`] first) and
+//! writes what [`frame::encode`] returns.
+//!
+//! # Layout
+//!
+//! - [`frame`]: the frame (length prefix, type byte + 24-bit header length, header, body), check /
+//!   decode / encode with a maximum frame length, [`FrameError`].
+//! - [`command`]: [`RemotingCommand`] (code, language, version, opaque, flag, remark, extFields) and
+//!   [`SerializeType`].
+//! - [`header_json`]: the fastjson header, written as Java writes it and read leniently.
+//! - [`header_binary`]: the ROCKETMQ binary header.
+//! - [`headers`]: typed request/response headers ↔ extFields.
+//! - [`codes`]: request and response codes with their Java names, [`LanguageCode`].
+//!
+//! Bodies are read with [`crate::model::fastjson`] ([`Frame::body_as`]), which accepts fastjson's
+//! legacy bare map keys.
+
+pub mod codes;
+pub mod command;
+pub mod frame;
+pub mod header_binary;
+pub mod header_json;
+pub mod headers;
+
+pub use codes::{LanguageCode, RequestCode, ResponseCode};
+pub use command::{RemotingCommand, SerializeType};
+pub use frame::{check, decode, encode, EncodeError, Frame, FrameError, DEFAULT_MAX_FRAME_LEN};
+pub use headers::{CommandHeader, HeaderError};
