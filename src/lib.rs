@@ -23,6 +23,7 @@
 //! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`) and `dashboard` (the wasm app built by
 //! Trunk, `src/bin/dashboard.rs`).
 
+pub mod live;
 pub mod model;
 pub mod namesrv;
 pub mod producer;

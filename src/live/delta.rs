@@ -1,0 +1,141 @@
+//! The change between two views of one NameServer: small when little changed, so idle updates stay
+//! a tiny fraction of a snapshot.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::view::{BrokerLive, NamesrvStatus, NamesrvView, RouteEntry};
+use crate::model::ClusterInfo;
+
+/// What changed in one NameServer's view. Status fields are always sent (they are small and tell
+/// the viewer the poll happened); tables only when they changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamesrvDelta {
+    pub addr: String,
+    pub status: NamesrvStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetched_at_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_attempt_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_duration_ms: Option<u64>,
+    /// The whole cluster info, when any of it changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<ClusterInfo>,
+    /// The whole topic list, when it changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topics: Option<BTreeSet<String>>,
+    /// Routes that are new or whose body or error changed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub routes: BTreeMap<String, RouteEntry>,
+    /// Routes no longer known (the topic left the list).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes_removed: Vec<String>,
+    /// Routes fetched again without any change: fetch time → topics, so freshness stays exact at a
+    /// few bytes per topic.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub routes_refreshed: BTreeMap<u64, Vec<String>>,
+    /// brokerLiveTable, when it changed. `Some(None)` (sent as `null`) means it became unknown.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "double_option"
+    )]
+    pub broker_live: Option<Option<BTreeMap<String, BrokerLive>>>,
+}
+
+impl NamesrvView {
+    /// The delta that turns `self` into `new`, or `None` when they are equal.
+    pub fn diff(&self, new: &NamesrvView) -> Option<NamesrvDelta> {
+        if self == new {
+            return None;
+        }
+        let mut delta = NamesrvDelta {
+            addr: new.addr.clone(),
+            status: new.status,
+            error: new.error.clone(),
+            fetched_at_ms: new.fetched_at_ms,
+            last_attempt_ms: new.last_attempt_ms,
+            poll_duration_ms: new.poll_duration_ms,
+            cluster: (self.cluster != new.cluster).then(|| new.cluster.clone()),
+            topics: (self.topics != new.topics).then(|| new.topics.clone()),
+            routes: BTreeMap::new(),
+            routes_removed: Vec::new(),
+            routes_refreshed: BTreeMap::new(),
+            broker_live: (self.broker_live != new.broker_live).then(|| new.broker_live.clone()),
+        };
+        for (topic, entry) in &new.routes {
+            match self.routes.get(topic) {
+                Some(old) if old == entry => {}
+                Some(old) if old.route == entry.route && old.error == entry.error => delta
+                    .routes_refreshed
+                    .entry(entry.fetched_at_ms)
+                    .or_default()
+                    .push(topic.clone()),
+                _ => {
+                    delta.routes.insert(topic.clone(), entry.clone());
+                }
+            }
+        }
+        delta.routes_removed = self
+            .routes
+            .keys()
+            .filter(|t| !new.routes.contains_key(*t))
+            .cloned()
+            .collect();
+        Some(delta)
+    }
+
+    /// Applies a delta made by [`NamesrvView::diff`] against this view.
+    pub fn apply(&mut self, delta: NamesrvDelta) {
+        self.status = delta.status;
+        self.error = delta.error;
+        self.fetched_at_ms = delta.fetched_at_ms;
+        self.last_attempt_ms = delta.last_attempt_ms;
+        self.poll_duration_ms = delta.poll_duration_ms;
+        if let Some(cluster) = delta.cluster {
+            self.cluster = cluster;
+        }
+        if let Some(topics) = delta.topics {
+            self.topics = topics;
+        }
+        for topic in &delta.routes_removed {
+            self.routes.remove(topic);
+        }
+        self.routes.extend(delta.routes);
+        for (at, topics) in delta.routes_refreshed {
+            for topic in topics {
+                if let Some(entry) = self.routes.get_mut(&topic) {
+                    entry.fetched_at_ms = at;
+                }
+            }
+        }
+        if let Some(live) = delta.broker_live {
+            self.broker_live = live;
+        }
+    }
+}
+
+/// `Option<Option<T>>` in JSON: field absent = `None`, `null` = `Some(None)`, value = `Some(Some)`.
+mod double_option {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(
+        value: &Option<Option<T>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(inner) => inner.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(d).map(Some)
+    }
+}

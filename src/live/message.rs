@@ -1,0 +1,67 @@
+//! The messages on the wire: JSON text frames, tagged by `"type"`.
+
+use serde::{Deserialize, Serialize};
+
+use super::delta::NamesrvDelta;
+use super::view::NamesrvView;
+
+/// Who is sending the live state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    /// `routelab bridge`: polls NameServers it does not own; heartbeat ages are unknown.
+    Bridge,
+    /// `routelab namesrv --ws`: the NameServer itself, pushing on each change.
+    Namesrv,
+}
+
+/// About the sender, sent with every snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    pub kind: SourceKind,
+    /// RouteLab's version.
+    pub version: String,
+    /// The polling interval (ms): a view older than two intervals is stale.
+    pub interval_ms: u64,
+    /// Whether the source only reads (a bridge never writes to a NameServer).
+    pub read_only: bool,
+}
+
+/// Everything, sent first to each viewer and whenever a viewer asks to resync.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// [`super::PROTOCOL_VERSION`].
+    pub protocol: u32,
+    /// The sequence number of the state; the next update carries `seq + 1`.
+    pub seq: u64,
+    /// Server clock when sent (ms since the Unix epoch), so a viewer can correct its own clock
+    /// before computing ages.
+    pub sent_at_ms: u64,
+    pub source: Source,
+    pub namesrvs: Vec<NamesrvView>,
+}
+
+/// Changes since the previous message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Update {
+    pub seq: u64,
+    pub sent_at_ms: u64,
+    /// Only the NameServers whose view changed.
+    pub namesrvs: Vec<NamesrvDelta>,
+}
+
+/// Server → viewer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    Snapshot(Snapshot),
+    Update(Update),
+}
+
+/// Viewer → server. Anything else closes the connection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Send me a full snapshot (after a sequence gap or an update that failed to apply).
+    Resync,
+}

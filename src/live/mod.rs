@@ -1,0 +1,29 @@
+//! The live protocol: what a bridge (or RouteLab's own NameServer) sends to dashboards over a
+//! WebSocket, and the pure reducer both ends share. Documented for other clients in
+//! `docs/live-protocol.md`.
+//!
+//! The server keeps one [`NamesrvView`] per NameServer. A new viewer first gets a [`Snapshot`] of all
+//! of them; afterwards each change goes out as an [`Update`] carrying per-NameServer
+//! [`NamesrvDelta`]s computed by [`NamesrvView::diff`], which the viewer applies with
+//! [`LiveState::apply`]. `diff` then `apply` reproduces the new view exactly (tested), so viewers never
+//! drift; a viewer that sees a sequence gap asks for a [`ClientMessage::Resync`].
+//!
+//! # Layout
+//!
+//! - [`view`]: [`NamesrvView`], [`RouteEntry`], [`NamesrvStatus`], [`BrokerLive`] and freshness.
+//! - [`delta`]: [`NamesrvDelta`] — diff and apply.
+//! - [`message`]: [`ServerMessage`] ([`Snapshot`], [`Update`]), [`ClientMessage`], [`Source`].
+//! - [`state`]: [`LiveState`], the viewer's reducer.
+
+pub mod delta;
+pub mod message;
+pub mod state;
+pub mod view;
+
+pub use delta::NamesrvDelta;
+pub use message::{ClientMessage, ServerMessage, Snapshot, Source, SourceKind, Update};
+pub use state::{LiveError, LiveState};
+pub use view::{BrokerLive, Freshness, NamesrvStatus, NamesrvView, RouteEntry};
+
+/// Version of the message schema; a viewer refuses a snapshot of another version.
+pub const PROTOCOL_VERSION: u32 = 1;
