@@ -16,6 +16,8 @@
 //!   tables.
 //! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields.
 //! - [`rng`]: the seeded PRNG, the only source of chance.
+//! - `bridge` (native only): `routelab bridge`, which polls real NameServers and serves their
+//!   routing live to dashboards over a WebSocket.
 //! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
 //!   `Producer`, `Sim`).
 //! - `ui` (wasm32 only): the Yew dashboard.
@@ -23,6 +25,8 @@
 //! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`) and `dashboard` (the wasm app built by
 //! Trunk, `src/bin/dashboard.rs`).
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bridge;
 pub mod live;
 pub mod model;
 pub mod namesrv;

@@ -38,6 +38,8 @@ mod cli {
         /// an error naming the field, e.g. `actions[3].at: expected a number of seconds`.
         #[command(verbatim_doc_comment)]
         Sim(SimArgs),
+        // Help text: the doc comment of BridgeArgs (src/bridge/config.rs).
+        Bridge(routelab::bridge::BridgeArgs),
     }
 
     #[derive(clap::Args)]
@@ -69,6 +71,7 @@ mod cli {
         let cli = Cli::parse();
         match cli.command {
             Command::Sim(args) => sim(args),
+            Command::Bridge(args) => routelab::bridge::cli::main(args),
         }
     }
 

@@ -1,0 +1,227 @@
+//! Flags → [`BridgeConfig`]: the `routelab bridge` command line (clap) and its validation.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Serve the live routing of one or more NameServers to RouteLab dashboards.
+///
+/// Polls each NameServer (cluster info, topic list, then topic routes) and serves the built
+/// dashboard at / with a WebSocket at /ws that pushes a snapshot, then updates. Only read requests
+/// are ever sent to a NameServer. Prometheus metrics are at /metrics.
+///
+/// Examples:
+///   routelab bridge --namesrv 127.0.0.1:9876
+///   routelab bridge --namesrv '10.0.0.1:9876;10.0.0.2:9876' --interval 5s
+///   routelab bridge --namesrv 127.0.0.1:9876 --listen 0.0.0.0:7878 --token s3cret
+///
+/// Logs go to standard error; set RUST_LOG (e.g. RUST_LOG=debug) for more or less detail.
+/// The message format is documented in docs/live-protocol.md.
+#[derive(Clone, Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct BridgeArgs {
+    /// NameServer addresses, host:port, separated by ';' (as RocketMQ's namesrvAddr); the flag may
+    /// also be repeated. Example: --namesrv '10.0.0.1:9876;10.0.0.2:9876'
+    #[arg(long = "namesrv", value_name = "ADDR[;ADDR…]", required = true)]
+    pub namesrv: Vec<String>,
+    /// Address to serve the dashboard, /ws and /metrics on. The default only accepts connections
+    /// from this machine; 0.0.0.0:7878 lets others in (then consider --token).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:7878")]
+    pub listen: SocketAddr,
+    /// Time between the starts of two polls of one NameServer (e.g. 500ms, 2s, 1m). A poll that
+    /// takes longer delays the next one instead of overlapping it.
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_interval)]
+    pub interval: Duration,
+    /// The built dashboard (`trunk build --release` writes it to dist/). Without an index.html
+    /// there, / explains how to build it; /ws and /metrics work anyway.
+    #[arg(long, value_name = "DIR", default_value = "dist")]
+    pub dist: PathBuf,
+    /// Also accept WebSocket connections from pages served by this origin, e.g.
+    /// --allow-origin http://localhost:8080 for `trunk serve`. Repeatable. The bridge's own origin
+    /// is always accepted, and so are clients that send no Origin (not browsers).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// Require ?token=TOKEN on /ws (open the page as /?token=TOKEN). Example: --token s3cret
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// At most this many topic routes are fetched per poll; the rest wait for later polls
+    /// (new topics first, then the oldest), so a cluster with thousands of topics never stalls.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub routes_per_poll: usize,
+    /// Route requests in flight at once per NameServer.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub route_concurrency: usize,
+}
+
+/// Everything the bridge needs, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BridgeConfig {
+    /// NameServer addresses, in the order given, without duplicates.
+    pub namesrvs: Vec<String>,
+    pub listen: SocketAddr,
+    pub interval: Duration,
+    pub dist: PathBuf,
+    /// Extra origins allowed on /ws, normalized by [`super::access::normalize_origin`].
+    pub allow_origins: Vec<String>,
+    pub token: Option<String>,
+    pub routes_per_poll: usize,
+    pub route_concurrency: usize,
+    /// Messages a viewer may have waiting; a viewer that falls this far behind is dropped.
+    pub viewer_queue: usize,
+}
+
+impl BridgeConfig {
+    /// A configuration with the defaults of the command line, polling `namesrvs`.
+    pub fn new(namesrvs: Vec<String>) -> Self {
+        Self {
+            namesrvs,
+            listen: SocketAddr::from(([127, 0, 0, 1], 7878)),
+            interval: Duration::from_secs(2),
+            dist: PathBuf::from("dist"),
+            allow_origins: Vec::new(),
+            token: None,
+            routes_per_poll: 256,
+            route_concurrency: 8,
+            viewer_queue: DEFAULT_VIEWER_QUEUE,
+        }
+    }
+}
+
+/// Enough for bursts (a resync right after a few updates) while keeping a stuck viewer's memory
+/// small.
+pub const DEFAULT_VIEWER_QUEUE: usize = 64;
+
+/// The shortest interval accepted: below it a bridge would mostly measure itself.
+const MIN_INTERVAL: Duration = Duration::from_millis(100);
+
+impl TryFrom<BridgeArgs> for BridgeConfig {
+    type Error = String;
+
+    fn try_from(args: BridgeArgs) -> Result<Self, String> {
+        let namesrvs = split_namesrvs(&args.namesrv)?;
+        let allow_origins = args
+            .allow_origin
+            .iter()
+            .map(|o| {
+                super::access::normalize_origin(o).ok_or_else(|| {
+                    format!("--allow-origin {o:?}: expected scheme://host[:port], e.g. http://localhost:8080")
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(t) = &args.token {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_graphic()) {
+                return Err("--token: expected printable characters without spaces".into());
+            }
+        }
+        if args.routes_per_poll == 0 || args.route_concurrency == 0 {
+            return Err("--routes-per-poll and --route-concurrency must be at least 1".into());
+        }
+        Ok(Self {
+            namesrvs,
+            listen: args.listen,
+            interval: args.interval,
+            dist: args.dist,
+            allow_origins,
+            token: args.token,
+            routes_per_poll: args.routes_per_poll,
+            route_concurrency: args.route_concurrency,
+            viewer_queue: DEFAULT_VIEWER_QUEUE,
+        })
+    }
+}
+
+/// `--namesrv` values → addresses: split on ';', trimmed, empty parts and repeats dropped.
+pub fn split_namesrvs(values: &[String]) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in values.iter().flat_map(|v| v.split(';')) {
+        let addr = part.trim();
+        if addr.is_empty() || out.iter().any(|a| a == addr) {
+            continue;
+        }
+        let port_ok = addr
+            .rsplit_once(':')
+            .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+        if !port_ok {
+            return Err(format!(
+                "--namesrv {addr:?}: expected host:port, e.g. 127.0.0.1:9876"
+            ));
+        }
+        out.push(addr.to_owned());
+    }
+    if out.is_empty() {
+        return Err("--namesrv: give at least one NameServer address, e.g. 127.0.0.1:9876".into());
+    }
+    Ok(out)
+}
+
+/// `--interval`: a humantime duration (`2s`, `500ms`, `1m`) of at least 100 ms.
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let d = humantime::parse_duration(text.trim())
+        .map_err(|e| format!("{e} (expected e.g. 2s, 500ms or 1m)"))?;
+    if d < MIN_INTERVAL {
+        return Err(format!("{text} is too short: at least 100ms"));
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn namesrvs_split_on_semicolons_and_repeats() {
+        let got = split_namesrvs(&strings(&["a:1; b:2;", "a:1", "c:3"])).unwrap();
+        assert_eq!(got, strings(&["a:1", "b:2", "c:3"]));
+    }
+
+    #[test]
+    fn namesrvs_need_a_port() {
+        assert!(split_namesrvs(&strings(&["localhost"])).is_err());
+        assert!(split_namesrvs(&strings(&[":9876"])).is_err());
+        assert!(split_namesrvs(&strings(&["h:99999"])).is_err());
+        assert!(split_namesrvs(&strings(&[" ; "])).is_err());
+        assert!(split_namesrvs(&strings(&["[::1]:9876"])).is_ok());
+    }
+
+    #[test]
+    fn intervals() {
+        assert_eq!(parse_interval("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_interval("500ms"), Ok(Duration::from_millis(500)));
+        assert!(parse_interval("10ms").is_err());
+        assert!(parse_interval("soon").is_err());
+    }
+
+    #[test]
+    fn args_are_validated() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: BridgeArgs,
+        }
+        let parse = |v: &[&str]| {
+            let cli = Cli::try_parse_from(std::iter::once("bridge").chain(v.iter().copied()))
+                .map_err(|e| e.to_string())?;
+            BridgeConfig::try_from(cli.args)
+        };
+        let c = parse(&[
+            "--namesrv",
+            "127.0.0.1:9876",
+            "--allow-origin",
+            "HTTP://LocalHost:8080/",
+        ])
+        .unwrap();
+        assert_eq!(c.allow_origins, strings(&["http://localhost:8080"]));
+        assert_eq!(c.listen, SocketAddr::from(([127, 0, 0, 1], 7878)));
+        assert_eq!(c.interval, Duration::from_secs(2));
+        assert!(parse(&["--namesrv", "a:1", "--token", "has space"]).is_err());
+        assert!(parse(&["--namesrv", "a:1", "--allow-origin", "*"]).is_err());
+        assert!(parse(&["--namesrv", "a:1", "--listen", "localhost:1"]).is_err());
+        assert!(parse(&["--namesrv", "a:1", "--routes-per-poll", "0"]).is_err());
+        assert!(parse(&[]).is_err());
+    }
+}

@@ -1,0 +1,308 @@
+//! The live state, its sequence number, and fan-out to viewers.
+//!
+//! Pollers [`Hub::publish`] a NameServer's new view; the hub diffs it against the one it holds and,
+//! when anything changed, sends one [`Update`] (next `seq`) to every viewer. Each viewer has a
+//! bounded queue: a viewer whose queue is full is dropped on the spot (its connection is cancelled),
+//! so one stuck browser never slows the others or grows memory. Everything a viewer receives is
+//! queued under the hub's lock, so a snapshot and the updates after it are always in order with no
+//! gap and no repeat.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::extract::ws::Utf8Bytes;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::metrics::Metrics;
+use super::now_ms;
+use crate::live::{NamesrvView, ServerMessage, Snapshot, Source, Update, PROTOCOL_VERSION};
+
+/// One message ready to write to a WebSocket; updates are serialized once and shared.
+#[derive(Clone, Debug)]
+pub struct Outgoing {
+    pub kind: MessageKind,
+    /// Cheap to clone: every viewer's queue shares one buffer.
+    pub text: Utf8Bytes,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    Snapshot,
+    Update,
+}
+
+/// The shared state. Cheap to share behind an `Arc`.
+#[derive(Debug)]
+pub struct Hub {
+    source: Source,
+    queue: usize,
+    metrics: Arc<Metrics>,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    seq: u64,
+    views: Vec<NamesrvView>,
+    viewers: HashMap<u64, Slot>,
+    next_id: u64,
+}
+
+#[derive(Debug)]
+struct Slot {
+    tx: mpsc::Sender<Outgoing>,
+    kick: CancellationToken,
+}
+
+/// A connected viewer's end: its queue and the token cancelled when the hub drops it. Dropping it
+/// unregisters the viewer.
+#[derive(Debug)]
+pub struct Viewer {
+    pub id: u64,
+    pub rx: mpsc::Receiver<Outgoing>,
+    pub kicked: CancellationToken,
+    hub: Arc<Hub>,
+}
+
+impl Drop for Viewer {
+    fn drop(&mut self) {
+        self.hub.lock().viewers.remove(&self.id);
+    }
+}
+
+impl Hub {
+    /// A hub for these NameServers (all `Connecting`), each viewer queue holding `queue` messages.
+    pub fn new(namesrvs: &[String], source: Source, queue: usize, metrics: Arc<Metrics>) -> Self {
+        Self {
+            source,
+            queue: queue.max(1),
+            metrics,
+            inner: Mutex::new(Inner {
+                seq: 0,
+                views: namesrvs.iter().map(NamesrvView::new).collect(),
+                viewers: HashMap::new(),
+                next_id: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // Nothing is left half-done under this lock by a panic that matters to viewers.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Replaces one NameServer's view and tells every viewer what changed. Returns the new `seq`,
+    /// or `None` when nothing changed (or the address is not one of the hub's).
+    pub fn publish(&self, view: NamesrvView) -> Option<u64> {
+        let mut inner = self.lock();
+        let slot = inner.views.iter_mut().find(|v| v.addr == view.addr)?;
+        let delta = slot.diff(&view)?;
+        *slot = view;
+        inner.seq += 1;
+        let message = ServerMessage::Update(Update {
+            seq: inner.seq,
+            sent_at_ms: now_ms(),
+            namesrvs: vec![delta],
+        });
+        let seq = inner.seq;
+        match serde_json::to_string(&message) {
+            Ok(text) => {
+                let out = Outgoing {
+                    kind: MessageKind::Update,
+                    text: text.into(),
+                };
+                let Inner { viewers, .. } = &mut *inner;
+                viewers.retain(|id, slot| self.offer(*id, slot, out.clone()));
+            }
+            // Cannot happen with these types; if it did, viewers would see a gap and resync.
+            Err(e) => tracing::error!("cannot serialize update {seq}: {e}"),
+        }
+        Some(seq)
+    }
+
+    /// Registers a viewer; its queue already holds the snapshot.
+    pub fn connect(self: &Arc<Self>) -> Viewer {
+        let (tx, rx) = mpsc::channel(self.queue);
+        let kick = CancellationToken::new();
+        let mut inner = self.lock();
+        let id = inner.next_id;
+        inner.next_id += 1;
+        let slot = Slot {
+            tx,
+            kick: kick.clone(),
+        };
+        let snapshot = self.snapshot_locked(&inner);
+        if self.offer(id, &slot, snapshot) {
+            inner.viewers.insert(id, slot);
+        }
+        Viewer {
+            id,
+            rx,
+            kicked: kick,
+            hub: Arc::clone(self),
+        }
+    }
+
+    /// Queues a fresh snapshot for one viewer (it asked to resync).
+    pub fn resync(&self, id: u64) {
+        let mut inner = self.lock();
+        let snapshot = self.snapshot_locked(&inner);
+        let keep = match inner.viewers.get(&id) {
+            Some(slot) => self.offer(id, slot, snapshot),
+            None => return,
+        };
+        if !keep {
+            inner.viewers.remove(&id);
+        }
+    }
+
+    /// The full state as a viewer would get it now.
+    pub fn snapshot(&self) -> Snapshot {
+        let inner = self.lock();
+        Snapshot {
+            protocol: PROTOCOL_VERSION,
+            seq: inner.seq,
+            sent_at_ms: now_ms(),
+            source: self.source.clone(),
+            namesrvs: inner.views.clone(),
+        }
+    }
+
+    /// Connected viewers.
+    pub fn viewer_count(&self) -> usize {
+        self.lock().viewers.len()
+    }
+
+    /// The current sequence number.
+    pub fn seq(&self) -> u64 {
+        self.lock().seq
+    }
+
+    fn snapshot_locked(&self, inner: &Inner) -> Outgoing {
+        let message = ServerMessage::Snapshot(Snapshot {
+            protocol: PROTOCOL_VERSION,
+            seq: inner.seq,
+            sent_at_ms: now_ms(),
+            source: self.source.clone(),
+            namesrvs: inner.views.clone(),
+        });
+        let text = serde_json::to_string(&message).unwrap_or_else(|e| {
+            // Cannot happen with these types; an empty text makes the viewer resync.
+            tracing::error!("cannot serialize a snapshot: {e}");
+            String::new()
+        });
+        Outgoing {
+            kind: MessageKind::Snapshot,
+            text: text.into(),
+        }
+    }
+
+    /// Queues a message; `false` when the viewer must go (queue full, or already gone).
+    fn offer(&self, id: u64, slot: &Slot, out: Outgoing) -> bool {
+        match slot.tx.try_send(out) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::warn!(
+                    viewer = id,
+                    "viewer is not reading: its queue is full, dropping it"
+                );
+                self.metrics
+                    .viewers_dropped_slow
+                    .fetch_add(1, Ordering::Relaxed);
+                slot.kick.cancel();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                slot.kick.cancel();
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::{LiveState, NamesrvStatus, SourceKind};
+
+    fn hub(queue: usize) -> Arc<Hub> {
+        let source = Source {
+            kind: SourceKind::Bridge,
+            version: "t".into(),
+            interval_ms: 2_000,
+            read_only: true,
+        };
+        let ns = vec!["a:1".to_owned(), "b:2".to_owned()];
+        Arc::new(Hub::new(&ns, source, queue, Arc::new(Metrics::new(&ns))))
+    }
+
+    fn ok_view(addr: &str, at: u64) -> NamesrvView {
+        let mut v = NamesrvView::new(addr);
+        v.status = NamesrvStatus::Ok;
+        v.fetched_at_ms = Some(at);
+        v.topics.insert(format!("T{at}"));
+        v
+    }
+
+    fn recv(viewer: &mut Viewer) -> ServerMessage {
+        let out = viewer.rx.try_recv().expect("a queued message");
+        serde_json::from_str(out.text.as_str()).expect("valid JSON")
+    }
+
+    #[test]
+    fn snapshot_then_updates_rebuild_the_state() {
+        let hub = hub(8);
+        let mut v = hub.connect();
+        let mut state = LiveState::default();
+        state.apply(recv(&mut v)).unwrap();
+        assert_eq!(state.namesrvs.len(), 2);
+        assert_eq!(hub.publish(ok_view("a:1", 5)), Some(1));
+        assert_eq!(hub.publish(ok_view("a:1", 5)), None, "no change, no update");
+        assert_eq!(hub.publish(ok_view("zz:9", 5)), None, "unknown NameServer");
+        assert_eq!(hub.publish(ok_view("b:2", 6)), Some(2));
+        for _ in 0..2 {
+            let m = recv(&mut v);
+            let ServerMessage::Update(u) = &m else {
+                panic!("update expected")
+            };
+            assert_eq!(u.namesrvs.len(), 1, "only the changed NameServer");
+            state.apply(m).unwrap();
+        }
+        assert!(v.rx.try_recv().is_err());
+        assert_eq!(state.namesrvs, hub.snapshot().namesrvs);
+        assert_eq!(state.seq, 2);
+    }
+
+    #[test]
+    fn resync_queues_a_snapshot_in_order() {
+        let hub = hub(8);
+        let mut v = hub.connect();
+        let _ = recv(&mut v);
+        hub.publish(ok_view("a:1", 1));
+        hub.resync(v.id);
+        hub.publish(ok_view("a:1", 2));
+        assert!(matches!(recv(&mut v), ServerMessage::Update(u) if u.seq == 1));
+        assert!(matches!(recv(&mut v), ServerMessage::Snapshot(s) if s.seq == 1));
+        assert!(matches!(recv(&mut v), ServerMessage::Update(u) if u.seq == 2));
+    }
+
+    #[test]
+    fn a_full_queue_drops_only_that_viewer() {
+        let hub = hub(2);
+        let stuck = hub.connect();
+        let mut reader = hub.connect();
+        for at in 1..=3 {
+            hub.publish(ok_view("a:1", at));
+            while reader.rx.try_recv().is_ok() {}
+        }
+        assert!(stuck.kicked.is_cancelled());
+        assert!(!reader.kicked.is_cancelled());
+        assert_eq!(hub.viewer_count(), 1);
+        hub.publish(ok_view("a:1", 9));
+        assert!(matches!(recv(&mut reader), ServerMessage::Update(u) if u.seq == 4));
+        drop(reader);
+        assert_eq!(hub.viewer_count(), 0);
+    }
+}

@@ -1,0 +1,190 @@
+//! `routelab bridge`: polls real NameServers and serves their routing live to dashboards.
+//!
+//! One task per NameServer polls it (cluster info, topic list, then a bounded round of topic
+//! routes) and publishes the resulting [`crate::live::NamesrvView`] to the [`hub::Hub`], which diffs
+//! it and pushes updates to every connected viewer over `/ws`. The HTTP server also serves the built
+//! dashboard (with the live-mode marker in index.html) and `/metrics`. Only read requests are ever
+//! sent to a NameServer. The messages are documented in `docs/live-protocol.md`.
+//!
+//! # Layout
+//!
+//! - [`cli`]: the command: logging, runtime, start-up message, stop on a signal.
+//! - [`config`]: the command line ([`BridgeArgs`]) → [`BridgeConfig`].
+//! - [`plan`]: which routes a poll fetches (pure).
+//! - [`poller`]: one NameServer's polling loop, reconnecting after failures.
+//! - [`hub`]: the views, `seq`, and fan-out to bounded per-viewer queues.
+//! - [`server`]: HTTP routes, the WebSocket, static files.
+//! - [`access`]: the Origin and token rules (pure).
+//! - [`page`]: index.html with the live marker, the "not built" page (pure).
+//! - [`metrics`]: counters and the Prometheus text format (pure rendering).
+
+pub mod access;
+pub mod cli;
+pub mod config;
+pub mod hub;
+pub mod metrics;
+pub mod page;
+pub mod plan;
+pub mod server;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+pub use config::{BridgeArgs, BridgeConfig};
+
+use crate::live::{Source, SourceKind};
+
+/// A running bridge.
+#[derive(Debug)]
+pub struct BridgeHandle {
+    addr: SocketAddr,
+    token: Option<String>,
+    shutdown: CancellationToken,
+    tasks: Vec<JoinHandle<()>>,
+    hub: Arc<hub::Hub>,
+}
+
+impl BridgeHandle {
+    /// The address the server is bound to (the real port when `--listen` asked for port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The page to open, with the token when one is required.
+    pub fn url(&self) -> String {
+        page_url(self.addr, self.token.as_deref())
+    }
+
+    /// The live state's hub (for in-process callers and tests).
+    pub fn hub(&self) -> &Arc<hub::Hub> {
+        &self.hub
+    }
+
+    /// Stops polling and serving, and waits for the tasks to end.
+    pub async fn shutdown(self) {
+        self.shutdown.cancel();
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+/// Binds the listen address, starts one poller per NameServer and the HTTP server, and returns at
+/// once. Fails only when the address cannot be bound.
+pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
+    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let addr = listener.local_addr()?;
+    let metrics = Arc::new(metrics::Metrics::new(&config.namesrvs));
+    let source = Source {
+        kind: SourceKind::Bridge,
+        version: crate::VERSION.to_owned(),
+        interval_ms: u64::try_from(config.interval.as_millis()).unwrap_or(u64::MAX),
+        read_only: true,
+    };
+    let hub = Arc::new(hub::Hub::new(
+        &config.namesrvs,
+        source,
+        config.viewer_queue,
+        Arc::clone(&metrics),
+    ));
+    let shutdown = CancellationToken::new();
+    let mut tasks = Vec::new();
+    let app = Arc::new(server::App {
+        hub: Arc::clone(&hub),
+        metrics,
+        dist: config.dist.clone(),
+        listen: addr,
+        allow_origins: config.allow_origins.clone(),
+        token: config.token.clone(),
+        shutdown: shutdown.clone(),
+    });
+    let router = server::router(app);
+    let stop = shutdown.clone();
+    tasks.push(tokio::spawn(async move {
+        let served = axum::serve(listener, router)
+            .with_graceful_shutdown(stop.cancelled_owned())
+            .await;
+        if let Err(e) = served {
+            tracing::error!("the HTTP server stopped: {e}");
+        }
+    }));
+    tracing::info!(%addr, namesrvs = ?config.namesrvs, "bridge started");
+    Ok(BridgeHandle {
+        addr,
+        token: config.token,
+        shutdown,
+        tasks,
+        hub,
+    })
+}
+
+/// `http://ADDR/`, with `?token=` when one is required. An unspecified bind address (0.0.0.0)
+/// is shown as 127.0.0.1, which works from this machine.
+pub fn page_url(addr: SocketAddr, token: Option<&str>) -> String {
+    let shown = if addr.ip().is_unspecified() {
+        SocketAddr::from(([127, 0, 0, 1], addr.port()))
+    } else {
+        addr
+    };
+    let base = format!("http://{shown}/");
+    match token {
+        Some(t) => format!(
+            "{base}?token={}",
+            page::live_ws_url(Some(t)).trim_start_matches("/ws?token=")
+        ),
+        None => base,
+    }
+}
+
+/// What the command prints at start: where to look, and who can connect.
+pub fn startup_message(addr: SocketAddr, token: Option<&str>, namesrvs: &[String]) -> String {
+    let reach = if addr.ip().is_loopback() {
+        format!(
+            "bound to {} only: other machines cannot connect (use --listen 0.0.0.0:{} to allow them, with --token)",
+            addr.ip(),
+            addr.port()
+        )
+    } else if token.is_none() {
+        format!(
+            "bound to {}: anyone who can reach this port can watch (consider --token)",
+            addr.ip()
+        )
+    } else {
+        format!("bound to {}: viewers need the token", addr.ip())
+    };
+    format!(
+        "routelab bridge: polling {}\n  dashboard: {}\n  {reach}\n  metrics:   {}metrics",
+        namesrvs.join(", "),
+        page_url(addr, token),
+        page_url(addr, None)
+    )
+}
+
+/// Wall-clock milliseconds since the Unix epoch (what the protocol's `*_ms` fields use).
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startup_message_says_who_can_connect() {
+        let ns = vec!["127.0.0.1:9876".to_owned()];
+        let local = startup_message("127.0.0.1:7878".parse().unwrap(), None, &ns);
+        assert!(local.contains("http://127.0.0.1:7878/\n"));
+        assert!(local.contains("bound to 127.0.0.1 only"));
+        let open = startup_message("0.0.0.0:7878".parse().unwrap(), Some("a b"), &ns);
+        assert!(open.contains("http://127.0.0.1:7878/?token=a%20b"));
+        assert!(open.contains("viewers need the token"));
+        let open = startup_message("0.0.0.0:7878".parse().unwrap(), None, &ns);
+        assert!(open.contains("consider --token"));
+    }
+}

@@ -1,0 +1,212 @@
+//! HTTP: the dashboard's files, `/` with the live marker, `/ws` (Origin and token checked before the
+//! upgrade), `/metrics`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use tokio_util::sync::CancellationToken;
+use tower_http::services::ServeDir;
+
+use super::access::{check_origin, check_token, Refusal};
+use super::hub::{Hub, MessageKind, Outgoing};
+use super::metrics::{render, Metrics};
+use super::page::{inject_live_meta, live_ws_url, not_built_page};
+use crate::live::ClientMessage;
+
+/// Largest message a viewer may send: a resync request is about 20 bytes.
+const MAX_VIEWER_MESSAGE: usize = 4 * 1024;
+
+/// What the handlers share.
+#[derive(Debug)]
+pub struct App {
+    pub hub: Arc<Hub>,
+    pub metrics: Arc<Metrics>,
+    pub dist: PathBuf,
+    /// The bound address (the port is known only after binding when `--listen` asks for port 0).
+    pub listen: SocketAddr,
+    pub allow_origins: Vec<String>,
+    pub token: Option<String>,
+    /// Cancelled when the bridge stops: open viewer connections end.
+    pub shutdown: CancellationToken,
+}
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    let files = ServeDir::new(&app.dist);
+    Router::new()
+        .route("/", get(index))
+        .route("/index.html", get(index))
+        .route("/ws", get(ws))
+        .route("/metrics", get(metrics))
+        .fallback_service(files)
+        .with_state(app)
+}
+
+async fn index(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
+    let path = app.dist.join("index.html");
+    match tokio::fs::read_to_string(&path).await {
+        Ok(html) => {
+            // The token goes into the page only for someone who already opened it with the token.
+            let token = app
+                .token
+                .as_deref()
+                .filter(|_| check_token(query.as_deref(), app.token.as_deref()).is_ok());
+            let page = inject_live_meta(&html, &live_ws_url(token));
+            // index.html changes with each build and carries the marker: never cache it.
+            ([(header::CACHE_CONTROL, "no-cache")], Html(page)).into_response()
+        }
+        Err(e) => {
+            tracing::debug!("no dashboard at {}: {e}", path.display());
+            Html(not_built_page(&app.dist.display().to_string())).into_response()
+        }
+    }
+}
+
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let data = app
+        .metrics
+        .data(app.hub.viewer_count() as u64, app.hub.seq());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        render(&data),
+    )
+        .into_response()
+}
+
+async fn ws(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    // A header that is not text cannot be one of our origins: pass it on as such to be refused.
+    let origin = headers
+        .get(header::ORIGIN)
+        .map(|v| v.to_str().unwrap_or("(not text)"));
+    let access = check_origin(origin, app.listen, &app.allow_origins)
+        .and_then(|()| check_token(query.as_deref(), app.token.as_deref()));
+    match access {
+        Err(Refusal::Origin(o)) => {
+            tracing::warn!(origin = %o, "refused a WebSocket from another origin (see --allow-origin)");
+            return (
+                StatusCode::FORBIDDEN,
+                "origin not allowed (see routelab bridge --allow-origin)\n",
+            )
+                .into_response();
+        }
+        Err(Refusal::Token) => {
+            tracing::warn!("refused a WebSocket without the right ?token=");
+            return (StatusCode::UNAUTHORIZED, "missing or wrong ?token=\n").into_response();
+        }
+        Ok(()) => {}
+    }
+    match upgrade {
+        Ok(u) => u
+            .max_message_size(MAX_VIEWER_MESSAGE)
+            .on_upgrade(move |socket| serve_viewer(app, socket)),
+        Err(rejection) => rejection.into_response(),
+    }
+}
+
+/// How a viewer connection ended.
+enum End {
+    /// The viewer closed, or the connection broke.
+    Gone,
+    /// The viewer sent something other than a resync request.
+    BadInput(String),
+    /// The hub dropped the viewer (its queue was full), or the bridge is stopping.
+    Kicked,
+}
+
+async fn serve_viewer(app: Arc<App>, socket: WebSocket) {
+    let mut viewer = app.hub.connect();
+    let id = viewer.id;
+    tracing::info!(viewer = id, "viewer connected");
+    let (mut sink, mut stream) = socket.split();
+    let end = {
+        let writer = async {
+            while let Some(out) = viewer.rx.recv().await {
+                send(&mut sink, out, &app.metrics).await?;
+            }
+            Ok::<(), axum::Error>(())
+        };
+        let reader = async {
+            while let Some(message) = stream.next().await {
+                match message {
+                    Ok(Message::Text(text)) => {
+                        match serde_json::from_str::<ClientMessage>(text.as_str()) {
+                            Ok(ClientMessage::Resync) => app.hub.resync(id),
+                            Err(e) => return End::BadInput(format!("not a known request: {e}")),
+                        }
+                    }
+                    Ok(Message::Binary(_)) => {
+                        return End::BadInput("binary messages are not understood".into())
+                    }
+                    // Pings are answered by the WebSocket layer.
+                    Ok(Message::Ping(_) | Message::Pong(_)) => {}
+                    Ok(Message::Close(_)) => return End::Gone,
+                    Err(e) => return End::BadInput(format!("bad frame: {e}")),
+                }
+            }
+            End::Gone
+        };
+        tokio::select! {
+            _ = writer => End::Gone,
+            end = reader => end,
+            _ = viewer.kicked.cancelled() => End::Kicked,
+            _ = app.shutdown.cancelled() => End::Kicked,
+        }
+    };
+    match end {
+        End::BadInput(why) => {
+            tracing::info!(viewer = id, "closing a viewer: {why}");
+            app.metrics
+                .viewers_closed_bad_input
+                .fetch_add(1, Ordering::Relaxed);
+            let frame = CloseFrame {
+                // 1008: policy violation — the only thing a viewer may send is a resync request.
+                code: 1008,
+                reason: "only {\"type\":\"resync\"} is accepted".into(),
+            };
+            // Bounded: the viewer may not be reading either.
+            let _ = tokio::time::timeout(
+                Duration::from_secs(1),
+                sink.send(Message::Close(Some(frame))),
+            )
+            .await;
+        }
+        // Its socket is full or we are stopping: dropping it closes the TCP connection at once.
+        End::Kicked => tracing::info!(viewer = id, "viewer disconnected by the bridge"),
+        End::Gone => tracing::info!(viewer = id, "viewer left"),
+    }
+}
+
+async fn send(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    out: Outgoing,
+    metrics: &Metrics,
+) -> Result<(), axum::Error> {
+    let len = out.text.len() as u64;
+    sink.send(Message::Text(out.text)).await?;
+    let counter = match out.kind {
+        MessageKind::Snapshot => &metrics.snapshots_sent,
+        MessageKind::Update => &metrics.updates_sent,
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
+    metrics.bytes_sent.fetch_add(len, Ordering::Relaxed);
+    Ok(())
+}
