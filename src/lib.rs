@@ -12,6 +12,8 @@
 //! - [`namesrv`]: the route manager — the five RouteInfoManager tables and the KV store, register /
 //!   unregister / scan / channel events / heartbeats / perms / topics / queries / route pickup, for the
 //!   4.x and 5.x profiles, with domain events.
+//! - `net` (native only): the tokio NameServer client (`NamesrvClient`), its frame codec and
+//!   typed requests.
 //! - [`producer`]: route → publish info, queue selection, the latency fault strategy with both client
 //!   tables.
 //! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields.
@@ -30,6 +32,8 @@ pub mod bridge;
 pub mod live;
 pub mod model;
 pub mod namesrv;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod net;
 pub mod producer;
 pub mod remoting;
 pub mod rng;

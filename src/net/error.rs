@@ -1,0 +1,156 @@
+//! [`ClientError`]: everything a NameServer request can end with besides success.
+
+use std::time::Duration;
+
+use crate::remoting::{EncodeError, FrameError, RequestCode, ResponseCode};
+
+/// Why a request to a NameServer failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The TCP connection could not be made.
+    #[error(
+        "cannot connect to NameServer {addr}: {reason} (is it running, and is the address right?)"
+    )]
+    Connect {
+        /// The address dialled.
+        addr: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// No response within the request timeout. The connection is closed afterwards (as Java's
+    /// client does by default), since a server that stops answering rarely recovers on its own.
+    #[error("no response to {} within {}", request_label(*code), humantime::format_duration(*after))]
+    Timeout {
+        /// The request code.
+        code: i32,
+        /// The timeout that expired.
+        after: Duration,
+    },
+    /// The connection is gone (closed by the server, a socket error, or an earlier fatal error);
+    /// connect again.
+    #[error("connection closed: {reason}")]
+    Closed {
+        /// Why it closed.
+        reason: String,
+    },
+    /// The server sent bytes that are not a valid frame. The connection is closed.
+    #[error("malformed frame from the server: {0}")]
+    Frame(FrameError),
+    /// The request cannot be encoded (e.g. larger than the maximum frame length).
+    #[error("cannot encode the request: {0}")]
+    Encode(EncodeError),
+    /// The server answered with a response code other than SUCCESS.
+    #[error("{}: {}", response_label(*code), remark.as_deref().unwrap_or("(no remark)"))]
+    Remote {
+        /// The response code.
+        code: i32,
+        /// The server's remark.
+        remark: Option<String>,
+    },
+    /// The response body or header does not have the expected shape.
+    #[error("bad {what} in the response: {reason}")]
+    Body {
+        /// What was being read (`"TopicRouteData body"`, `"wipeTopicCount header"` …).
+        what: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl ClientError {
+    /// True for errors that mean the connection is unusable and a new one is needed.
+    pub fn is_connection_error(&self) -> bool {
+        matches!(
+            self,
+            Self::Connect { .. } | Self::Timeout { .. } | Self::Closed { .. } | Self::Frame(_)
+        )
+    }
+}
+
+/// `"GET_ROUTEINFO_BY_TOPIC (105)"`, or `"request code 12345"` for a code not in the table.
+pub fn request_label(code: i32) -> String {
+    match RequestCode::name(code) {
+        Some(name) => format!("{name} ({code})"),
+        None => format!("request code {code}"),
+    }
+}
+
+/// `"TOPIC_NOT_EXIST (17)"`, or `"response code 12345"` for a code not in the table.
+pub fn response_label(code: i32) -> String {
+    match ResponseCode::name(code) {
+        Some(name) => format!("{name} ({code})"),
+        None => format!("response code {code}"),
+    }
+}
+
+/// A copy of a frame error, so that one malformed frame can fail every pending request with the same
+/// error. `serde_json::Error` is not `Clone`; its copy keeps the message.
+pub(crate) fn copy_frame_error(e: &FrameError) -> FrameError {
+    match e {
+        FrameError::TooLong { len, max } => FrameError::TooLong {
+            len: *len,
+            max: *max,
+        },
+        FrameError::TooShort { len } => FrameError::TooShort { len: *len },
+        FrameError::NegativeLength { field, value } => FrameError::NegativeLength {
+            field,
+            value: *value,
+        },
+        FrameError::LengthOverflow { field } => FrameError::LengthOverflow { field },
+        FrameError::HeaderTooLong {
+            header_len,
+            available,
+        } => FrameError::HeaderTooLong {
+            header_len: *header_len,
+            available: *available,
+        },
+        FrameError::UnknownSerializeType(b) => FrameError::UnknownSerializeType(*b),
+        FrameError::JsonHeader(source) => {
+            FrameError::JsonHeader(<serde_json::Error as serde::de::Error>::custom(source))
+        }
+        FrameError::JsonHeaderField { field, reason } => FrameError::JsonHeaderField {
+            field,
+            reason: reason.clone(),
+        },
+        FrameError::BinaryHeader {
+            field,
+            offset,
+            reason,
+        } => FrameError::BinaryHeader {
+            field,
+            offset: *offset,
+            reason: reason.clone(),
+        },
+        FrameError::InvalidUtf8 { field, offset } => FrameError::InvalidUtf8 {
+            field,
+            offset: *offset,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The remote error names the code as RocketMQ does, so a log line is readable without a table.
+    #[test]
+    fn remote_error_names_the_code() {
+        let e = ClientError::Remote {
+            code: 17,
+            remark: Some("Topic route was not found".into()),
+        };
+        assert_eq!(
+            e.to_string(),
+            "TOPIC_NOT_EXIST (17): Topic route was not found"
+        );
+        let e = ClientError::Timeout {
+            code: 105,
+            after: Duration::from_secs(3),
+        };
+        assert_eq!(
+            e.to_string(),
+            "no response to GET_ROUTEINFO_BY_TOPIC (105) within 3s"
+        );
+        assert_eq!(response_label(4242), "response code 4242");
+    }
+}

@@ -1,0 +1,58 @@
+//! A native client for RocketMQ NameServers over TCP (tokio), on top of the pure [`crate::remoting`]
+//! codec. Used by `routelab admin` and the bridge.
+//!
+//! Requests are what a Java 5.x client sends: JSON headers with `serializeTypeCurrentRPC`, every
+//! extField a string, `version` ≥ 401 (V4_9_4, standard-JSON route bodies) and
+//! `acceptStandardJsonOnly=true` on route requests. Bodies in fastjson's legacy form (bare integer map
+//! keys) are read as well, through [`crate::model::fastjson`].
+//!
+//! # Layout
+//!
+//! - [`client`]: [`NamesrvClient`]: the connection, opaque matching, in-flight bound, timeouts.
+//! - `requests`: the typed requests (cluster info, topics, routes, KV, config, perms, register …).
+//! - [`codec`]: [`RemotingCodec`], the tokio-util `Decoder`/`Encoder` for frames.
+//! - [`error`]: [`ClientError`], what a request can fail with.
+//! - [`register`]: the REGISTER_BROKER body as 5.x brokers send it, and `bodyCrc32`.
+//! - [`properties`]: Java properties text (the GET_NAMESRV_CONFIG body).
+
+use std::time::Duration;
+
+pub mod client;
+pub mod codec;
+pub mod error;
+pub mod properties;
+pub mod register;
+mod requests;
+
+pub use client::NamesrvClient;
+pub use codec::{CodecError, RemotingCodec};
+pub use error::ClientError;
+
+/// Connection and request settings.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// How long `connect` may take (default 3 s).
+    pub connect_timeout: Duration,
+    /// How long one request may take, including waiting for an in-flight slot (default 3 s, Java's
+    /// `timeoutMillis` for NameServer calls).
+    pub request_timeout: Duration,
+    /// Requests outstanding at once on the connection; more wait for a slot (default 32).
+    pub max_in_flight: usize,
+    /// The largest frame accepted or sent, length prefix included (default 16 MiB, as Java).
+    pub max_frame_len: usize,
+    /// The `version` of typed requests (default V5_3_3 = 479). Keep it ≥ 401 (V4_9_4) so servers
+    /// answer routes in standard JSON.
+    pub version: i32,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        Self {
+            connect_timeout: Duration::from_secs(3),
+            request_timeout: Duration::from_secs(3),
+            max_in_flight: 32,
+            max_frame_len: crate::remoting::DEFAULT_MAX_FRAME_LEN,
+            version: crate::remoting::command::DEFAULT_VERSION,
+        }
+    }
+}

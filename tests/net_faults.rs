@@ -1,0 +1,326 @@
+//! The NameServer client against servers that misbehave: local listeners in the test answer
+//! garbage, a huge length, half a frame, a malformed header, nothing at all, or answer out of order.
+//! Each case must end in the right `ClientError`, mark the client closed where the connection is
+//! unusable, and never hang past the request timeout or panic.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use routelab::net::{ClientConfig, ClientError, NamesrvClient, RemotingCodec};
+use routelab::remoting::{Frame, FrameError, RemotingCommand, RequestCode, DEFAULT_MAX_FRAME_LEN};
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio_util::codec::Framed;
+
+/// A config whose timeout is long compared with any local exchange: an error that is not a
+/// `Timeout` therefore came from the fault itself.
+fn patient() -> ClientConfig {
+    ClientConfig {
+        request_timeout: Duration::from_secs(30),
+        ..ClientConfig::default()
+    }
+}
+
+/// Serves one connection with `script` and returns the address to dial.
+async fn serve<F, Fut>(script: F) -> String
+where
+    F: FnOnce(TcpStream) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send,
+{
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    tokio::spawn(async move {
+        if let Ok((stream, _)) = listener.accept().await {
+            script(stream).await;
+        }
+    });
+    addr
+}
+
+/// Reads one request frame off the raw stream and returns it with the stream.
+async fn read_request(stream: TcpStream) -> (Frame, Framed<TcpStream, RemotingCodec>) {
+    let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+    let frame = framed.next().await.unwrap().unwrap();
+    (frame, framed)
+}
+
+/// Answers one request with raw bytes, then keeps the socket open until the client goes away.
+async fn answer_raw(bytes: Vec<u8>) -> String {
+    serve(move |stream| async move {
+        let (_, framed) = read_request(stream).await;
+        let mut stream = framed.into_inner();
+        let _ = stream.write_all(&bytes).await;
+        let mut sink = Vec::new();
+        let _ = tokio::io::AsyncReadExt::read_to_end(&mut stream, &mut sink).await;
+    })
+    .await
+}
+
+fn cluster_request() -> RemotingCommand {
+    RemotingCommand::request(RequestCode::GET_BROKER_CLUSTER_INFO, BTreeMap::new())
+}
+
+/// An HTTP answer starts with "GET " = 0x47455420 as a length: far over 16 MiB, so the frame is
+/// rejected from its prefix, the connection is closed, and later requests fail at once.
+#[tokio::test]
+async fn garbage_is_a_frame_error_and_closes_the_client() {
+    let addr = answer_raw(b"GET / HTTP/1.0\r\n\r\n".to_vec()).await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let err = client.cluster_info().await.unwrap_err();
+    assert!(
+        matches!(err, ClientError::Frame(FrameError::TooLong { len, .. }) if len == 0x4745_5420 + 4),
+        "{err:?}"
+    );
+    assert!(client.is_closed());
+    let again = client.all_topics().await.unwrap_err();
+    assert!(matches!(again, ClientError::Frame(_)), "{again:?}");
+    assert!(
+        again
+            .to_string()
+            .contains("exceeds the maximum frame length"),
+        "{again}"
+    );
+}
+
+/// A declared length of i32::MAX is refused before anything is buffered, and a negative one too.
+#[tokio::test]
+async fn huge_and_negative_lengths_are_refused() {
+    let addr = answer_raw(0x7fff_ffff_i32.to_be_bytes().to_vec()).await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let err = client
+        .request(cluster_request(), Vec::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, ClientError::Frame(FrameError::TooLong { .. })),
+        "{err:?}"
+    );
+
+    let addr = answer_raw((-5_i32).to_be_bytes().to_vec()).await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let err = client
+        .request(cluster_request(), Vec::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ClientError::Frame(FrameError::NegativeLength { value: -5, .. })
+        ),
+        "{err:?}"
+    );
+}
+
+/// A frame over the client's own (smaller) limit is refused too: the limit is configurable.
+#[tokio::test]
+async fn configured_max_frame_len_is_enforced_on_responses() {
+    let response = Frame::new(RemotingCommand::response(0, 1, None), vec![b'x'; 4096]);
+    let bytes = routelab::remoting::encode(&response, Default::default()).unwrap();
+    let addr = answer_raw(bytes).await;
+    let config = ClientConfig {
+        max_frame_len: 1024,
+        ..patient()
+    };
+    let client = NamesrvClient::connect(&addr, config).await.unwrap();
+    let err = client
+        .request(cluster_request(), Vec::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ClientError::Frame(FrameError::TooLong { max: 1024, .. })
+        ),
+        "{err:?}"
+    );
+}
+
+/// A header that is not JSON is a frame error naming the header.
+#[tokio::test]
+async fn malformed_json_header_is_a_frame_error() {
+    let header = b"{not json";
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&(4 + header.len() as i32).to_be_bytes());
+    bytes.extend_from_slice(&(header.len() as u32).to_be_bytes());
+    bytes.extend_from_slice(header);
+    let addr = answer_raw(bytes).await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let err = client
+        .request(cluster_request(), Vec::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, ClientError::Frame(FrameError::JsonHeader(_))),
+        "{err:?}"
+    );
+    assert!(client.is_closed());
+}
+
+/// The server declares 100 bytes, sends 10 and closes: the request fails as closed mid-frame.
+#[tokio::test]
+async fn close_mid_frame_is_reported() {
+    let addr = serve(|stream| async move {
+        let (_, framed) = read_request(stream).await;
+        let mut stream = framed.into_inner();
+        let mut partial = 100_i32.to_be_bytes().to_vec();
+        partial.extend_from_slice(&[0, 0, 0, 20, b'{', b'"']);
+        let _ = stream.write_all(&partial).await;
+        // Dropping the stream closes it.
+    })
+    .await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let err = client.cluster_info().await.unwrap_err();
+    match &err {
+        ClientError::Closed { reason } => {
+            assert!(
+                reason.contains("in the middle of a frame (10 bytes"),
+                "{reason}"
+            )
+        }
+        other => panic!("expected Closed, got {other:?}"),
+    }
+    assert!(client.is_closed());
+}
+
+/// The server reads the request and closes without a byte: Closed, naming the address.
+#[tokio::test]
+async fn close_without_answer_is_reported() {
+    let addr = serve(|stream| async move {
+        let _ = read_request(stream).await;
+    })
+    .await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let err = client.cluster_info().await.unwrap_err();
+    match &err {
+        ClientError::Closed { reason } => {
+            assert!(
+                reason.contains(&addr) && reason.contains("closed the connection"),
+                "{reason}"
+            )
+        }
+        other => panic!("expected Closed, got {other:?}"),
+    }
+}
+
+/// A server that never answers: the request times out after request_timeout, every other pending
+/// request fails with it, the client is closed.
+#[tokio::test]
+async fn silent_server_times_out_and_fails_every_pending_request() {
+    let addr = serve(|stream| async move {
+        let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+        while let Some(Ok(_)) = framed.next().await {}
+    })
+    .await;
+    let config = ClientConfig {
+        request_timeout: Duration::from_millis(300),
+        ..ClientConfig::default()
+    };
+    let client = NamesrvClient::connect(&addr, config).await.unwrap();
+    let results = futures_util::future::join_all((0..4).map(|_| client.cluster_info())).await;
+    let mut timeouts = 0;
+    for r in &results {
+        match r {
+            Err(ClientError::Timeout { code, after }) => {
+                assert_eq!(*code, RequestCode::GET_BROKER_CLUSTER_INFO);
+                assert_eq!(*after, Duration::from_millis(300));
+                timeouts += 1;
+            }
+            Err(ClientError::Closed { reason }) => {
+                assert!(reason.contains("timed out"), "{reason}")
+            }
+            other => panic!("expected Timeout or Closed, got {other:?}"),
+        }
+    }
+    assert!(timeouts >= 1);
+    assert!(client.is_closed());
+    let err = client.cluster_info().await.unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("GET_BROKER_CLUSTER_INFO (106) timed out"),
+        "{err}"
+    );
+}
+
+/// Nothing listens: a Connect error naming the address.
+#[tokio::test]
+async fn refused_connection_names_the_address() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    drop(listener);
+    match NamesrvClient::connect(&addr, ClientConfig::default()).await {
+        Err(ClientError::Connect { addr: a, reason }) => {
+            assert_eq!(a, addr);
+            assert!(!reason.is_empty());
+        }
+        Err(other) => panic!("expected Connect, got {other:?}"),
+        Ok(_) => panic!("connected to a closed port"),
+    }
+}
+
+/// A request larger than max_frame_len fails alone; the connection stays usable.
+#[tokio::test]
+async fn oversized_request_fails_without_closing() {
+    let addr = serve(|stream| async move {
+        let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+        while let Some(Ok(req)) = framed.next().await {
+            let resp = RemotingCommand::response(0, req.command.opaque, None);
+            let _ = framed.send(Frame::new(resp, b"ok".to_vec())).await;
+        }
+    })
+    .await;
+    let config = ClientConfig {
+        max_frame_len: 1024,
+        ..patient()
+    };
+    let client = NamesrvClient::connect(&addr, config).await.unwrap();
+    let err = client
+        .request(cluster_request(), vec![0; 2048])
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ClientError::Encode(_)), "{err:?}");
+    assert!(!client.is_closed());
+    let ok = client.request(cluster_request(), Vec::new()).await.unwrap();
+    assert_eq!(ok.body, b"ok");
+}
+
+/// Responses that arrive in reverse order (and one for an opaque nobody asked for) still reach the
+/// request they answer.
+#[tokio::test]
+async fn responses_are_matched_by_opaque_not_order() {
+    const N: usize = 16;
+    let addr = serve(|stream| async move {
+        let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+        let mut requests = Vec::new();
+        while requests.len() < N {
+            match framed.next().await {
+                Some(Ok(req)) => requests.push(req),
+                _ => return,
+            }
+        }
+        let stray = RemotingCommand::response(0, 999_999, None);
+        let _ = framed.send(Frame::new(stray, Vec::new())).await;
+        for req in requests.into_iter().rev() {
+            let echo = req.command.ext_fields.get("n").cloned().unwrap_or_default();
+            let resp = RemotingCommand::response(0, req.command.opaque, None);
+            let _ = framed.send(Frame::new(resp, echo.into_bytes())).await;
+        }
+        while let Some(Ok(_)) = framed.next().await {}
+    })
+    .await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let calls = (0..N).map(|i| {
+        let client = client.clone();
+        async move {
+            let ext = BTreeMap::from([("n".to_owned(), i.to_string())]);
+            let cmd = RemotingCommand::request(RequestCode::GET_BROKER_CLUSTER_INFO, ext);
+            (i, client.request(cmd, Vec::new()).await)
+        }
+    });
+    for (i, result) in futures_util::future::join_all(calls).await {
+        assert_eq!(result.unwrap().body, i.to_string().into_bytes());
+    }
+    assert!(!client.is_closed());
+}
