@@ -25,6 +25,7 @@ pub mod hub;
 pub mod metrics;
 pub mod page;
 pub mod plan;
+pub mod poller;
 pub mod server;
 
 use std::net::SocketAddr;
@@ -93,6 +94,16 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
     ));
     let shutdown = CancellationToken::new();
     let mut tasks = Vec::new();
+    let settings = Arc::new(poller::PollSettings::from(&config));
+    for ns in &config.namesrvs {
+        tasks.push(tokio::spawn(poller::run(
+            ns.clone(),
+            Arc::clone(&settings),
+            Arc::clone(&hub),
+            Arc::clone(&metrics),
+            shutdown.clone(),
+        )));
+    }
     let app = Arc::new(server::App {
         hub: Arc::clone(&hub),
         metrics,
