@@ -36,7 +36,11 @@ pub struct NamesrvDelta {
     pub routes_removed: Vec<String>,
     /// Routes fetched again without any change: fetch time → topics, so freshness stays exact at a
     /// few bytes per topic.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        with = "time_keys"
+    )]
     pub routes_refreshed: BTreeMap<u64, Vec<String>>,
     /// brokerLiveTable, when it changed. `Some(None)` (sent as `null`) means it became unknown.
     #[serde(
@@ -116,6 +120,72 @@ impl NamesrvView {
         if let Some(live) = delta.broker_live {
             self.broker_live = live;
         }
+    }
+}
+
+/// Integer map keys as JSON strings. serde_json does this by itself for a plain struct, but not
+/// inside an internally tagged enum (`ServerMessage`), which buffers the keys as strings first.
+mod time_keys {
+    use std::collections::BTreeMap;
+
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        value: &BTreeMap<u64, Vec<String>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        value
+            .iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect::<BTreeMap<_, _>>()
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<u64, Vec<String>>, D::Error> {
+        BTreeMap::<String, Vec<String>>::deserialize(d)?
+            .into_iter()
+            .map(|(k, v)| {
+                k.parse::<u64>().map(|at| (at, v)).map_err(|_| {
+                    D::Error::custom(format!("routes_refreshed: {k:?} is not a time in ms"))
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::{ServerMessage, Update};
+
+    /// Found by the bridge's end-to-end test: the time keys failed to parse inside a message.
+    #[test]
+    fn refreshed_routes_survive_json_inside_a_message() {
+        let mut delta = NamesrvView::new("a:1")
+            .diff(&NamesrvView::new("b:1"))
+            .unwrap();
+        delta
+            .routes_refreshed
+            .insert(1_796_023_459_992, vec!["T".into()]);
+        let message = ServerMessage::Update(Update {
+            seq: 1,
+            sent_at_ms: 2,
+            namesrvs: vec![delta],
+        });
+        let text = serde_json::to_string(&message).unwrap();
+        assert!(
+            text.contains(r#""routes_refreshed":{"1796023459992":["T"]}"#),
+            "{text}"
+        );
+        assert_eq!(
+            serde_json::from_str::<ServerMessage>(&text).unwrap(),
+            message
+        );
+        let bad = text.replace("1796023459992", "soon");
+        assert!(serde_json::from_str::<ServerMessage>(&bad).is_err());
     }
 }
 
