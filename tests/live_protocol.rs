@@ -1,5 +1,6 @@
 //! The live protocol (src/live): diff then apply reproduces the new view, messages survive JSON, the
 //! reducer refuses what it cannot apply, and an idle update is tiny next to a snapshot.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use routelab::live::{
