@@ -128,6 +128,8 @@ enum End {
     Gone,
     /// The viewer sent something other than a resync request.
     BadInput(String),
+    /// Reading failed: the connection dropped without a close, or a frame was invalid or too big.
+    Broken(String),
     /// The hub dropped the viewer (its queue was full), or the bridge is stopping.
     Kicked,
 }
@@ -159,7 +161,9 @@ async fn serve_viewer(app: Arc<App>, socket: WebSocket) {
                     // Pings are answered by the WebSocket layer.
                     Ok(Message::Ping(_) | Message::Pong(_)) => {}
                     Ok(Message::Close(_)) => return End::Gone,
-                    Err(e) => return End::BadInput(format!("bad frame: {e}")),
+                    // A dropped connection, a broken frame or one over the size limit: nothing
+                    // to answer, the connection just ends.
+                    Err(e) => return End::Broken(e.to_string()),
                 }
             }
             End::Gone
@@ -192,6 +196,7 @@ async fn serve_viewer(app: Arc<App>, socket: WebSocket) {
         // Its socket is full or we are stopping: dropping it closes the TCP connection at once.
         End::Kicked => tracing::info!(viewer = id, "viewer disconnected by the bridge"),
         End::Gone => tracing::info!(viewer = id, "viewer left"),
+        End::Broken(why) => tracing::info!(viewer = id, "viewer connection ended: {why}"),
     }
 }
 
