@@ -324,3 +324,75 @@ async fn responses_are_matched_by_opaque_not_order() {
     }
     assert!(!client.is_closed());
 }
+
+/// With max_in_flight = 4, ten concurrent requests put exactly four on the wire; the others wait
+/// for a slot and go out as answers come back. The server answers nothing until it holds four,
+/// then checks that no fifth arrives while those four are unanswered.
+#[tokio::test]
+async fn in_flight_is_bounded() {
+    const BOUND: usize = 4;
+    const TOTAL: usize = 10;
+    let (seen_tx, mut seen_rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+    let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
+    let addr = serve(move |stream| async move {
+        let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+        let mut held = Vec::new();
+        while held.len() < BOUND {
+            match framed.next().await {
+                Some(Ok(req)) => held.push(req),
+                _ => return,
+            }
+        }
+        let _ = seen_tx.send(held.len());
+        // A fifth request would be readable now if the bound were broken; the test looks after a
+        // pause and then lets us go on.
+        let _ = go_rx.await;
+        let extra = tokio::time::timeout(Duration::from_millis(1), framed.next())
+            .await
+            .is_ok();
+        let _ = seen_tx.send(if extra { BOUND + 1 } else { BOUND });
+        let mut answered = 0;
+        for req in held {
+            let resp = RemotingCommand::response(0, req.command.opaque, None);
+            let _ = framed.send(Frame::new(resp, Vec::new())).await;
+            answered += 1;
+        }
+        while answered < TOTAL {
+            match framed.next().await {
+                Some(Ok(req)) => {
+                    let resp = RemotingCommand::response(0, req.command.opaque, None);
+                    let _ = framed.send(Frame::new(resp, Vec::new())).await;
+                    answered += 1;
+                }
+                _ => return,
+            }
+        }
+        while let Some(Ok(_)) = framed.next().await {}
+    })
+    .await;
+    let config = ClientConfig {
+        max_in_flight: BOUND,
+        ..patient()
+    };
+    let client = NamesrvClient::connect(&addr, config).await.unwrap();
+    let calls: Vec<_> = (0..TOTAL)
+        .map(|_| {
+            let client = client.clone();
+            tokio::spawn(async move { client.request(cluster_request(), Vec::new()).await })
+        })
+        .collect();
+    assert_eq!(seen_rx.recv().await, Some(BOUND));
+    assert_eq!(client.in_flight(), BOUND);
+    // Give a fifth request every chance to be written before the server looks.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    go_tx.send(()).unwrap();
+    assert_eq!(
+        seen_rx.recv().await,
+        Some(BOUND),
+        "more than {BOUND} requests were sent at once"
+    );
+    for call in calls {
+        assert_eq!(call.await.unwrap().unwrap().command.code, 0);
+    }
+    assert_eq!(client.in_flight(), 0);
+}

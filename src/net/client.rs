@@ -182,6 +182,15 @@ impl NamesrvClient {
         self.inner.shared.closed.load(Ordering::SeqCst)
     }
 
+    /// Requests holding an in-flight slot right now (at most `max_in_flight`).
+    pub fn in_flight(&self) -> usize {
+        self.inner
+            .config
+            .max_in_flight
+            .max(1)
+            .saturating_sub(self.inner.slots.available_permits())
+    }
+
     /// Closes the connection; pending requests fail with [`ClientError::Closed`].
     pub fn close(&self) {
         self.inner.shared.close(CloseCause::Reason(format!(
