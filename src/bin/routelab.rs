@@ -38,6 +38,8 @@ mod cli {
         /// an error naming the field, e.g. `actions[3].at: expected a number of seconds`.
         #[command(verbatim_doc_comment)]
         Sim(SimArgs),
+        // The help text is AdminArgs' own doc comment.
+        Admin(routelab::admin::cli::AdminArgs),
     }
 
     #[derive(clap::Args)]
@@ -69,6 +71,7 @@ mod cli {
         let cli = Cli::parse();
         match cli.command {
             Command::Sim(args) => sim(args),
+            Command::Admin(args) => routelab::admin::cli::main(args),
         }
     }
 
