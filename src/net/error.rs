@@ -8,9 +8,7 @@ use crate::remoting::{EncodeError, FrameError, RequestCode, ResponseCode};
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The TCP connection could not be made.
-    #[error(
-        "cannot connect to NameServer {addr}: {reason} (is it running, and is the address right?)"
-    )]
+    #[error("cannot connect to NameServer {addr}: {reason}")]
     Connect {
         /// The address dialled.
         addr: String,
