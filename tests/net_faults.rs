@@ -396,3 +396,51 @@ async fn in_flight_is_bounded() {
     }
     assert_eq!(client.in_flight(), 0);
 }
+
+/// What the client writes is what strict servers (rocketmq-rust) insist on: a JSON header with
+/// `serializeTypeCurrentRPC`, every extField a JSON string, version ≥ 401 and
+/// `acceptStandardJsonOnly:"true"` on route requests. And a legacy fastjson route body (bare broker
+/// id keys) is read.
+#[tokio::test]
+async fn route_request_shape_and_legacy_body() {
+    let (header_tx, header_rx) = tokio::sync::oneshot::channel::<Vec<u8>>();
+    let addr = serve(move |mut stream| async move {
+        use tokio::io::AsyncReadExt;
+        let mut prefix = [0_u8; 8];
+        if stream.read_exact(&mut prefix).await.is_err() {
+            return;
+        }
+        let total = u32::from_be_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+        let header_len = u32::from_be_bytes([0, prefix[5], prefix[6], prefix[7]]) as usize;
+        let mut rest = vec![0_u8; total - 4];
+        if stream.read_exact(&mut rest).await.is_err() {
+            return;
+        }
+        let header = rest[..header_len].to_vec();
+        let request = routelab::remoting::header_json::decode(&header).unwrap();
+        let _ = header_tx.send(header);
+        let body = br#"{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911",1:"127.0.0.1:10921"},"brokerName":"broker-a","cluster":"DefaultCluster"}],"filterServerTable":{},"queueDatas":[{"brokerName":"broker-a","perm":6,"readQueueNums":4,"topicSynFlag":0,"writeQueueNums":4}]}"#;
+        let resp = RemotingCommand::response(0, request.opaque, None);
+        let bytes = routelab::remoting::encode(&Frame::new(resp, body.to_vec()), Default::default()).unwrap();
+        let _ = stream.write_all(&bytes).await;
+        let mut sink = Vec::new();
+        let _ = stream.read_to_end(&mut sink).await;
+    })
+    .await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let route = client.route("TopicTest").await.unwrap().unwrap();
+    let a = route.broker_data("broker-a").unwrap();
+    assert_eq!(a.broker_addrs.len(), 2);
+    assert_eq!(route.queue_datas[0].write_queue_nums, 4);
+
+    let header: serde_json::Value = serde_json::from_slice(&header_rx.await.unwrap()).unwrap();
+    assert_eq!(header["serializeTypeCurrentRPC"], "JSON");
+    assert_eq!(header["code"], RequestCode::GET_ROUTEINFO_BY_TOPIC);
+    assert_eq!(header["flag"], 0);
+    assert!(header["version"].as_i64().unwrap() >= 401, "{header}");
+    assert!(header["language"].is_string(), "{header}");
+    let ext = header["extFields"].as_object().unwrap();
+    assert!(ext.values().all(|v| v.is_string()), "{header}");
+    assert_eq!(ext["topic"], "TopicTest");
+    assert_eq!(ext["acceptStandardJsonOnly"], "true");
+}
