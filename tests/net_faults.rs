@@ -444,3 +444,55 @@ async fn route_request_shape_and_legacy_body() {
     assert_eq!(ext["topic"], "TopicTest");
     assert_eq!(ext["acceptStandardJsonOnly"], "true");
 }
+
+/// A request that spends its timeout mostly queued for a slot fails alone: the connection stays
+/// open, since the server answered everything it was sent. (One slot; the server answers the first
+/// request after 3/4 of the timeout, so the second is on the wire for only the last quarter.)
+#[tokio::test]
+async fn timeout_while_queued_keeps_the_connection() {
+    const T: Duration = Duration::from_secs(2);
+    let (release_tx, release_rx) = tokio::sync::oneshot::channel::<()>();
+    let addr = serve(move |stream| async move {
+        let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+        let Some(Ok(first)) = framed.next().await else {
+            return;
+        };
+        let _ = release_rx.await;
+        let resp = RemotingCommand::response(0, first.command.opaque, None);
+        let _ = framed.send(Frame::new(resp, b"first".to_vec())).await;
+        // The second request gets no answer; later ones do.
+        let _ = framed.next().await;
+        while let Some(Ok(req)) = framed.next().await {
+            let resp = RemotingCommand::response(0, req.command.opaque, None);
+            let _ = framed.send(Frame::new(resp, b"later".to_vec())).await;
+        }
+    })
+    .await;
+    let config = ClientConfig {
+        max_in_flight: 1,
+        request_timeout: T,
+        ..ClientConfig::default()
+    };
+    let client = NamesrvClient::connect(&addr, config).await.unwrap();
+    let (a, b) = (client.clone(), client.clone());
+    let first = tokio::spawn(async move { a.request(cluster_request(), Vec::new()).await });
+    // Let the first request take the only slot before the second is made.
+    while client.in_flight() == 0 {
+        tokio::task::yield_now().await;
+    }
+    let second = tokio::spawn(async move { b.request(cluster_request(), Vec::new()).await });
+    tokio::time::sleep(T * 3 / 4).await;
+    release_tx.send(()).unwrap();
+    assert_eq!(first.await.unwrap().unwrap().body, b"first");
+    let err = second.await.unwrap().unwrap_err();
+    assert!(matches!(err, ClientError::Timeout { .. }), "{err:?}");
+    assert!(!client.is_closed());
+    assert_eq!(
+        client
+            .request(cluster_request(), Vec::new())
+            .await
+            .unwrap()
+            .body,
+        b"later"
+    );
+}
