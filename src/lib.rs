@@ -6,6 +6,7 @@
 //!
 //! # Layout
 //!
+//! - `admin` (native only): `routelab admin`, mqadmin's NameServer commands over `net`.
 //! - [`model`]: wire-shaped types with RocketMQ's JSON field names (`TopicRouteData`, `QueueData`,
 //!   `BrokerData`, `ClusterInfo`, `DataVersion`, `TopicConfig` …), name newtypes, perm bits, and the
 //!   reader of fastjson's legacy bodies.
@@ -27,6 +28,8 @@
 //! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`) and `dashboard` (the wasm app built by
 //! Trunk, `src/bin/dashboard.rs`).
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod admin;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bridge;
 pub mod live;

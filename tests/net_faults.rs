@@ -324,3 +324,175 @@ async fn responses_are_matched_by_opaque_not_order() {
     }
     assert!(!client.is_closed());
 }
+
+/// With max_in_flight = 4, ten concurrent requests put exactly four on the wire; the others wait
+/// for a slot and go out as answers come back. The server answers nothing until it holds four,
+/// then checks that no fifth arrives while those four are unanswered.
+#[tokio::test]
+async fn in_flight_is_bounded() {
+    const BOUND: usize = 4;
+    const TOTAL: usize = 10;
+    let (seen_tx, mut seen_rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+    let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
+    let addr = serve(move |stream| async move {
+        let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+        let mut held = Vec::new();
+        while held.len() < BOUND {
+            match framed.next().await {
+                Some(Ok(req)) => held.push(req),
+                _ => return,
+            }
+        }
+        let _ = seen_tx.send(held.len());
+        // A fifth request would be readable now if the bound were broken; the test looks after a
+        // pause and then lets us go on.
+        let _ = go_rx.await;
+        let extra = tokio::time::timeout(Duration::from_millis(1), framed.next())
+            .await
+            .is_ok();
+        let _ = seen_tx.send(if extra { BOUND + 1 } else { BOUND });
+        let mut answered = 0;
+        for req in held {
+            let resp = RemotingCommand::response(0, req.command.opaque, None);
+            let _ = framed.send(Frame::new(resp, Vec::new())).await;
+            answered += 1;
+        }
+        while answered < TOTAL {
+            match framed.next().await {
+                Some(Ok(req)) => {
+                    let resp = RemotingCommand::response(0, req.command.opaque, None);
+                    let _ = framed.send(Frame::new(resp, Vec::new())).await;
+                    answered += 1;
+                }
+                _ => return,
+            }
+        }
+        while let Some(Ok(_)) = framed.next().await {}
+    })
+    .await;
+    let config = ClientConfig {
+        max_in_flight: BOUND,
+        ..patient()
+    };
+    let client = NamesrvClient::connect(&addr, config).await.unwrap();
+    let calls: Vec<_> = (0..TOTAL)
+        .map(|_| {
+            let client = client.clone();
+            tokio::spawn(async move { client.request(cluster_request(), Vec::new()).await })
+        })
+        .collect();
+    assert_eq!(seen_rx.recv().await, Some(BOUND));
+    assert_eq!(client.in_flight(), BOUND);
+    // Give a fifth request every chance to be written before the server looks.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    go_tx.send(()).unwrap();
+    assert_eq!(
+        seen_rx.recv().await,
+        Some(BOUND),
+        "more than {BOUND} requests were sent at once"
+    );
+    for call in calls {
+        assert_eq!(call.await.unwrap().unwrap().command.code, 0);
+    }
+    assert_eq!(client.in_flight(), 0);
+}
+
+/// What the client writes is what strict servers (rocketmq-rust) insist on: a JSON header with
+/// `serializeTypeCurrentRPC`, every extField a JSON string, version ≥ 401 and
+/// `acceptStandardJsonOnly:"true"` on route requests. And a legacy fastjson route body (bare broker
+/// id keys) is read.
+#[tokio::test]
+async fn route_request_shape_and_legacy_body() {
+    let (header_tx, header_rx) = tokio::sync::oneshot::channel::<Vec<u8>>();
+    let addr = serve(move |mut stream| async move {
+        use tokio::io::AsyncReadExt;
+        let mut prefix = [0_u8; 8];
+        if stream.read_exact(&mut prefix).await.is_err() {
+            return;
+        }
+        let total = u32::from_be_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+        let header_len = u32::from_be_bytes([0, prefix[5], prefix[6], prefix[7]]) as usize;
+        let mut rest = vec![0_u8; total - 4];
+        if stream.read_exact(&mut rest).await.is_err() {
+            return;
+        }
+        let header = rest[..header_len].to_vec();
+        let request = routelab::remoting::header_json::decode(&header).unwrap();
+        let _ = header_tx.send(header);
+        let body = br#"{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911",1:"127.0.0.1:10921"},"brokerName":"broker-a","cluster":"DefaultCluster"}],"filterServerTable":{},"queueDatas":[{"brokerName":"broker-a","perm":6,"readQueueNums":4,"topicSynFlag":0,"writeQueueNums":4}]}"#;
+        let resp = RemotingCommand::response(0, request.opaque, None);
+        let bytes = routelab::remoting::encode(&Frame::new(resp, body.to_vec()), Default::default()).unwrap();
+        let _ = stream.write_all(&bytes).await;
+        let mut sink = Vec::new();
+        let _ = stream.read_to_end(&mut sink).await;
+    })
+    .await;
+    let client = NamesrvClient::connect(&addr, patient()).await.unwrap();
+    let route = client.route("TopicTest").await.unwrap().unwrap();
+    let a = route.broker_data("broker-a").unwrap();
+    assert_eq!(a.broker_addrs.len(), 2);
+    assert_eq!(route.queue_datas[0].write_queue_nums, 4);
+
+    let header: serde_json::Value = serde_json::from_slice(&header_rx.await.unwrap()).unwrap();
+    assert_eq!(header["serializeTypeCurrentRPC"], "JSON");
+    assert_eq!(header["code"], RequestCode::GET_ROUTEINFO_BY_TOPIC);
+    assert_eq!(header["flag"], 0);
+    assert!(header["version"].as_i64().unwrap() >= 401, "{header}");
+    assert!(header["language"].is_string(), "{header}");
+    let ext = header["extFields"].as_object().unwrap();
+    assert!(ext.values().all(|v| v.is_string()), "{header}");
+    assert_eq!(ext["topic"], "TopicTest");
+    assert_eq!(ext["acceptStandardJsonOnly"], "true");
+}
+
+/// A request that spends its timeout mostly queued for a slot fails alone: the connection stays
+/// open, since the server answered everything it was sent. (One slot; the server answers the first
+/// request after 3/4 of the timeout, so the second is on the wire for only the last quarter.)
+#[tokio::test]
+async fn timeout_while_queued_keeps_the_connection() {
+    const T: Duration = Duration::from_secs(2);
+    let (release_tx, release_rx) = tokio::sync::oneshot::channel::<()>();
+    let addr = serve(move |stream| async move {
+        let mut framed = Framed::new(stream, RemotingCodec::new(DEFAULT_MAX_FRAME_LEN));
+        let Some(Ok(first)) = framed.next().await else {
+            return;
+        };
+        let _ = release_rx.await;
+        let resp = RemotingCommand::response(0, first.command.opaque, None);
+        let _ = framed.send(Frame::new(resp, b"first".to_vec())).await;
+        // The second request gets no answer; later ones do.
+        let _ = framed.next().await;
+        while let Some(Ok(req)) = framed.next().await {
+            let resp = RemotingCommand::response(0, req.command.opaque, None);
+            let _ = framed.send(Frame::new(resp, b"later".to_vec())).await;
+        }
+    })
+    .await;
+    let config = ClientConfig {
+        max_in_flight: 1,
+        request_timeout: T,
+        ..ClientConfig::default()
+    };
+    let client = NamesrvClient::connect(&addr, config).await.unwrap();
+    let (a, b) = (client.clone(), client.clone());
+    let first = tokio::spawn(async move { a.request(cluster_request(), Vec::new()).await });
+    // Let the first request take the only slot before the second is made.
+    while client.in_flight() == 0 {
+        tokio::task::yield_now().await;
+    }
+    let second = tokio::spawn(async move { b.request(cluster_request(), Vec::new()).await });
+    tokio::time::sleep(T * 3 / 4).await;
+    release_tx.send(()).unwrap();
+    assert_eq!(first.await.unwrap().unwrap().body, b"first");
+    let err = second.await.unwrap().unwrap_err();
+    assert!(matches!(err, ClientError::Timeout { .. }), "{err:?}");
+    assert!(!client.is_closed());
+    assert_eq!(
+        client
+            .request(cluster_request(), Vec::new())
+            .await
+            .unwrap()
+            .body,
+        b"later"
+    );
+}

@@ -38,6 +38,8 @@ mod cli {
         /// an error naming the field, e.g. `actions[3].at: expected a number of seconds`.
         #[command(verbatim_doc_comment)]
         Sim(SimArgs),
+        // The help text is AdminArgs' own doc comment.
+        Admin(routelab::admin::cli::AdminArgs),
         // Help text: the doc comment of BridgeArgs (src/bridge/config.rs).
         Bridge(routelab::bridge::BridgeArgs),
     }
@@ -71,6 +73,7 @@ mod cli {
         let cli = Cli::parse();
         match cli.command {
             Command::Sim(args) => sim(args),
+            Command::Admin(args) => routelab::admin::cli::main(args),
             Command::Bridge(args) => routelab::bridge::cli::main(args),
         }
     }

@@ -15,6 +15,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot, Semaphore};
+use tokio::time::Instant;
 use tokio_util::codec::{Encoder, FramedRead};
 use tokio_util::sync::CancellationToken;
 
@@ -182,6 +183,15 @@ impl NamesrvClient {
         self.inner.shared.closed.load(Ordering::SeqCst)
     }
 
+    /// Requests holding an in-flight slot right now (at most `max_in_flight`).
+    pub fn in_flight(&self) -> usize {
+        self.inner
+            .config
+            .max_in_flight
+            .max(1)
+            .saturating_sub(self.inner.slots.available_permits())
+    }
+
     /// Closes the connection; pending requests fail with [`ClientError::Closed`].
     pub fn close(&self) {
         self.inner.shared.close(CloseCause::Reason(format!(
@@ -201,10 +211,17 @@ impl NamesrvClient {
 
     /// Sends `cmd` with `body` and waits for the response, whatever its code.
     ///
-    /// The opaque is assigned here; the request and oneway bits are cleared; everything else in `cmd`
-    /// (version, language, extFields) is sent as given. At most `max_in_flight` requests are
+    /// The opaque is assigned here; the response and oneway bits are cleared; everything else in
+    /// `cmd` (version, language, extFields) is sent as given. At most `max_in_flight` requests are
     /// outstanding; later ones wait for a slot. The whole call — waiting for a slot, writing,
-    /// waiting for the answer — takes at most `request_timeout`; on timeout the connection is closed.
+    /// waiting for the answer — takes at most `request_timeout`, then fails with
+    /// [`ClientError::Timeout`].
+    ///
+    /// A timeout closes the connection only when the request had been on the wire for at least
+    /// half the timeout: the server is then unresponsive. A request that spent its time queued for
+    /// a slot says nothing about the server (the caller sent more than the connection carries), so
+    /// it fails alone, like Java's client, which closes on timeout only when enough of it was left
+    /// for the read.
     pub async fn request(
         &self,
         mut cmd: RemotingCommand,
@@ -212,36 +229,42 @@ impl NamesrvClient {
     ) -> Result<Frame, ClientError> {
         let code = cmd.code;
         let after = self.inner.config.request_timeout;
+        let deadline = Instant::now() + after;
         cmd.flag &= !(RPC_TYPE_BIT | RPC_ONEWAY_BIT);
-        match tokio::time::timeout(after, self.exchange(cmd, body)).await {
+        let shared = &self.inner.shared;
+        if self.is_closed() {
+            return Err(shared.closed_error());
+        }
+        let _slot = match tokio::time::timeout_at(deadline, self.inner.slots.acquire()).await {
+            Err(_) => return Err(ClientError::Timeout { code, after }),
+            // The semaphore is never closed; treat it as a closed connection anyway.
+            Ok(Err(_)) => return Err(shared.closed_error()),
+            Ok(Ok(slot)) => slot,
+        };
+        let sent_at = Instant::now();
+        match tokio::time::timeout_at(deadline, self.exchange(cmd, body)).await {
             Ok(result) => result,
             Err(_) => {
-                self.inner.shared.close(CloseCause::Reason(format!(
-                    "{} timed out after {} on {}",
-                    request_label(code),
-                    humantime::format_duration(after),
-                    self.addr()
-                )));
+                if sent_at.elapsed() >= after / 2 {
+                    shared.close(CloseCause::Reason(format!(
+                        "{} timed out after {} on {}",
+                        request_label(code),
+                        humantime::format_duration(after),
+                        self.addr()
+                    )));
+                }
                 Err(ClientError::Timeout { code, after })
             }
         }
     }
 
+    /// Writes the request (a slot is held by the caller) and waits for its response.
     async fn exchange(
         &self,
         mut cmd: RemotingCommand,
         body: Vec<u8>,
     ) -> Result<Frame, ClientError> {
         let shared = &self.inner.shared;
-        if self.is_closed() {
-            return Err(shared.closed_error());
-        }
-        let _slot = self
-            .inner
-            .slots
-            .acquire()
-            .await
-            .map_err(|_| shared.closed_error())?;
         let opaque = self.next_opaque();
         cmd.opaque = opaque;
         let (tx, rx) = oneshot::channel();

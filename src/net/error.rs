@@ -8,17 +8,16 @@ use crate::remoting::{EncodeError, FrameError, RequestCode, ResponseCode};
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The TCP connection could not be made.
-    #[error(
-        "cannot connect to NameServer {addr}: {reason} (is it running, and is the address right?)"
-    )]
+    #[error("cannot connect to NameServer {addr}: {reason}")]
     Connect {
         /// The address dialled.
         addr: String,
         /// What went wrong.
         reason: String,
     },
-    /// No response within the request timeout. The connection is closed afterwards (as Java's
-    /// client does by default), since a server that stops answering rarely recovers on its own.
+    /// No response within the request timeout. When the request had been on the wire for at least
+    /// half of it, the connection is closed too (as Java's client does by default): a server that
+    /// stops answering rarely recovers on its own. See [`NamesrvClient::request`](super::NamesrvClient::request).
     #[error("no response to {} within {}", request_label(*code), humantime::format_duration(*after))]
     Timeout {
         /// The request code.

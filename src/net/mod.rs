@@ -34,7 +34,8 @@ pub struct ClientConfig {
     /// How long `connect` may take (default 3 s).
     pub connect_timeout: Duration,
     /// How long one request may take, including waiting for an in-flight slot (default 3 s, Java's
-    /// `timeoutMillis` for NameServer calls).
+    /// `timeoutMillis` for NameServer calls). Size `max_in_flight` and this together: a burst far
+    /// larger than the connection can answer in this time fails its tail with `Timeout`.
     pub request_timeout: Duration,
     /// Requests outstanding at once on the connection; more wait for a slot (default 32).
     pub max_in_flight: usize,

@@ -20,14 +20,23 @@ pub struct BrokerRuntime {
 /// not model traffic statistics, so they read as an idle broker's.
 pub fn cluster_list(info: &ClusterInfo, runtime: impl Fn(&str) -> BrokerRuntime) -> String {
     let mut out = String::new();
-    let row = |out: &mut String, c: [&str; 12]| {
+    // The header and the rows use different formats in ClusterListSubCommand: #PCWait(ms) and
+    // #ACTIVATED are left-aligned in the header (`%-11s`, `%-10s`) and right-aligned in rows.
+    let header = |out: &mut String, c: [&str; 12]| {
         let _ = writeln!(
             out,
             "{:<22}  {:<22}  {:<4}  {:<22} {:<16}  {:>16}  {:>30}  {:<22}  {:<11}  {:<12}  {:<8}  {:<10}",
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]
         );
     };
-    row(
+    let row = |out: &mut String, c: [&str; 12]| {
+        let _ = writeln!(
+            out,
+            "{:<22}  {:<22}  {:<4}  {:<22} {:<16}  {:>16}  {:>30}  {:<22}  {:>11}  {:<12}  {:<8}  {:>10}",
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]
+        );
+    };
+    header(
         &mut out,
         [
             "#Cluster Name",
@@ -179,7 +188,7 @@ mod tests {
         assert!(
             lines[1].starts_with("C ")
                 && lines[1].contains("10.0.0.1:10911")
-                && lines[1].ends_with("true      ")
+                && lines[1].ends_with("      true")
         );
         assert!(lines[2].contains(" 1 ") && lines[2].contains("false"));
     }

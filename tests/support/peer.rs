@@ -40,9 +40,7 @@ pub fn peer_bin() -> PathBuf {
     }
     let dir = std::env::var_os("ROUTELAB_PEER_DIR")
         .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/routelab/peer"))
-        })
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/routelab/peer")))
         .expect("neither ROUTELAB_PEER_DIR nor HOME is set");
     let bin = dir.join("bin/rocketmq-namesrv-rust");
     assert!(
@@ -215,10 +213,7 @@ impl Drop for Peer {
 
 /// Topics with 4 read and 4 write queues, perm 6 (RW).
 pub fn topics(names: &[&str]) -> Vec<TopicConfig> {
-    names
-        .iter()
-        .map(|n| TopicConfig::new(n, 4, 4, 6))
-        .collect()
+    names.iter().map(|n| TopicConfig::new(n, 4, 4, 6)).collect()
 }
 
 /// A broker registered on its own connection; dropping it (or [`TestBroker::close`]) makes the
@@ -237,7 +232,8 @@ impl TestBroker {
         if let Some(topics) = topics {
             let version = &self.body.topic_config_serialize_wrapper.data_version;
             let next = DataVersion::new(version.counter + 1, version.timestamp + 1);
-            self.body.topic_config_serialize_wrapper = TopicConfigSerializeWrapper::new(next, topics);
+            self.body.topic_config_serialize_wrapper =
+                TopicConfigSerializeWrapper::new(next, topics);
         }
         self.response = self
             .client
@@ -281,7 +277,9 @@ pub async fn register_broker(
     let client = NamesrvClient::connect(ns_addr, ClientConfig::default())
         .await
         .expect("cannot connect to the peer");
-    let (host, port) = broker_addr.rsplit_once(':').expect("broker_addr is host:port");
+    let (host, port) = broker_addr
+        .rsplit_once(':')
+        .expect("broker_addr is host:port");
     let ha_port: u16 = port.parse::<u16>().expect("broker port") + 1;
     let header = RegisterBrokerRequestHeader {
         broker_name: broker_name.to_owned(),

@@ -1,0 +1,203 @@
+//! The `routelab admin` command line (clap), kept in the library so the binary only wires it in.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::{parse_namesrv_list, run, AdminCommand};
+use crate::net::ClientConfig;
+
+/// Query and change RocketMQ NameServers, printing what mqadmin prints.
+///
+/// Every command runs against each NameServer given with -n (as in mqadmin, `-n` may also follow
+/// the command, and defaults to $NAMESRV_ADDR). With several NameServers each one's output is
+/// headed `============ADDR============`. A NameServer that cannot be reached is reported on
+/// standard error with what to do; the others are still printed, and the exit code is 1.
+///
+/// Examples:
+///   routelab admin -n 127.0.0.1:9876 clusterList
+///   routelab admin -n '127.0.0.1:9876;127.0.0.1:9877' topicRoute -t TopicTest
+///   routelab admin topicRoute -t TopicTest -l -n 127.0.0.1:9876
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment, arg_required_else_help = true)]
+pub struct AdminArgs {
+    /// NameServer addresses: host:port, several separated by ';'.
+    #[arg(
+        short = 'n',
+        long = "namesrvAddr",
+        env = "NAMESRV_ADDR",
+        global = true,
+        value_name = "ADDR[;ADDR...]"
+    )]
+    pub namesrv: Option<String>,
+    /// How long to wait for a connection and for each answer (e.g. 500ms, 3s).
+    #[arg(long, global = true, default_value = "3s", value_parser = humantime::parse_duration)]
+    pub timeout: Duration,
+    #[command(subcommand)]
+    pub command: AdminSub,
+}
+
+/// The commands (mqadmin's names).
+#[derive(clap::Subcommand, Debug)]
+pub enum AdminSub {
+    /// List the brokers of every cluster (GET_BROKER_CLUSTER_INFO).
+    ///
+    /// One row per broker address, with mqadmin's 5.x columns. The runtime columns (version,
+    /// TPS, …) come from the brokers themselves in mqadmin; routelab asks only the NameServer, so
+    /// they read as a broker that did not answer.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 clusterList
+    #[command(name = "clusterList", verbatim_doc_comment)]
+    ClusterList,
+    /// Print a topic's route (GET_ROUTEINFO_BY_TOPIC).
+    ///
+    /// Without -l: the route as JSON, pretty-printed as mqadmin does (fastjson: tabs, broker ids
+    /// as bare keys). With -l: a table per broker group with queue counts and perm, and totals.
+    /// An unknown topic prints mqadmin's "CODE: 17" error and exits with 1.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 topicRoute -t TopicTest -l
+    #[command(name = "topicRoute", verbatim_doc_comment)]
+    TopicRoute {
+        /// The topic.
+        #[arg(short = 't', long = "topic")]
+        topic: String,
+        /// Print a table instead of JSON.
+        #[arg(short = 'l', long = "list")]
+        list: bool,
+    },
+    /// List every topic the NameServer knows (GET_ALL_TOPIC_LIST_FROM_NAMESERVER), one per line.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 topicList
+    #[command(name = "topicList", verbatim_doc_comment)]
+    TopicList,
+    /// Print the cluster(s) a topic belongs to.
+    ///
+    /// Like mqadmin, looks up the cluster(s) holding the first broker group of the topic's route.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 topicClusterList -t TopicTest
+    #[command(name = "topicClusterList", verbatim_doc_comment)]
+    TopicClusterList {
+        /// The topic.
+        #[arg(short = 't', long = "topic")]
+        topic: String,
+    },
+    /// Print the NameServer's configuration (GET_NAMESRV_CONFIG), `key  =  value` per line.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 getNamesrvConfig
+    #[command(name = "getNamesrvConfig", verbatim_doc_comment)]
+    GetNamesrvConfig,
+    /// Print one KV-config namespace (GET_KVLIST_BY_NAMESPACE), e.g. ORDER_TOPIC_CONFIG.
+    ///
+    /// mqadmin has no such command (only updateKvConfig / deleteKvConfig); the layout is
+    /// getNamesrvConfig's.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 getKvList -s ORDER_TOPIC_CONFIG
+    #[command(name = "getKvList", verbatim_doc_comment)]
+    GetKvList {
+        /// The namespace.
+        #[arg(short = 's', long = "namespace")]
+        namespace: String,
+    },
+    /// Make every queue of a broker group read-only in the NameServer (WIPE_WRITE_PERM_OF_BROKER).
+    ///
+    /// Producers stop sending to the group once their route refreshes (about 30 s), which drains
+    /// it before maintenance. Prints how many topics changed on each NameServer. The broker's
+    /// next registration does not undo it; addWritePerm does.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 wipeWritePerm -b broker-a
+    #[command(name = "wipeWritePerm", verbatim_doc_comment)]
+    WipeWritePerm {
+        /// The broker group (brokerName).
+        #[arg(short = 'b', long = "brokerName")]
+        broker: String,
+    },
+    /// Give a broker group's queues write permission back (ADD_WRITE_PERM_OF_BROKER).
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 addWritePerm -b broker-a
+    #[command(name = "addWritePerm", verbatim_doc_comment)]
+    AddWritePerm {
+        /// The broker group (brokerName).
+        #[arg(short = 'b', long = "brokerName")]
+        broker: String,
+    },
+    /// Delete a topic's route from the NameServer(s) (DELETE_TOPIC_IN_NAMESRV).
+    ///
+    /// Only the NameServer's tables change: unlike mqadmin, routelab does not delete the topic on
+    /// the brokers, so a broker that still has it registers it again with its next heartbeat
+    /// (every 30 s). With -c only that cluster's queues go.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 deleteTopic -t TopicTest -c DefaultCluster
+    #[command(name = "deleteTopic", verbatim_doc_comment)]
+    DeleteTopic {
+        /// The topic.
+        #[arg(short = 't', long = "topic")]
+        topic: String,
+        /// Only this cluster.
+        #[arg(short = 'c', long = "clusterName")]
+        cluster: Option<String>,
+    },
+}
+
+impl From<AdminSub> for AdminCommand {
+    fn from(sub: AdminSub) -> Self {
+        match sub {
+            AdminSub::ClusterList => Self::ClusterList,
+            AdminSub::TopicRoute { topic, list } => Self::TopicRoute { topic, list },
+            AdminSub::TopicList => Self::TopicList,
+            AdminSub::TopicClusterList { topic } => Self::TopicClusterList { topic },
+            AdminSub::GetNamesrvConfig => Self::GetNamesrvConfig,
+            AdminSub::GetKvList { namespace } => Self::GetKvList { namespace },
+            AdminSub::WipeWritePerm { broker } => Self::WipeWritePerm { broker },
+            AdminSub::AddWritePerm { broker } => Self::AddWritePerm { broker },
+            AdminSub::DeleteTopic { topic, cluster } => Self::DeleteTopic { topic, cluster },
+        }
+    }
+}
+
+/// Runs `routelab admin`: exit code 0, 1 when a NameServer failed, 2 for bad arguments.
+pub fn main(args: AdminArgs) -> ExitCode {
+    let addrs = match args.namesrv.as_deref().map(parse_namesrv_list) {
+        Some(Ok(addrs)) => addrs,
+        Some(Err(e)) => {
+            eprintln!("error: -n: {e}");
+            return ExitCode::from(2);
+        }
+        None => {
+            eprintln!(
+                "error: no NameServer given: pass -n host:port (several separated by ';') or set NAMESRV_ADDR"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let config = ClientConfig {
+        connect_timeout: args.timeout,
+        request_timeout: args.timeout,
+        ..ClientConfig::default()
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let command = AdminCommand::from(args.command);
+    let report = runtime.block_on(run(&addrs, &command, &config));
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout
+        .write_all(report.stdout.as_bytes())
+        .and_then(|()| stdout.flush());
+    eprint!("{}", report.stderr);
+    match written {
+        // A closed pipe (`… | head`) is not a failure.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+        _ if report.failed => ExitCode::FAILURE,
+        _ => ExitCode::SUCCESS,
+    }
+}

@@ -1,0 +1,240 @@
+//! Running one admin command against every NameServer of `-n`, concurrently, and assembling what to
+//! print in the order the NameServers were given.
+
+use crate::net::{ClientConfig, ClientError, NamesrvClient};
+use crate::view::mqadmin;
+
+use super::format::{self, PermChange};
+
+/// One `routelab admin` command (mqadmin's names and options).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdminCommand {
+    /// `clusterList`.
+    ClusterList,
+    /// `topicRoute -t T [-l]`.
+    TopicRoute {
+        /// The topic.
+        topic: String,
+        /// `-l`: the table instead of the JSON.
+        list: bool,
+    },
+    /// `topicList`.
+    TopicList,
+    /// `topicClusterList -t T`.
+    TopicClusterList {
+        /// The topic.
+        topic: String,
+    },
+    /// `getNamesrvConfig`.
+    GetNamesrvConfig,
+    /// `getKvList -s NS`.
+    GetKvList {
+        /// The KV namespace.
+        namespace: String,
+    },
+    /// `wipeWritePerm -b B`.
+    WipeWritePerm {
+        /// The broker group.
+        broker: String,
+    },
+    /// `addWritePerm -b B`.
+    AddWritePerm {
+        /// The broker group.
+        broker: String,
+    },
+    /// `deleteTopic -t T [-c C]`.
+    DeleteTopic {
+        /// The topic.
+        topic: String,
+        /// Only this cluster's queues.
+        cluster: Option<String>,
+    },
+}
+
+/// What to print, and whether any NameServer failed (exit code 1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error: one line per failure, naming the NameServer and what to do.
+    pub stderr: String,
+    /// True when a NameServer could not be reached or refused the command.
+    pub failed: bool,
+}
+
+/// Splits mqadmin's `-n` value (`host:port;host:port`), dropping blanks; each part must look like
+/// `host:port`.
+pub fn parse_namesrv_list(value: &str) -> Result<Vec<String>, String> {
+    let addrs: Vec<String> = value
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if addrs.is_empty() {
+        return Err(
+            "no NameServer address given: use -n host:port (several separated by ';')".into(),
+        );
+    }
+    for addr in &addrs {
+        let port_ok = addr
+            .rsplit_once(':')
+            .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+        if !port_ok {
+            return Err(format!(
+                "{addr:?} is not a NameServer address: expected host:port, e.g. 127.0.0.1:9876"
+            ));
+        }
+    }
+    Ok(addrs)
+}
+
+/// One NameServer's part of the report.
+struct Section {
+    text: String,
+    error: Option<String>,
+}
+
+/// Runs `cmd` against every NameServer in `addrs` (all at once) and assembles the report. With
+/// several NameServers each section is headed by its address; `getNamesrvConfig` always is, as in
+/// mqadmin.
+pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) -> Report {
+    let sections =
+        futures_util::future::join_all(addrs.iter().map(|addr| section(addr, cmd, config))).await;
+    let always_head = matches!(cmd, AdminCommand::GetNamesrvConfig);
+    let mut report = Report::default();
+    for (addr, section) in addrs.iter().zip(sections) {
+        if always_head || addrs.len() > 1 {
+            report.stdout.push_str(&format::section_header(addr));
+        }
+        report.stdout.push_str(&section.text);
+        if let Some(error) = section.error {
+            report.stderr.push_str(&error);
+            report.stderr.push('\n');
+            report.failed = true;
+        }
+    }
+    report
+}
+
+fn explain(addr: &str, err: &ClientError) -> String {
+    let hint = match err {
+        ClientError::Connect { .. } => {
+            "; is it running? If the address is wrong, fix -n (host:port, several separated by ';')"
+        }
+        ClientError::Timeout { .. } | ClientError::Closed { .. } | ClientError::Frame(_) => {
+            "; is that address a RocketMQ NameServer?"
+        }
+        _ => "",
+    };
+    match err {
+        // Already names the address.
+        ClientError::Connect { .. } => format!("error: {err}{hint}"),
+        _ => format!("error: NameServer {addr}: {err}{hint}"),
+    }
+}
+
+async fn section(addr: &str, cmd: &AdminCommand, config: &ClientConfig) -> Section {
+    let failed_text = match cmd {
+        AdminCommand::WipeWritePerm { broker } => {
+            format::perm_failed(PermChange::Wipe, broker, addr)
+        }
+        AdminCommand::AddWritePerm { broker } => format::perm_failed(PermChange::Add, broker, addr),
+        _ => String::new(),
+    };
+    let client = match NamesrvClient::connect(addr, config.clone()).await {
+        Ok(client) => client,
+        Err(e) => {
+            return Section {
+                text: failed_text,
+                error: Some(explain(addr, &e)),
+            }
+        }
+    };
+    let result = execute(&client, addr, cmd).await;
+    client.close();
+    match result {
+        Ok((text, error)) => Section { text, error },
+        Err(e) => Section {
+            text: failed_text,
+            error: Some(explain(addr, &e)),
+        },
+    }
+}
+
+/// The text for one NameServer, plus an error line when the command "succeeded" with a negative
+/// answer (an unknown topic).
+async fn execute(
+    client: &NamesrvClient,
+    addr: &str,
+    cmd: &AdminCommand,
+) -> Result<(String, Option<String>), ClientError> {
+    let not_found = |topic: &str| {
+        Some(format!(
+            "error: NameServer {addr} has no route for topic {topic} (TOPIC_NOT_EXIST, 17)"
+        ))
+    };
+    Ok(match cmd {
+        AdminCommand::ClusterList => {
+            let info = client.cluster_info().await?;
+            // The NameServer does not know the brokers' runtime figures (mqadmin asks each
+            // broker); they read as a broker that did not answer.
+            (
+                mqadmin::cluster_list(&info, |_| mqadmin::BrokerRuntime::default()),
+                None,
+            )
+        }
+        AdminCommand::TopicRoute { topic, list } => match client.route(topic).await? {
+            Some(route) if *list => (format::topic_route_list(&route), None),
+            Some(route) => (mqadmin::topic_route(topic, Some(&route)), None),
+            None => (mqadmin::topic_route(topic, None), not_found(topic)),
+        },
+        AdminCommand::TopicList => (format::topic_list(&client.all_topics().await?), None),
+        AdminCommand::TopicClusterList { topic } => match client.route(topic).await? {
+            Some(route) => {
+                let info = client.cluster_info().await?;
+                (format::topic_cluster_list(&route, &info), None)
+            }
+            None => (String::new(), not_found(topic)),
+        },
+        AdminCommand::GetNamesrvConfig => {
+            (format::key_values(&client.namesrv_config().await?), None)
+        }
+        AdminCommand::GetKvList { namespace } => {
+            let table = client.kv_list(namespace).await?;
+            (format::kv_list(namespace, addr, table.as_ref()), None)
+        }
+        AdminCommand::WipeWritePerm { broker } => {
+            let n = client.wipe_write_perm(broker).await?;
+            (format::perm_ok(PermChange::Wipe, broker, addr, n), None)
+        }
+        AdminCommand::AddWritePerm { broker } => {
+            let n = client.add_write_perm(broker).await?;
+            (format::perm_ok(PermChange::Add, broker, addr, n), None)
+        }
+        AdminCommand::DeleteTopic { topic, cluster } => {
+            client.delete_topic(topic, cluster.as_deref()).await?;
+            (format::delete_ok(topic, cluster.as_deref(), addr), None)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namesrv_list_is_split_and_checked() {
+        assert_eq!(
+            parse_namesrv_list(" 127.0.0.1:9876; localhost:9877;").unwrap(),
+            ["127.0.0.1:9876", "localhost:9877"]
+        );
+        assert!(parse_namesrv_list(";")
+            .unwrap_err()
+            .contains("-n host:port"));
+        assert!(parse_namesrv_list("127.0.0.1")
+            .unwrap_err()
+            .contains("expected host:port"));
+        assert!(parse_namesrv_list("h:99999").is_err());
+    }
+}
