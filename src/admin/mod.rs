@@ -4,10 +4,10 @@
 //!
 //! # Layout
 //!
-//! - [`run`]: [`AdminCommand`], the `-n` list, running a command on each NameServer into a
+//! - [`run`](mod@run): [`AdminCommand`], the `-n` list, running a command on each NameServer into a
 //!   [`Report`] (stdout, stderr, failed).
 //! - [`cli`]: the clap arguments and `main` of `routelab admin` (the binary only wires it in).
-//! - [`format`]: the pure text of each command, laid out as mqadmin's `printf`s.
+//! - [`format`](mod@format): the pure text of each command, laid out as mqadmin's `printf`s.
 
 pub mod cli;
 pub mod format;

@@ -63,15 +63,22 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Shared {
     /// Ends the connection once: records why, stops both tasks, fails every pending request.
     fn close(&self, cause: CloseCause) {
-        if self.closed.swap(true, Ordering::SeqCst) {
-            return;
+        {
+            let mut slot = lock(&self.cause);
+            if slot.is_some() {
+                return;
+            }
+            tracing::debug!(addr = %self.addr, ?cause, "connection closed");
+            *slot = Some(cause);
         }
-        tracing::debug!(addr = %self.addr, ?cause, "connection closed");
+        // The cause is recorded before the flag is raised, so whoever sees the flag can say why;
+        // the flag is raised before `pending` is drained, so a request registering concurrently
+        // either is drained or sees the flag.
+        self.closed.store(true, Ordering::SeqCst);
         let drained: Vec<Reply> = lock(&self.pending).drain().map(|(_, tx)| tx).collect();
         for tx in drained {
-            let _ = tx.send(Err(cause.to_error()));
+            let _ = tx.send(Err(self.closed_error()));
         }
-        *lock(&self.cause) = Some(cause);
         self.cancel.cancel();
     }
 
