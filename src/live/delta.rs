@@ -36,7 +36,11 @@ pub struct NamesrvDelta {
     pub routes_removed: Vec<String>,
     /// Routes fetched again without any change: fetch time → topics, so freshness stays exact at a
     /// few bytes per topic.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        with = "time_keys"
+    )]
     pub routes_refreshed: BTreeMap<u64, Vec<String>>,
     /// brokerLiveTable, when it changed. `Some(None)` (sent as `null`) means it became unknown.
     #[serde(
@@ -116,6 +120,36 @@ impl NamesrvView {
         if let Some(live) = delta.broker_live {
             self.broker_live = live;
         }
+    }
+}
+
+/// Integer map keys as JSON object keys (decimal strings). Read through a string map on purpose:
+/// inside the internally tagged `ServerMessage`, serde buffers the message and its buffered map keys
+/// are strings, which a plain `u64` key refuses ("invalid type: string, expected u64").
+mod time_keys {
+    use std::collections::BTreeMap;
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<u64, Vec<String>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_map(map.iter().map(|(k, v)| (k.to_string(), v)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<u64, Vec<String>>, D::Error> {
+        BTreeMap::<String, Vec<String>>::deserialize(d)?
+            .into_iter()
+            .map(|(k, v)| {
+                k.parse::<u64>().map(|at| (at, v)).map_err(|_| {
+                    D::Error::custom(format!("routes_refreshed key {k:?} is not a time in ms"))
+                })
+            })
+            .collect()
     }
 }
 
