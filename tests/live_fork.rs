@@ -104,6 +104,10 @@ fn fork_of_agreeing_namesrvs_reproduces_cluster_and_routes() {
         .map(|b| b.addr.as_str())
         .collect();
     assert_eq!(masters, ["10.0.0.1:10911", "10.0.0.3:10911"]);
+    assert_eq!(
+        scenario.brokers[0].topics[0].topic, "TopicTest",
+        "a user's topic comes first, so the simulator's route view opens on it"
+    );
     let note = scenario.note.clone().unwrap_or_default();
     assert!(note.contains("ns-1 = 10.1.0.1:9876"), "{note}");
     assert!(note.contains("What if broker-a froze now?"), "{note}");

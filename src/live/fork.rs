@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::compare::{has_data, members, views_agree, Member};
+use super::topics::is_system_topic;
 use super::view::NamesrvView;
 use crate::namesrv::{
     validate_topic_config, Profile, RegisterBroker, DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
@@ -128,6 +129,14 @@ fn topics_by_group(view: &NamesrvView) -> (BTreeMap<String, Vec<TopicSpec>>, Vec
                 Err(e) => invalid.push(format!("{topic} on {} ({e})", qd.broker_name)),
             }
         }
+    }
+    // Topics a user made first: the simulator's route view opens on the first broker's first topic.
+    let names: Vec<String> = members(view)
+        .into_iter()
+        .flat_map(|m| [m.cluster, m.name])
+        .collect();
+    for specs in groups.values_mut() {
+        specs.sort_by_key(|t| is_system_topic(&t.topic, names.iter().map(String::as_str)));
     }
     let mut notes = Vec::new();
     let unfetched = view

@@ -16,12 +16,14 @@
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
 //! - [`fork`]: [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
+//! - [`topics`]: which topics RocketMQ makes itself.
 
 pub mod compare;
 pub mod delta;
 pub mod fork;
 pub mod message;
 pub mod state;
+pub mod topics;
 pub mod view;
 
 pub use delta::NamesrvDelta;

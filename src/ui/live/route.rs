@@ -11,26 +11,18 @@ use super::data::LiveData;
 use super::state::LiveMsg;
 use super::LiveProps;
 use crate::live::compare::{has_data, route_differs};
+use crate::live::topics::is_system_topic;
 use crate::live::NamesrvView;
 use crate::ui::fmt_secs;
 use crate::ui::route::{route_table, TopicSelect};
 
-/// Topics every RocketMQ broker has; the route view opens on a topic a user made, when there is one.
-const SYSTEM_TOPICS: [&str; 6] = [
-    "TBW102",
-    "SELF_TEST_TOPIC",
-    "OFFSET_MOVED_EVENT",
-    "SCHEDULE_TOPIC_XXXX",
-    "BenchmarkTest",
-    "TRANS_CHECK_MAX_TIME_TOPIC",
-];
-const SYSTEM_PREFIXES: [&str; 5] = ["rmq_sys_", "RMQ_SYS_", "%RETRY%", "%DLQ%", "%SYS%"];
-
 fn is_system(data: &LiveData, topic: &str) -> bool {
-    SYSTEM_TOPICS.contains(&topic)
-        || SYSTEM_PREFIXES.iter().any(|p| topic.starts_with(p))
-        // A broker registers a topic named after its cluster and one after itself.
-        || data.known.values().any(|m| m.cluster == topic || m.name == topic)
+    is_system_topic(
+        topic,
+        data.known
+            .values()
+            .flat_map(|m| [m.cluster.as_str(), m.name.as_str()]),
+    )
 }
 
 /// Every topic any NameServer lists or has a route for.
