@@ -65,11 +65,12 @@ impl LiveData {
         }
         self.state.apply(message)?;
         self.changed.clear();
+        // One feed line per NameServer: a broker leaving changes many routes at once.
+        let mut by_ns: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (ns, topic) in changed_routes {
             let Some(view) = self.state.namesrv(&ns) else {
                 continue;
             };
-            let at = view.fetched_at_ms.unwrap_or(self.state.server_time_ms);
             if let Some(route) = view.routes.get(&topic).and_then(|e| e.route.as_ref()) {
                 self.changed.extend(
                     route
@@ -78,7 +79,24 @@ impl LiveData {
                         .map(|qd| format!("{ns}/{topic}/{}", qd.broker_name)),
                 );
             }
-            self.push(at, format!("{ns}: the route of {topic} changed"), "route");
+            by_ns.entry(ns).or_default().push(topic);
+        }
+        for (ns, topics) in by_ns {
+            let at = self
+                .state
+                .namesrv(&ns)
+                .and_then(|v| v.fetched_at_ms)
+                .unwrap_or(self.state.server_time_ms);
+            let text = match topics.as_slice() {
+                [one] => format!("{ns}: the route of {one} changed"),
+                many => format!(
+                    "{ns}: the routes of {} topics changed: {}{}",
+                    many.len(),
+                    many.iter().take(8).cloned().collect::<Vec<_>>().join(", "),
+                    if many.len() > 8 { " …" } else { "" }
+                ),
+            };
+            self.push(at, text, "route");
         }
         self.observe();
         Ok(())
