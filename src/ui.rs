@@ -1,22 +1,25 @@
 //! The workshop dashboard (wasm32 only): a Yew UI over the simulator.
 //!
-//! `state` holds the reducer (pure: it only drives the simulator); `clock` is the effect that turns
-//! real time into `Tick`s; each other module is one panel.
+//! `root` chooses between the simulator and live mode. `state` holds the simulator's reducer (pure:
+//! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
+//! live mode; each other module is one panel.
 
 mod app;
 mod clock;
 mod cluster;
 mod feed;
 mod forms;
+pub mod live;
 mod producers;
 mod ring;
+mod root;
 mod route;
 mod scenario_bar;
 mod state;
 mod tables;
 mod timebar;
 
-pub use app::App;
+pub use root::{App, AppProps};
 pub use state::{AppState, Msg, Selection};
 
 use yew::prelude::*;

@@ -267,3 +267,25 @@ fn freshness_marks_failing_stale_and_unknown() {
         Freshness::Unknown
     );
 }
+
+/// An update whose routes were only refreshed (fetch time → topics, integer keys) survives JSON
+/// inside the tagged `ServerMessage`, as a viewer reads it.
+#[test]
+fn an_update_with_refreshed_routes_round_trips_through_json() {
+    let before = view(2, 500);
+    let mut after = view(2, 2_500);
+    after.fetched_at_ms = Some(2_500);
+    let delta = before.diff(&after).unwrap();
+    assert_eq!(delta.routes_refreshed.len(), 1);
+    let msg = ServerMessage::Update(Update {
+        seq: 2,
+        sent_at_ms: 3_000,
+        namesrvs: vec![delta],
+    });
+    let json = serde_json::to_string(&msg).unwrap();
+    assert!(
+        json.contains(r#""routes_refreshed":{"2500":["Topic0","Topic1"]}"#),
+        "{json}"
+    );
+    assert_eq!(serde_json::from_str::<ServerMessage>(&json).unwrap(), msg);
+}

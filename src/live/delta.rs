@@ -123,23 +123,20 @@ impl NamesrvView {
     }
 }
 
-/// Integer map keys as JSON strings. serde_json does this by itself for a plain struct, but not
-/// inside an internally tagged enum (`ServerMessage`), which buffers the keys as strings first.
+/// Integer map keys as JSON object keys (decimal strings). Read through a string map on purpose:
+/// inside the internally tagged `ServerMessage`, serde buffers the message and its buffered map keys
+/// are strings, which a plain `u64` key refuses ("invalid type: string, expected u64").
 mod time_keys {
     use std::collections::BTreeMap;
 
-    use serde::de::Error;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(
-        value: &BTreeMap<u64, Vec<String>>,
+        map: &BTreeMap<u64, Vec<String>>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
-        value
-            .iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect::<BTreeMap<_, _>>()
-            .serialize(s)
+        s.collect_map(map.iter().map(|(k, v)| (k.to_string(), v)))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(
@@ -149,7 +146,7 @@ mod time_keys {
             .into_iter()
             .map(|(k, v)| {
                 k.parse::<u64>().map(|at| (at, v)).map_err(|_| {
-                    D::Error::custom(format!("routes_refreshed: {k:?} is not a time in ms"))
+                    D::Error::custom(format!("routes_refreshed key {k:?} is not a time in ms"))
                 })
             })
             .collect()

@@ -14,13 +14,20 @@
 //! - [`delta`]: [`NamesrvDelta`] — diff and apply.
 //! - [`message`]: [`ServerMessage`] ([`Snapshot`], [`Update`]), [`ClientMessage`], [`Source`].
 //! - [`state`]: [`LiveState`], the viewer's reducer.
+//! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
+//! - [`fork`]: [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
+//! - [`topics`]: which topics RocketMQ makes itself.
 
+pub mod compare;
 pub mod delta;
+pub mod fork;
 pub mod message;
 pub mod state;
+pub mod topics;
 pub mod view;
 
 pub use delta::NamesrvDelta;
+pub use fork::fork;
 pub use message::{ClientMessage, ServerMessage, Snapshot, Source, SourceKind, Update};
 pub use state::{LiveError, LiveState};
 pub use view::{BrokerLive, Freshness, NamesrvStatus, NamesrvView, RouteEntry};

@@ -1,18 +1,22 @@
 //! The dashboard's layout: scenario bar, time bar, cluster / route / producers, the event feed, and
 //! tabs for the tables, the mqadmin mirror and the forms.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::clock::{use_sim_clock, use_space_toggle};
 use super::cluster::ClusterView;
 use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
+use super::live::LiveConnect;
 use super::producers::ProducersView;
 use super::route::RouteView;
 use super::scenario_bar::ScenarioBar;
 use super::state::{AppState, Msg};
 use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
+use crate::sim::Scenario;
 use crate::view::share::from_hash;
 
 /// The state at page load: the scenario of a share link in the URL, else the default preset.
@@ -50,10 +54,22 @@ const TABS: [(Tab, &str); 6] = [
     (Tab::Timing, "Timing"),
 ];
 
+#[derive(Properties, PartialEq)]
+pub struct SimAppProps {
+    /// A scenario to start on (a fork of live mode) instead of what the URL asks for.
+    pub initial: Option<Rc<Scenario>>,
+    /// Prefills the "Live…" control.
+    pub live_url: AttrValue,
+    pub on_live: Callback<String>,
+}
+
 /// The workshop dashboard.
 #[component]
-pub fn App() -> Html {
-    let store = use_reducer(initial_state);
+pub fn SimApp(props: &SimAppProps) -> Html {
+    let store = use_reducer({
+        let initial = props.initial.clone();
+        move || initial.map_or_else(initial_state, |s| AppState::new((*s).clone()))
+    });
     use_sim_clock(store.clone());
     use_space_toggle(store.clone());
     let tab = use_state(|| Tab::Tables);
@@ -67,6 +83,7 @@ pub fn App() -> Html {
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
                 <ScenarioBar store={store.clone()} />
+                <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} />
             </header>
             { for note.map(|n| html!{ <p class="note" data-testid="note"><b>{ "Watch for: " }</b>{ n }</p> }) }
             { for store.error.clone().map(|e| html!{

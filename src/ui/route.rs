@@ -16,7 +16,7 @@ pub struct RouteViewProps {
     pub store: Store,
 }
 
-fn route_table(route: &TopicRouteData) -> Html {
+pub(crate) fn route_table(route: &TopicRouteData) -> Html {
     let mut qds = route.queue_datas.clone();
     qds.sort_by(|a, b| a.broker_name.cmp(&b.broker_name));
     html! {
@@ -42,32 +42,27 @@ fn route_table(route: &TopicRouteData) -> Html {
 }
 
 #[derive(Properties)]
-struct TopicSelectProps {
-    topics: Rc<Vec<String>>,
-    selected: String,
-    store: Store,
+pub(crate) struct TopicSelectProps {
+    pub topics: Rc<Vec<String>>,
+    pub selected: String,
+    pub on_select: Callback<String>,
 }
 
 impl PartialEq for TopicSelectProps {
-    /// The store changes on every tick; the list only when topics come or go. Comparing the list (not
-    /// the store) lets Yew skip re-rendering a thousand options per tick.
+    /// The callback is made anew on every tick; the list changes only when topics come or go.
+    /// Comparing the list (not the callback) lets Yew skip re-rendering a thousand options per tick.
     fn eq(&self, other: &Self) -> bool {
         self.selected == other.selected && self.topics == other.topics
     }
 }
 
-/// The topic chooser: one option per topic any NameServer knows.
+/// The topic chooser: one option per topic any NameServer knows (simulator and live mode).
 #[component]
-fn TopicSelect(props: &TopicSelectProps) -> Html {
-    let on_topic = {
-        let store = props.store.clone();
-        Callback::from(move |e: Event| {
-            let v = e
-                .target_unchecked_into::<web_sys::HtmlSelectElement>()
-                .value();
-            store.dispatch(Msg::SelectTopic(v));
-        })
-    };
+pub(crate) fn TopicSelect(props: &TopicSelectProps) -> Html {
+    let on_topic = props.on_select.reform(|e: Event| {
+        e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value()
+    });
     html! {
         <select onchange={on_topic} aria-label="topic">
             { for props.topics.iter().map(|t| html! {
@@ -107,10 +102,14 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
         .collect();
     let disagree = routes.windows(2).any(|w| w[0].1 != w[1].1);
     let now = sim.now();
+    let on_select = {
+        let store = store.clone();
+        Callback::from(move |t: String| store.dispatch(Msg::SelectTopic(t)))
+    };
     html! {
         <section class="panel route" aria-label="topic route">
             <h2>{ "Topic route " }
-                <TopicSelect topics={topics} selected={topic.clone()} store={store.clone()} />
+                <TopicSelect topics={topics} selected={topic.clone()} on_select={on_select} />
                 { if disagree { html!{ <span class="badge disagree">{ "NameServers disagree" }</span> } } else { html!{} } }
             </h2>
             <div class="route-columns" data-testid="route-view" data-topic={topic.clone()}>

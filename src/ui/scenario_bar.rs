@@ -13,11 +13,18 @@ pub struct ScenarioBarProps {
     pub store: Store,
 }
 
-/// The page URL without its hash.
+/// The page URL without its query and hash: a share link must not carry a bridge's `token` (or
+/// `?live=`, which a share link would override anyway).
 fn page_url() -> String {
     web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .map(|h| h.split('#').next().unwrap_or("").to_owned())
+        .map(|w| w.location())
+        .map(|l| {
+            format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            )
+        })
         .unwrap_or_default()
 }
 

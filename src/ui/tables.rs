@@ -10,26 +10,26 @@ use crate::model::perm::perm_to_string;
 use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime};
 
 /// Rows shown per table before asking for a filter.
-const ROW_LIMIT: usize = 150;
+pub(crate) const ROW_LIMIT: usize = 150;
 
-/// One row of a topicQueueTable view.
+/// One row of a topicQueueTable view (simulator and live mode).
 #[derive(Clone, PartialEq)]
-struct TopicRow {
-    key: String,
-    topic: String,
-    qd: crate::model::QueueData,
-    changed: bool,
+pub(crate) struct TopicRow {
+    pub key: String,
+    pub topic: String,
+    pub qd: crate::model::QueueData,
+    pub changed: bool,
 }
 
 #[derive(Properties, PartialEq)]
-struct TopicRowsProps {
-    rows: Rc<Vec<TopicRow>>,
+pub(crate) struct TopicRowsProps {
+    pub rows: Rc<Vec<TopicRow>>,
 }
 
 /// The rows of topicQueueTable. Its own component so a clock tick that changed no row re-renders
 /// nothing here (the props compare equal).
 #[component]
-fn TopicRows(props: &TopicRowsProps) -> Html {
+pub(crate) fn TopicRows(props: &TopicRowsProps) -> Html {
     html! {
         <table><thead><tr><th>{"topic"}</th><th>{"brokerName"}</th><th>{"read"}</th><th>{"write"}</th><th>{"perm"}</th><th>{"topicSysFlag"}</th></tr></thead>
         <tbody>{ for props.rows.iter().take(ROW_LIMIT).map(|r| html!{

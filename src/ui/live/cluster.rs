@@ -1,0 +1,161 @@
+//! The live cluster: clusters → broker groups → members, with each NameServer's view of every broker
+//! (same markup and data-testid hooks as the simulator's cluster view). A bridge cannot know a
+//! broker's process state or heartbeat age: the state reads `unknown`, and the age is shown only
+//! when the source reports brokerLiveTable (RouteLab's own NameServer), else "age unknown" with what
+//! can be inferred in the tooltip. A broker a NameServer stopped listing stays, marked gone.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+
+use super::data::LiveData;
+use super::LiveProps;
+use crate::live::compare::{has_data, members, Member};
+use crate::live::NamesrvView;
+use crate::ui::fmt_secs;
+use crate::ui::ring::Ring;
+
+#[component]
+pub fn LiveCluster(props: &LiveProps) -> Html {
+    let data = props.store.data.borrow();
+    let mut tree: BTreeMap<&str, BTreeMap<&str, Vec<&Member>>> = BTreeMap::new();
+    for m in data.known.values() {
+        tree.entry(m.cluster.as_str())
+            .or_default()
+            .entry(m.name.as_str())
+            .or_default()
+            .push(m);
+    }
+    for groups in tree.values_mut() {
+        for members in groups.values_mut() {
+            members.sort_by_key(|m| m.id);
+        }
+    }
+    html! {
+        <section class="panel cluster" aria-label="cluster">
+            <h2>{ "Cluster" }</h2>
+            <div class="ns-list">
+                { for data.state.namesrvs.iter().map(|v| html!{
+                    <span class="ns-chip" data-testid="namesrv" data-namesrv={v.addr.clone()}>
+                        <b>{ v.addr.clone() }</b>
+                        { if has_data(v) {
+                            format!(" {} brokers listed · {} topics", members(v).len(), v.topics.len())
+                        } else { " no data yet".to_owned() } }
+                    </span>
+                }) }
+            </div>
+            { if tree.is_empty() { html!{ <p class="hint">{ "No broker listed by any NameServer yet." }</p> } } else { html!{} } }
+            { for tree.iter().map(|(cluster, groups)| html! {
+                <div class="cluster-box">
+                    <h3>{ *cluster }</h3>
+                    { for groups.iter().map(|(name, members)| html! {
+                        <div class="group">
+                            <div class="group-name">{ *name }</div>
+                            { for members.iter().map(|m| broker_card(&data, m)) }
+                        </div>
+                    }) }
+                </div>
+            }) }
+        </section>
+    }
+}
+
+/// Whether a NameServer with data lists the broker at `addr`.
+fn lists(view: &NamesrvView, addr: &str) -> bool {
+    view.cluster
+        .broker_addr_table
+        .values()
+        .any(|bd| bd.broker_addrs.values().any(|a| a.as_str() == addr))
+}
+
+fn broker_card(data: &LiveData, m: &Member) -> Html {
+    let views = &data.state.namesrvs;
+    let listed: Vec<bool> = views
+        .iter()
+        .filter(|v| has_data(v))
+        .map(|v| lists(v, &m.addr))
+        .collect();
+    let disagree = listed.iter().any(|l| *l) && listed.iter().any(|l| !*l);
+    let gone = !listed.iter().any(|l| *l);
+    let role = if m.id == 0 {
+        "master".to_owned()
+    } else {
+        format!("slave {}", m.id)
+    };
+    html! {
+        <div class={classes!("broker", gone.then_some("gone"), disagree.then_some("disagree"))}
+            data-testid="broker-card" data-addr={m.addr.clone()} data-state="unknown">
+            <div class="broker-head">
+                <span class="role">{ role }</span>
+                <span class="addr">{ m.addr.clone() }</span>
+                { if gone { html!{ <span class="badge killed">{ "not listed anywhere" }</span> } } else { html!{} } }
+                { if disagree { html!{ <span class="badge disagree" title="the NameServers disagree about this broker">{ "NameServers disagree" }</span> } } else { html!{} } }
+            </div>
+            <div class="ns-views">
+                { for views.iter().map(|v| ns_view(data, v, m)) }
+            </div>
+        </div>
+    }
+}
+
+/// One NameServer's view of one broker.
+fn ns_view(data: &LiveData, view: &NamesrvView, m: &Member) -> Html {
+    let now = data.state.server_time_ms;
+    let ns = view.addr.clone();
+    let listed = has_data(view) && lists(view, &m.addr);
+    let (body, age): (Html, String) = if !has_data(view) {
+        (
+            html! { <span class="unknown">{ "no data" }</span> },
+            "unknown".into(),
+        )
+    } else if listed {
+        match view.broker_live.as_ref().map(|t| t.get(&m.addr)) {
+            Some(Some(l)) => {
+                let age = now.saturating_sub(l.last_update_ms);
+                let title = format!(
+                    "{ns}: last heartbeat {} ago; expires after {}",
+                    fmt_secs(age),
+                    fmt_secs(l.timeout_ms)
+                );
+                (
+                    html! { <>
+                        <Ring age_ms={age} timeout_ms={l.timeout_ms} title={title} />
+                        <span class="age">{ fmt_secs(age) }</span>
+                    </> },
+                    age.to_string(),
+                )
+            }
+            Some(None) => (
+                html! { <span class="unknown">{ "listed · no live entry" }</span> },
+                "unknown".into(),
+            ),
+            None => (
+                html! { <span class="unknown" title={format!(
+                "{ns} lists this broker, so its last heartbeat came within the expiry (120 s unless \
+                 the broker asked for another) before the last fetch. A NameServer does not report \
+                 heartbeat times, so the age itself is unknown.")}>{ "listed · age unknown" }</span> },
+                "unknown".into(),
+            ),
+        }
+    } else {
+        let since = data.gone_since.get(&(ns.clone(), m.addr.clone()));
+        let text = match since {
+            Some(at) => format!(
+                "not registered · gone {} ago",
+                fmt_secs(now.saturating_sub(*at))
+            ),
+            None => "not registered".to_owned(),
+        };
+        (
+            html! { <span class="gone" title={format!("{ns} does not list this broker")}>{ text }</span> },
+            "unknown".into(),
+        )
+    };
+    html! {
+        <div class="ns-view" data-testid="broker" data-addr={m.addr.clone()} data-namesrv={ns.clone()}
+            data-state="unknown" data-registered={listed.to_string()} data-age={age}>
+            <span class="ns-name">{ ns.clone() }</span>
+            { body }
+        </div>
+    }
+}

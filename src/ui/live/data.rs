@@ -1,0 +1,186 @@
+//! What the viewer has learnt: the live state itself plus what only watching it over time tells —
+//! brokers a NameServer stopped listing (and since when), status changes, route changes — as a feed
+//! in plain words. No NameServer reports when a broker left; the time here is when a fetch first
+//! showed it gone, which is what the viewer can honestly say.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use crate::live::compare::{has_data, members, Member};
+use crate::live::{LiveError, LiveState, NamesrvStatus, ServerMessage};
+
+/// How many feed lines are kept.
+pub const FEED_LIMIT: usize = 200;
+
+/// One line of the live feed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedLine {
+    /// Stable key for rendering.
+    pub seq: u64,
+    /// Server time (ms since the Unix epoch) of the fetch that showed the change.
+    pub at_ms: u64,
+    pub text: String,
+    /// For styling, as the simulator's feed: `removed`, `registered`, `route`, `failing`, `ok`.
+    pub kind: &'static str,
+}
+
+/// The live state and its history.
+#[derive(Clone, Debug, Default)]
+pub struct LiveData {
+    pub state: LiveState,
+    /// Every broker any NameServer listed this session, by address: a broker that leaves every
+    /// NameServer stays on screen, marked gone, instead of silently vanishing.
+    pub known: BTreeMap<String, Member>,
+    /// (NameServer, broker address) → server time of the fetch that first showed it unlisted.
+    pub gone_since: BTreeMap<(String, String), u64>,
+    /// Newest first.
+    pub feed: VecDeque<FeedLine>,
+    /// Keys (`ns/topic/brokerName`) of topicQueueTable rows the last update changed.
+    pub changed: BTreeSet<String>,
+    /// What each NameServer listed at the previous message.
+    listed: BTreeMap<String, BTreeSet<String>>,
+    statuses: BTreeMap<String, NamesrvStatus>,
+    feed_seq: u64,
+}
+
+impl LiveData {
+    /// Applies a message and records what it changed. On error nothing changes.
+    pub fn apply(&mut self, message: ServerMessage) -> Result<(), LiveError> {
+        // Routes whose body an update changes (not first fetches), read before applying.
+        let mut changed_routes: Vec<(String, String)> = Vec::new();
+        if let ServerMessage::Update(u) = &message {
+            for d in &u.namesrvs {
+                let Some(view) = self.state.namesrv(&d.addr) else {
+                    continue;
+                };
+                for (topic, entry) in &d.routes {
+                    if view
+                        .routes
+                        .get(topic)
+                        .is_some_and(|old| old.route != entry.route)
+                    {
+                        changed_routes.push((d.addr.clone(), topic.clone()));
+                    }
+                }
+            }
+        }
+        self.state.apply(message)?;
+        self.changed.clear();
+        // One feed line per NameServer: a broker leaving changes many routes at once.
+        let mut by_ns: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (ns, topic) in changed_routes {
+            let Some(view) = self.state.namesrv(&ns) else {
+                continue;
+            };
+            if let Some(route) = view.routes.get(&topic).and_then(|e| e.route.as_ref()) {
+                self.changed.extend(
+                    route
+                        .queue_datas
+                        .iter()
+                        .map(|qd| format!("{ns}/{topic}/{}", qd.broker_name)),
+                );
+            }
+            by_ns.entry(ns).or_default().push(topic);
+        }
+        for (ns, topics) in by_ns {
+            let at = self
+                .state
+                .namesrv(&ns)
+                .and_then(|v| v.fetched_at_ms)
+                .unwrap_or(self.state.server_time_ms);
+            let text = match topics.as_slice() {
+                [one] => format!("{ns}: the route of {one} changed"),
+                many => format!(
+                    "{ns}: the routes of {} topics changed: {}{}",
+                    many.len(),
+                    many.iter().take(8).cloned().collect::<Vec<_>>().join(", "),
+                    if many.len() > 8 { " …" } else { "" }
+                ),
+            };
+            self.push(at, text, "route");
+        }
+        self.observe();
+        Ok(())
+    }
+
+    /// Status changes and brokers appearing in or leaving each NameServer's listing.
+    fn observe(&mut self) {
+        let mut lines: Vec<(u64, String, &'static str)> = Vec::new();
+        for view in &self.state.namesrvs {
+            let at = view.fetched_at_ms.unwrap_or(self.state.server_time_ms);
+            let before = self.statuses.insert(view.addr.clone(), view.status);
+            match (before, view.status) {
+                (Some(old), NamesrvStatus::Failing) if old != NamesrvStatus::Failing => {
+                    lines.push((
+                        self.state.server_time_ms,
+                        format!(
+                            "{}: polling failed ({}); its last data stays on screen",
+                            view.addr,
+                            view.error.as_deref().unwrap_or("no reason given")
+                        ),
+                        "failing",
+                    ))
+                }
+                (Some(NamesrvStatus::Failing), NamesrvStatus::Ok) => {
+                    lines.push((at, format!("{}: answers again", view.addr), "ok"))
+                }
+                _ => {}
+            }
+            if !has_data(view) {
+                continue;
+            }
+            let now: BTreeSet<String> = members(view)
+                .into_iter()
+                .map(|m| {
+                    let addr = m.addr.clone();
+                    self.known.insert(addr.clone(), m);
+                    addr
+                })
+                .collect();
+            let key = |addr: &str| (view.addr.clone(), addr.to_owned());
+            // The first listing seen is the starting point, not news.
+            if let Some(prev) = self.listed.get(&view.addr) {
+                for addr in prev.difference(&now) {
+                    self.gone_since.insert(key(addr), at);
+                    lines.push((
+                        at,
+                        format!("{} no longer lists {}", view.addr, self.describe(addr)),
+                        "removed",
+                    ));
+                }
+                for addr in now.difference(prev) {
+                    lines.push((
+                        at,
+                        format!("{} lists {}", view.addr, self.describe(addr)),
+                        "registered",
+                    ));
+                }
+            }
+            for addr in &now {
+                self.gone_since.remove(&key(addr));
+            }
+            self.listed.insert(view.addr.clone(), now);
+        }
+        for (at, text, kind) in lines {
+            self.push(at, text, kind);
+        }
+    }
+
+    /// `broker-a (10.0.0.1:10911)`, or the bare address of a broker never listed.
+    fn describe(&self, addr: &str) -> String {
+        match self.known.get(addr) {
+            Some(m) => format!("{} ({addr})", m.name),
+            None => addr.to_owned(),
+        }
+    }
+
+    fn push(&mut self, at_ms: u64, text: String, kind: &'static str) {
+        self.feed_seq += 1;
+        self.feed.push_front(FeedLine {
+            seq: self.feed_seq,
+            at_ms,
+            text,
+            kind,
+        });
+        self.feed.truncate(FEED_LIMIT);
+    }
+}

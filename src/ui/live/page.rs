@@ -1,0 +1,76 @@
+//! Live mode's layout: the live header instead of the time bar; cluster, route and the changes seen;
+//! tabs for the tables and the mqadmin mirror. No actions: a bridge only reads.
+
+use yew::prelude::*;
+
+use super::cluster::LiveCluster;
+use super::feed::LiveFeed;
+use super::header::LiveHeader;
+use super::route::LiveRoute;
+use super::socket::use_live_socket;
+use super::state::{LiveModel, LiveStore};
+use super::tables::{LiveMqadmin, LiveTables};
+use crate::sim::Scenario;
+
+#[derive(Properties, PartialEq)]
+pub struct LivePageProps {
+    /// The bridge's WebSocket URL; `None` when the page feeds the messages itself.
+    pub url: Option<AttrValue>,
+    pub on_fork: Callback<Scenario>,
+    pub on_leave: Callback<()>,
+    /// Receives the live store once mounted, to feed it messages (tests, own transports).
+    #[prop_or_default]
+    pub on_store: Option<Callback<LiveStore>>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Tab {
+    Tables,
+    Mqadmin,
+}
+
+#[component]
+pub fn LivePage(props: &LivePageProps) -> Html {
+    let store = use_reducer({
+        let url = props.url.as_ref().map(|u| u.to_string());
+        move || LiveModel::new(url)
+    });
+    use_live_socket(store.clone());
+    {
+        let (store, on_store) = (store.clone(), props.on_store.clone());
+        use_effect_with((), move |_| {
+            if let Some(cb) = on_store {
+                cb.emit(store);
+            }
+        });
+    }
+    let tab = use_state(|| Tab::Tables);
+    let tabs = [(Tab::Tables, "Tables"), (Tab::Mqadmin, "mqadmin")];
+    html! {
+        <div class="app live">
+            <header class="top">
+                <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
+                <LiveHeader store={store.clone()} on_fork={props.on_fork.clone()} on_leave={props.on_leave.clone()} />
+            </header>
+            { for store.error.clone().map(|e| html!{ <p class="error-banner" role="alert">{ e }</p> }) }
+            <main class="grid">
+                <LiveCluster store={store.clone()} />
+                <LiveRoute store={store.clone()} />
+                <div class="side"><LiveFeed store={store.clone()} /></div>
+            </main>
+            <section class="panel bottom">
+                <nav class="tabs" role="tablist">
+                    { for tabs.iter().map(|(t, label)| {
+                        let onclick = { let tab = tab.clone(); let t = *t; Callback::from(move |_: MouseEvent| tab.set(t)) };
+                        html!{ <button role="tab" aria-selected={(*tab == *t).to_string()} class={classes!((*tab == *t).then_some("active"))} {onclick}>{ *label }</button> }
+                    }) }
+                </nav>
+                { match *tab {
+                    Tab::Tables => html!{ <LiveTables store={store.clone()} /> },
+                    Tab::Mqadmin => html!{ <LiveMqadmin store={store.clone()} /> },
+                } }
+            </section>
+            <footer class="foot">{ format!("RouteLab v{} · live mode: what the NameServers answer, as the bridge last fetched it · heartbeat ages are known only when a NameServer reports them", crate::VERSION) }</footer>
+        </div>
+    }
+}

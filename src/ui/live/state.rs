@@ -1,0 +1,206 @@
+//! Live mode's state and reducer. Pure like the simulator's: the socket glue turns what happens on the
+//! WebSocket into [`LiveMsg`]s (with the page time they happened at), and the reducer answers by
+//! changing counters the glue watches — `generation` to open a new socket, `resyncs` to send
+//! `{"type":"resync"}` — never by touching the socket itself.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::data::LiveData;
+use crate::live::{LiveError, ServerMessage};
+
+/// The first reconnect delay; it doubles up to [`BACKOFF_MAX_MS`] and starts over after a snapshot.
+pub const BACKOFF_FIRST_MS: u64 = 500;
+/// The longest reconnect delay.
+pub const BACKOFF_MAX_MS: u64 = 10_000;
+
+/// The connection to the bridge, as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Conn {
+    /// A socket is opening, or open but no snapshot has arrived yet.
+    Connecting,
+    /// A snapshot arrived on this socket: the data is live.
+    Live,
+    /// The socket closed; a new one opens at `retry_at_ms` (page clock).
+    Reconnecting {
+        retry_at_ms: f64,
+        delay_ms: u64,
+        reason: String,
+    },
+}
+
+impl Conn {
+    /// `data-state` of the `live-status` element.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Conn::Connecting => "connecting",
+            Conn::Live => "live",
+            Conn::Reconnecting { .. } => "reconnecting",
+        }
+    }
+}
+
+/// Live mode's state. The data sits behind `Rc<RefCell<_>>` so a message does not copy every route;
+/// `version` changes on every change so components re-render (as the simulator's `AppState` does).
+#[derive(Clone)]
+pub struct LiveModel {
+    /// The bridge; `None` when the page feeds messages itself (tests, embedding).
+    pub url: Option<String>,
+    pub conn: Conn,
+    pub data: Rc<RefCell<LiveData>>,
+    pub version: u64,
+    /// Server clock minus page clock (ms), from the last message's `sent_at_ms`: ages are computed on
+    /// the server's clock, so a laptop whose clock is off does not show wrong ages.
+    pub clock_offset_ms: f64,
+    /// The next reconnect delay.
+    pub backoff_ms: u64,
+    /// Bumped to open a new socket.
+    pub generation: u64,
+    /// Bumped to send a resync request.
+    pub resyncs: u64,
+    /// A resync was asked for and its snapshot has not come yet (so one bad message asks once).
+    awaiting_snapshot: bool,
+    /// The last protocol problem, shown until the next snapshot.
+    pub error: Option<String>,
+    /// The topic chosen in the route view (`None`: the first user topic).
+    pub topic: Option<String>,
+}
+
+impl PartialEq for LiveModel {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.data, &other.data) && self.version == other.version
+    }
+}
+
+/// What happened.
+pub enum LiveMsg {
+    /// The socket opened.
+    Opened,
+    /// A text frame arrived at page time `at_ms`.
+    Frame {
+        text: String,
+        at_ms: f64,
+    },
+    /// The socket closed or could not open, at page time `at_ms`.
+    Closed {
+        reason: String,
+        at_ms: f64,
+    },
+    /// The reconnect delay passed.
+    Retry,
+    /// Connect to this bridge instead (the data of the previous one is dropped).
+    Connect(String),
+    SelectTopic(String),
+}
+
+impl LiveModel {
+    /// Connecting to `url` (or waiting for messages fed by the page when `None`).
+    pub fn new(url: Option<String>) -> Self {
+        Self {
+            url,
+            conn: Conn::Connecting,
+            data: Rc::default(),
+            version: 0,
+            clock_offset_ms: 0.0,
+            backoff_ms: BACKOFF_FIRST_MS,
+            generation: 0,
+            resyncs: 0,
+            awaiting_snapshot: false,
+            error: None,
+            topic: None,
+        }
+    }
+
+    /// The server's clock now, from the page's clock `local_ms`.
+    pub fn server_now(&self, local_ms: f64) -> u64 {
+        (local_ms + self.clock_offset_ms).max(0.0) as u64
+    }
+
+    fn on_frame(&mut self, text: &str, at_ms: f64) {
+        let message: ServerMessage = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                self.error = Some(format!("unreadable message from the bridge ({e})"));
+                self.request_resync();
+                return;
+            }
+        };
+        let (sent_at_ms, snapshot) = match &message {
+            ServerMessage::Snapshot(s) => (s.sent_at_ms, true),
+            ServerMessage::Update(u) => (u.sent_at_ms, false),
+        };
+        let result = self.data.borrow_mut().apply(message);
+        match result {
+            Ok(()) => {
+                self.clock_offset_ms = sent_at_ms as f64 - at_ms;
+                if snapshot {
+                    self.conn = Conn::Live;
+                    self.backoff_ms = BACKOFF_FIRST_MS;
+                    self.awaiting_snapshot = false;
+                    self.error = None;
+                }
+            }
+            // Another snapshot would be refused the same way.
+            Err(e @ LiveError::Protocol(_)) => self.error = Some(e.to_string()),
+            Err(e) => {
+                self.error = Some(format!("{e}; asking for a fresh snapshot"));
+                self.request_resync();
+            }
+        }
+    }
+
+    fn request_resync(&mut self) {
+        if !self.awaiting_snapshot {
+            self.awaiting_snapshot = true;
+            self.resyncs += 1;
+        }
+    }
+}
+
+impl Reducible for LiveModel {
+    type Action = LiveMsg;
+
+    fn reduce(self: Rc<Self>, msg: LiveMsg) -> Rc<Self> {
+        let mut s = (*self).clone();
+        match msg {
+            LiveMsg::Opened => {
+                s.conn = Conn::Connecting;
+                s.awaiting_snapshot = false;
+            }
+            LiveMsg::Frame { text, at_ms } => s.on_frame(&text, at_ms),
+            LiveMsg::Closed { reason, at_ms } => {
+                if s.url.is_none() {
+                    return self;
+                }
+                let delay_ms = s.backoff_ms;
+                s.backoff_ms = (s.backoff_ms * 2).min(BACKOFF_MAX_MS);
+                s.conn = Conn::Reconnecting {
+                    retry_at_ms: at_ms + delay_ms as f64,
+                    delay_ms,
+                    reason,
+                };
+            }
+            LiveMsg::Retry => {
+                if !matches!(s.conn, Conn::Reconnecting { .. }) {
+                    return self;
+                }
+                s.conn = Conn::Connecting;
+                s.generation += 1;
+            }
+            LiveMsg::Connect(url) => {
+                let mut next = LiveModel::new(Some(url));
+                next.generation = s.generation + 1;
+                next.version = s.version + 1;
+                return Rc::new(next);
+            }
+            LiveMsg::SelectTopic(t) => s.topic = Some(t),
+        }
+        s.version += 1;
+        Rc::new(s)
+    }
+}
+
+/// The live state handle every live panel receives.
+pub type LiveStore = UseReducerHandle<LiveModel>;
