@@ -289,3 +289,36 @@ fn an_update_with_refreshed_routes_round_trips_through_json() {
     );
     assert_eq!(serde_json::from_str::<ServerMessage>(&json).unwrap(), msg);
 }
+
+#[test]
+fn from_json_reads_what_the_tagged_reader_reads_and_names_unknown_types() {
+    let base = view(3, 500);
+    let mut changed = base.clone();
+    for entry in changed.routes.values_mut() {
+        entry.fetched_at_ms = 900;
+    }
+    changed.topics.insert("New".into());
+    let messages = [
+        snapshot(4, vec![base.clone()]),
+        ServerMessage::Update(Update {
+            seq: 5,
+            sent_at_ms: 900,
+            namesrvs: vec![base.diff(&changed).unwrap()],
+        }),
+    ];
+    for message in messages {
+        let text = serde_json::to_string(&message).unwrap();
+        assert_eq!(ServerMessage::from_json(&text).unwrap(), message);
+        assert_eq!(
+            serde_json::from_str::<ServerMessage>(&text).unwrap(),
+            message
+        );
+    }
+    let err = ServerMessage::from_json(r#"{"type":"hello","seq":1}"#).unwrap_err();
+    assert!(
+        err.to_string().contains(r#"unknown message type "hello""#),
+        "{err}"
+    );
+    assert!(ServerMessage::from_json(r#"{"seq":1}"#).is_err());
+    assert!(ServerMessage::from_json("not json").is_err());
+}

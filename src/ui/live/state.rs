@@ -119,7 +119,7 @@ impl LiveModel {
     }
 
     fn on_frame(&mut self, text: &str, at_ms: f64) {
-        let message: ServerMessage = match serde_json::from_str(text) {
+        let message = match ServerMessage::from_json(text) {
             Ok(m) => m,
             Err(e) => {
                 self.error = Some(format!("unreadable message from the bridge ({e})"));
