@@ -1,0 +1,153 @@
+// End-to-end live mode: a REAL NameServer (rocketmq-rust's, installed by `scripts/setup --peer`),
+// brokers registered over TCP by this test, `routelab bridge` serving the release build, and the page
+// in Debian's Chromium. Needs: E2E_DIST (default dist), ROUTELAB_BIN (default target/debug/routelab),
+// ROUTELAB_PEER_BIN (default: the setup cache). Screenshots go to E2E_SHOTS.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { Connection, registerBroker } from './support/remoting.mjs';
+
+const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
+const DIST = resolve(process.env.E2E_DIST ?? 'dist');
+const ROUTELAB = resolve(process.env.ROUTELAB_BIN ?? 'target/debug/routelab');
+const PEER = process.env.ROUTELAB_PEER_BIN
+  ?? join(process.env.ROUTELAB_PEER_DIR ?? join(homedir(), '.cache/routelab/peer'), 'bin/rocketmq-namesrv-rust');
+
+const children = [];
+let context;
+let scratch;
+
+function freePort() {
+  return new Promise((res) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => res(port));
+    });
+  });
+}
+
+async function waitFor(check, what, ms = 20_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try { if (await check()) return; } catch { /* not yet */ }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const accepts = (port) => new Promise((res) => {
+  const s = net.connect(port, '127.0.0.1', () => { s.destroy(); res(true); });
+  s.on('error', () => res(false));
+});
+
+function start(cmd, args, env = {}) {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.output = '';
+  child.stdout.on('data', (d) => { child.output += d; });
+  child.stderr.on('data', (d) => { child.output += d; });
+  children.push(child);
+  return child;
+}
+
+async function startPeer(port) {
+  const home = join(scratch, `peer-${port}`);
+  mkdirSync(home, { recursive: true });
+  const conf = join(home, 'namesrv.toml');
+  writeFileSync(conf, [
+    `rocketmqHome = "${home}"`, `kvConfigPath = "${home}/kvConfig.json"`,
+    `configStorePath = "${home}/namesrv.properties"`, 'scanNotActiveBrokerInterval = 5000', '',
+  ].join('\n'));
+  const child = start(PEER, ['-c', conf, '--bindAddress', '127.0.0.1', '--listenPort', String(port)]);
+  await waitFor(() => accepts(port), `the NameServer on port ${port}`);
+  return child;
+}
+
+before(async () => {
+  for (const [path, how] of [[PEER, 'scripts/setup --peer'], [ROUTELAB, 'cargo build'], [join(DIST, 'index.html'), 'trunk build --release']]) {
+    assert.ok(existsSync(path), `${path} is missing: run ${how}`);
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  scratch = mkdtempSync(join(tmpdir(), 'routelab-live-'));
+  context = await chromium.launchPersistentContext(join(scratch, 'chromium'), {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1500, height: 1000 },
+  });
+});
+
+after(async () => {
+  await context?.close();
+  for (const child of children) child.kill('SIGKILL');
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test('live mode: the bridge shows a real NameServer, follows a broker leaving, keeps data when it fails, forks', async () => {
+  const nsPort = await freePort();
+  let peer = await startPeer(nsPort);
+  const ns = `127.0.0.1:${nsPort}`;
+  const a = await Connection.open(nsPort);
+  const b = await Connection.open(nsPort);
+  await registerBroker(a, { cluster: 'DefaultCluster', name: 'broker-a', addr: '127.0.0.1:10911',
+    topics: { TopicTest: [4, 4, 6], SELF_TEST_TOPIC: [1, 1, 6] } });
+  await registerBroker(b, { cluster: 'DefaultCluster', name: 'broker-b', addr: '127.0.0.1:10921',
+    topics: { TopicTest: [4, 4, 6], SELF_TEST_TOPIC: [1, 1, 6] } });
+
+  const httpPort = await freePort();
+  const bridge = start(ROUTELAB, ['bridge', '--namesrv', ns, '--listen', `127.0.0.1:${httpPort}`,
+    '--interval', '1s', '--dist', DIST], { RUST_LOG: 'info' });
+  await waitFor(() => accepts(httpPort), 'the bridge');
+
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`http://127.0.0.1:${httpPort}/`, { waitUntil: 'load' });
+  await page.locator('[data-testid=live-status][data-state=live]').waitFor({ timeout: 30_000 });
+  const broker = (addr) => page.locator(`[data-testid=broker][data-addr="${addr}"]`).first();
+  await broker('127.0.0.1:10911').waitFor({ timeout: 10_000 });
+  await broker('127.0.0.1:10921').waitFor({ timeout: 10_000 });
+  const freshness = page.locator(`[data-testid=namesrv-freshness][data-addr="${ns}"]`);
+  assert.equal(await freshness.getAttribute('data-freshness'), 'fresh');
+  assert.match(await page.textContent('body'), /TopicTest/);
+  await page.screenshot({ path: join(SHOTS, 'live-two-brokers.png'), fullPage: true });
+
+  // broker-b's connection closes: the NameServer drops it at once, the page follows within a poll
+  // (the card stays, marked gone, so the room sees what left)
+  b.close();
+  await page.locator('[data-testid=broker][data-addr="127.0.0.1:10921"][data-registered=false]')
+    .waitFor({ timeout: 10_000 });
+  assert.match(await broker('127.0.0.1:10921').textContent(), /not registered/);
+
+  // the NameServer dies: marked failing, what it knew stays on screen
+  peer.kill('SIGKILL');
+  await page.locator(`[data-testid=namesrv-freshness][data-addr="${ns}"][data-freshness=failing]`)
+    .waitFor({ timeout: 10_000 });
+  assert.ok(await broker('127.0.0.1:10911').isVisible(), 'a failing NameServer keeps its last data');
+  await page.screenshot({ path: join(SHOTS, 'live-namesrv-failing.png'), fullPage: true });
+
+  // it comes back (empty, as a restarted NameServer is): fresh again
+  peer = await startPeer(nsPort);
+  await page.locator(`[data-testid=namesrv-freshness][data-addr="${ns}"][data-freshness=fresh]`)
+    .waitFor({ timeout: 10_000 });
+  const again = await Connection.open(nsPort);
+  await registerBroker(again, { cluster: 'DefaultCluster', name: 'broker-a', addr: '127.0.0.1:10911',
+    topics: { TopicTest: [4, 4, 6], SELF_TEST_TOPIC: [1, 1, 6] } });
+  await page.locator('[data-testid=broker][data-addr="127.0.0.1:10911"][data-registered=true]')
+    .waitFor({ timeout: 10_000 });
+
+  // fork into the simulator: the same broker, now under the virtual clock
+  await page.click('[data-testid=fork]');
+  await page.locator('[data-testid=clock]').waitFor({ timeout: 10_000 });
+  await broker('127.0.0.1:10911').waitFor({ timeout: 10_000 });
+  assert.match(await page.textContent('[data-testid=route-view]'), /127\.0\.0\.1:10911/);
+  await page.screenshot({ path: join(SHOTS, 'live-forked.png'), fullPage: true });
+
+  a.close(); again.close();
+  assert.deepEqual(errors, [], `page errors; bridge log:\n${bridge.output}`);
+});
