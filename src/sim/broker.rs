@@ -84,8 +84,11 @@ fn ha_addr(spec: &BrokerSpec) -> String {
 }
 
 impl Sim {
-    /// Creates a broker and starts it.
+    /// Creates a broker and starts it, with its group's topics from the scenario's topic sets (a topic
+    /// the broker also lists in its own `topics` keeps that entry).
     pub(crate) fn add_broker(&mut self, spec: &BrokerSpec) {
+        let generated = std::sync::Arc::clone(&self.generated);
+        let generated = generated.get(&spec.name).map_or(&[][..], Vec::as_slice);
         let mut topics: BTreeMap<String, TopicConfig> = BTreeMap::new();
         if spec.system_topics {
             topics.extend(
@@ -94,6 +97,7 @@ impl Sim {
                     .map(|t| (t.topic_name.clone(), t)),
             );
         }
+        topics.extend(generated.iter().map(|t| (t.topic.clone(), t.config())));
         topics.extend(spec.topics.iter().map(|t| (t.topic.clone(), t.config())));
         let register_ms = spec
             .heartbeat_secs

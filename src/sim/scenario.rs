@@ -10,6 +10,8 @@ use crate::model::TopicConfig;
 use crate::namesrv::{validate_topic_config, Profile, RegisterBroker};
 use crate::producer::ClientProfile;
 
+pub use super::topic_sets::TopicSet;
+
 /// The scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -37,6 +39,9 @@ pub struct Scenario {
     /// Brokers started at t = 0.
     #[serde(default)]
     pub brokers: Vec<BrokerSpec>,
+    /// Numbered topics spread over the groups of `brokers` (see `topic_sets`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topic_sets: Vec<TopicSet>,
     /// Producers started at t = 0.
     #[serde(default)]
     pub producers: Vec<ProducerSpec>,
@@ -487,6 +492,12 @@ impl Scenario {
                 groups.push(&p.group);
             }
             self.check_action(&names, &path, &a.action, &addrs, &groups)?;
+        }
+        if !self.topic_sets.is_empty() {
+            let started = super::topic_sets::started_brokers(self);
+            for (i, set) in self.topic_sets.iter().enumerate() {
+                set.validate(&format!("topic_sets[{i}]"), &started)?;
+            }
         }
         if let Some(t) = &self.timing {
             for (name, v) in [

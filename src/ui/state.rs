@@ -353,6 +353,7 @@ fn first_user_topic(s: &Scenario) -> String {
                 .map(|t| t.topic.clone())
                 .next()
         })
+        .or_else(|| s.topic_sets.first().map(|set| set.name(0)))
         .unwrap_or_else(|| "TBW102".into())
 }
 
