@@ -329,6 +329,11 @@ impl Sim {
         self.events.drain(..).collect()
     }
 
+    /// Whether `action` could be applied now ([`Sim::apply`] would accept it), changing nothing.
+    pub fn check(&self, action: &Action) -> Result<(), ScenarioError> {
+        self.check_live_action(action)
+    }
+
     /// Applies an action now (the dashboard's buttons). Invalid references are reported as errors
     /// and change nothing.
     pub fn apply(&mut self, action: &Action) -> Result<(), ScenarioError> {
