@@ -20,6 +20,7 @@
 
 mod broker;
 mod event;
+mod json_path;
 mod presets;
 mod producer;
 mod report;

@@ -413,16 +413,16 @@ impl Scenario {
                 "expected a JSON object like {\"routelab\": 1, …}",
             ));
         }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
+            let at = super::json_path::offset_of(text, e.line(), e.column());
+            let path = super::json_path::path_at(text, at);
+            let message = e.to_string();
             // Errors raised inside an action already start with their own field name.
-            let (path, message) = match inner.to_string().split_once(": ") {
+            let (path, message) = match message.split_once(": ") {
                 Some((field, rest)) if field == "at" && !path.ends_with(".at") => {
                     (format!("{path}.at"), rest.to_owned())
                 }
-                _ => (path, inner.to_string()),
+                _ => (path, message),
             };
             ScenarioError::at(path, readable_position(&message))
         })?;
