@@ -18,9 +18,12 @@ mod scenario_bar;
 mod state;
 mod tables;
 mod timebar;
+mod topic_picker;
+mod vlist;
 
 pub use root::{App, AppProps};
 pub use state::{AppState, Msg, Selection};
+pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;
 
@@ -34,4 +37,15 @@ pub(crate) fn fmt_secs(ms: u64) -> String {
     } else {
         format!("{} s", ms / 1000)
     }
+}
+
+/// Whether `hay` contains `needle` (already lowercase), ignoring ASCII case without allocating: topic
+/// filters run over thousands of topics. ASCII only, as topic names are (and Unicode case tables
+/// would add kilobytes to the bundle).
+pub(crate) fn contains_ci(hay: &str, needle: &str) -> bool {
+    needle.is_empty()
+        || hay
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }

@@ -134,3 +134,72 @@ async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
         brokers_before
     );
 }
+
+/// Mounts a windowed list of `len` rows of 20 px in a 200 px viewport; each row reads `row N`.
+async fn mount_list(len: usize) -> Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let rows = yew::Callback::from(|range: std::ops::Range<usize>| -> yew::Html {
+        range
+            .map(|i| yew::html! { <div class="vrow" key={i} style="height: 20px">{ format!("row {i}") }</div> })
+            .collect()
+    });
+    let props = routelab::ui::VirtualListProps {
+        len,
+        row_height: 20,
+        viewport: 200,
+        rows,
+        head: None,
+        class: yew::Classes::new(),
+        testid: Some("list".into()),
+    };
+    yew::Renderer::<routelab::ui::VirtualList>::with_root_and_props(root.clone(), props).render();
+    yew::scheduler::flush().await;
+    root
+}
+
+fn row_texts(root: &Element) -> Vec<String> {
+    let rows = root.query_selector_all(".vrow").unwrap();
+    (0..rows.length())
+        .filter_map(|i| rows.item(i))
+        .map(|n| n.text_content().unwrap_or_default())
+        .collect()
+}
+
+/// The windowed list renders only the rows in view plus a few around them, and spacers keep the
+/// scroll height of the whole list.
+#[wasm_bindgen_test]
+async fn a_windowed_list_renders_only_the_visible_rows() {
+    let root = mount_list(10_000).await;
+    let rows = row_texts(&root);
+    assert_eq!(rows.first().map(String::as_str), Some("row 0"));
+    assert!(rows.len() <= 20, "{} rows in the DOM", rows.len());
+    assert!(rows.len() >= 10, "the viewport shows 10 rows: {rows:?}");
+    let list = find(&root, "[data-testid=list]");
+    assert_eq!(
+        list.scroll_height(),
+        10_000 * 20,
+        "spacers stand for the rest"
+    );
+    // Windows are pure arithmetic too: the first row, the overscan, the end of the list.
+    assert_eq!(routelab::ui::window(10_000, 20, 200, 0), 0..15);
+    assert_eq!(routelab::ui::window(10_000, 20, 200, 2_000), 96..115);
+    assert_eq!(routelab::ui::window(12, 20, 200, 100), 1..12);
+}
+
+/// Scrolling moves the window: the rows at the new position are rendered, the old ones are gone.
+#[wasm_bindgen_test]
+async fn scrolling_a_windowed_list_moves_the_window() {
+    let root = mount_list(10_000).await;
+    let list = find(&root, "[data-testid=list]");
+    list.set_scroll_top(100 * 20);
+    list.dispatch_event(&web_sys::Event::new("scroll").unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    let rows = row_texts(&root);
+    assert!(rows.contains(&"row 100".to_owned()), "{rows:?}");
+    assert!(!rows.contains(&"row 0".to_owned()), "{rows:?}");
+    assert!(rows.len() <= 20, "{} rows in the DOM", rows.len());
+    assert_eq!(list.get_attribute("data-first").as_deref(), Some("96"));
+}

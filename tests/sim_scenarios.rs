@@ -38,6 +38,7 @@ const SHIPPED: &[(&str, &str)] = &[
         "big-heartbeat",
         include_str!("../scenarios/big-heartbeat.json"),
     ),
+    ("big-cluster", include_str!("../scenarios/big-cluster.json")),
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -963,12 +964,14 @@ fn schema_nested_objects_are_the_parsers() {
     let doc = json!({
         "routelab": 1,
         "brokers": [{"name": "b", "addr": "10.0.0.1:10911", "topics": [{"topic": "T"}]}],
+        "topic_sets": [{"prefix": "t-", "count": 1}],
         "producers": [{"group": "g", "topic": "T"}],
         "timing": {}
     });
     for (def, pointer) in [
         ("broker", "/brokers/0"),
         ("topic", "/brokers/0/topics/0"),
+        ("topicSet", "/topic_sets/0"),
         ("producer", "/producers/0"),
         ("timing", "/timing"),
     ] {

@@ -34,6 +34,7 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         seed: 0,
         namesrvs: vec!["ns-1".into()],
         brokers: Vec::new(),
+        topic_sets: Vec::new(),
         producers: Vec::new(),
         actions: Vec::new(),
         until: None,

@@ -213,12 +213,13 @@ impl RouteManager {
             }
         }
         for tc in wrapper.topic_config_table.values() {
-            let topic = TopicName::from(tc.topic_name.as_str());
             let missing = self
                 .topic_queue_table
-                .get(topic.as_str())
+                .get(tc.topic_name.as_str())
                 .is_none_or(|m| !m.contains_key(name.as_str()));
             if register_first || version_changed || missing {
+                // Named only when written: a heartbeat looks up thousands of topics and writes none.
+                let topic = TopicName::from(tc.topic_name.as_str());
                 let perm = if wipe_write {
                     tc.perm & !PERM_WRITE
                 } else {

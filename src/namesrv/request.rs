@@ -206,8 +206,12 @@ pub fn validate_topic_name(field: &str, topic: &str) -> Result<(), RouteError> {
 
 /// Queue counts in 0..=MAX_QUEUE_NUMS, perm a valid PermName, name valid and equal to its key.
 pub fn validate_topic_config(key: &str, tc: &TopicConfig) -> Result<(), RouteError> {
+    // The path is formatted only on error: a heartbeat checks thousands of valid topics.
     let field = |f: &str| format!("topicConfigTable[{key}].{f}");
-    validate_topic_name(&field("topicName"), &tc.topic_name)?;
+    validate_topic_name("topicName", &tc.topic_name).map_err(|e| match e {
+        RouteError::InvalidField { reason, .. } => RouteError::invalid(field("topicName"), reason),
+        other => other,
+    })?;
     if tc.topic_name != key {
         return Err(RouteError::invalid(
             field("topicName"),

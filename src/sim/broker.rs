@@ -84,8 +84,11 @@ fn ha_addr(spec: &BrokerSpec) -> String {
 }
 
 impl Sim {
-    /// Creates a broker and starts it.
+    /// Creates a broker and starts it, with its group's topics from the scenario's topic sets (a topic
+    /// the broker also lists in its own `topics` keeps that entry).
     pub(crate) fn add_broker(&mut self, spec: &BrokerSpec) {
+        let generated = std::sync::Arc::clone(&self.generated);
+        let generated = generated.get(&spec.name).map_or(&[][..], Vec::as_slice);
         let mut topics: BTreeMap<String, TopicConfig> = BTreeMap::new();
         if spec.system_topics {
             topics.extend(
@@ -94,6 +97,7 @@ impl Sim {
                     .map(|t| (t.topic_name.clone(), t)),
             );
         }
+        topics.extend(generated.iter().map(|t| (t.topic.clone(), t.config())));
         topics.extend(spec.topics.iter().map(|t| (t.topic.clone(), t.config())));
         let register_ms = spec
             .heartbeat_secs
@@ -136,10 +140,10 @@ impl Sim {
         self.schedule(at, Timer::Register { broker: b, epoch });
     }
 
+    /// REGISTER_BROKER with the full topic table to every NameServer it can reach.
     pub(super) fn register_all(&mut self, b: usize) {
-        for ns in 0..self.namesrvs.len() {
-            self.register_to(b, ns);
-        }
+        let topics: Vec<TopicConfig> = self.brokers[b].topics.values().cloned().collect();
+        self.register_body(b, topics);
     }
 
     fn is_cut(&self, b: usize, ns: usize) -> bool {
@@ -170,22 +174,14 @@ impl Sim {
         ch
     }
 
-    /// One REGISTER_BROKER to one NameServer (nothing when the link is cut).
-    fn register_to(&mut self, b: usize, ns: usize) {
-        let topics: Vec<TopicConfig> = self.brokers[b].topics.values().cloned().collect();
-        self.register_body(b, ns, topics);
-    }
-
     /// REGISTER_BROKER with the given topic configs (the full table, or one topic for
-    /// `registerIncrementBrokerData`) and the broker's current DataVersion.
-    fn register_body(&mut self, b: usize, ns: usize, topics: Vec<TopicConfig>) {
-        if self.is_cut(b, ns) {
-            return;
-        }
-        let channel = self.channel(b, ns);
+    /// `registerIncrementBrokerData`) and the broker's current DataVersion, to each NameServer in
+    /// turn (none across a cut link). The request is built once: with thousands of topics, copying
+    /// the table per NameServer was a large part of a heartbeat's cost.
+    fn register_body(&mut self, b: usize, topics: Vec<TopicConfig>) {
         let broker = &self.brokers[b];
         let v5 = self.scenario.profile == Profile::V5;
-        let req = RegisterBroker {
+        let mut req = RegisterBroker {
             cluster_name: broker.spec.cluster.as_str().into(),
             broker_addr: broker.addr.as_str().into(),
             broker_name: broker.spec.name.as_str().into(),
@@ -202,14 +198,21 @@ impl Sim {
                     topics,
                 ),
             },
-            channel,
+            channel: ChannelId(0),
         };
-        // Refusals are reported by the manager's events; validated scenarios give valid requests.
-        let _ = self.namesrvs[ns].manager.register_broker(self.now, &req);
-        if let Some(conn) = self.conns.get_mut(&channel) {
-            conn.last_traffic = self.now;
+        for ns in 0..self.namesrvs.len() {
+            if self.is_cut(b, ns) {
+                continue;
+            }
+            let channel = self.channel(b, ns);
+            req.channel = channel;
+            // Refusals are reported by the manager's events; validated scenarios give valid requests.
+            let _ = self.namesrvs[ns].manager.register_broker(self.now, &req);
+            if let Some(conn) = self.conns.get_mut(&channel) {
+                conn.last_traffic = self.now;
+            }
+            self.drain_ns(ns);
         }
-        self.drain_ns(ns);
     }
 
     /// The NameServer side of `serverChannelMaxIdleTimeSeconds`: a channel with no traffic for the
@@ -322,9 +325,7 @@ impl Sim {
         broker.topics.insert(tc.topic_name.clone(), tc.clone());
         broker.data_version = DataVersion::new(broker.data_version.counter + 1, self.now as i64);
         if broker.is_up() {
-            for ns in 0..self.namesrvs.len() {
-                self.register_body(b, ns, vec![tc.clone()]);
-            }
+            self.register_body(b, vec![tc]);
         }
     }
 

@@ -15,14 +15,17 @@
 //! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart.
 //! - `producer`: route polling and sends with retries and fault isolation.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
+//! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `presets`: the scenarios that ship with RouteLab.
 
 mod broker;
 mod event;
+mod json_path;
 mod presets;
 mod producer;
 mod report;
 pub mod scenario;
+mod topic_sets;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
@@ -33,6 +36,7 @@ pub use presets::{preset, presets, Preset};
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
+pub use topic_sets::{expand as expand_topic_sets, TopicSet, MAX_SET_COUNT};
 
 use crate::namesrv::{ChannelId, NamesrvConfig, RouteManager};
 use crate::producer::ClientProfile;
@@ -169,6 +173,9 @@ pub struct Sim {
     events: VecDeque<SimEvent>,
     /// broker address ↔ NameServer links that are cut.
     cut_broker_ns: BTreeSet<(String, usize)>,
+    /// The topics the scenario's topic sets give each broker group (shared: a clone of the world
+    /// need not copy thousands of topic specs).
+    generated: std::sync::Arc<BTreeMap<String, Vec<scenario::TopicSpec>>>,
 }
 
 impl Sim {
@@ -206,6 +213,7 @@ impl Sim {
             seq: 0,
             events: VecDeque::new(),
             cut_broker_ns: BTreeSet::new(),
+            generated: std::sync::Arc::new(topic_sets::expand(scenario)),
         };
         for i in 0..sim.namesrvs.len() {
             let first = sim.timing.scan_first_ms;
@@ -320,6 +328,11 @@ impl Sim {
     /// Every event not yet polled.
     pub fn drain_events(&mut self) -> Vec<SimEvent> {
         self.events.drain(..).collect()
+    }
+
+    /// Whether `action` could be applied now ([`Sim::apply`] would accept it), changing nothing.
+    pub fn check(&self, action: &Action) -> Result<(), ScenarioError> {
+        self.check_live_action(action)
     }
 
     /// Applies an action now (the dashboard's buttons). Invalid references are reported as errors

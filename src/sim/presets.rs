@@ -35,6 +35,10 @@ const PRESETS: &[Preset] = &[
         name: "big-heartbeat",
         json: include_str!("../../scenarios/big-heartbeat.json"),
     },
+    Preset {
+        name: "big-cluster",
+        json: include_str!("../../scenarios/big-cluster.json"),
+    },
 ];
 
 /// Every shipped scenario.

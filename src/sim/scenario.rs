@@ -10,6 +10,8 @@ use crate::model::TopicConfig;
 use crate::namesrv::{validate_topic_config, Profile, RegisterBroker};
 use crate::producer::ClientProfile;
 
+pub use super::topic_sets::TopicSet;
+
 /// The scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -37,6 +39,9 @@ pub struct Scenario {
     /// Brokers started at t = 0.
     #[serde(default)]
     pub brokers: Vec<BrokerSpec>,
+    /// Numbered topics spread over the groups of `brokers` (see `topic_sets`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topic_sets: Vec<TopicSet>,
     /// Producers started at t = 0.
     #[serde(default)]
     pub producers: Vec<ProducerSpec>,
@@ -408,16 +413,16 @@ impl Scenario {
                 "expected a JSON object like {\"routelab\": 1, …}",
             ));
         }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
+            let at = super::json_path::offset_of(text, e.line(), e.column());
+            let path = super::json_path::path_at(text, at);
+            let message = e.to_string();
             // Errors raised inside an action already start with their own field name.
-            let (path, message) = match inner.to_string().split_once(": ") {
+            let (path, message) = match message.split_once(": ") {
                 Some((field, rest)) if field == "at" && !path.ends_with(".at") => {
                     (format!("{path}.at"), rest.to_owned())
                 }
-                _ => (path, inner.to_string()),
+                _ => (path, message),
             };
             ScenarioError::at(path, readable_position(&message))
         })?;
@@ -487,6 +492,12 @@ impl Scenario {
                 groups.push(&p.group);
             }
             self.check_action(&names, &path, &a.action, &addrs, &groups)?;
+        }
+        if !self.topic_sets.is_empty() {
+            let started = super::topic_sets::started_brokers(self);
+            for (i, set) in self.topic_sets.iter().enumerate() {
+                set.validate(&format!("topic_sets[{i}]"), &started)?;
+            }
         }
         if let Some(t) = &self.timing {
             for (name, v) in [

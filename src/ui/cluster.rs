@@ -1,5 +1,6 @@
 //! Clusters → broker groups → members, with each NameServer's view of every broker: a heartbeat ring
-//! draining toward expiry, or why it is missing. Places where NameServers disagree are marked.
+//! draining toward expiry, or why it is missing. Places where NameServers disagree are marked. A big
+//! cluster is shown as a windowed list of cards (only those in view are rendered).
 
 use std::collections::BTreeMap;
 
@@ -7,6 +8,7 @@ use yew::prelude::*;
 
 use super::ring::Ring;
 use super::state::{Msg, Selection};
+use super::vlist::VirtualList;
 use super::{fmt_secs, Store};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
@@ -24,49 +26,95 @@ fn state_name(s: BrokerState) -> &'static str {
     }
 }
 
+/// A group's members with their indices in the simulator's broker list.
+type Members<'a> = Vec<(usize, &'a BrokerNode)>;
+
 #[component]
 pub fn ClusterView(props: &ClusterViewProps) -> Html {
     let store = &props.store;
     let sim = store.sim.borrow();
     // cluster → group name → members (sorted by id).
-    let mut tree: BTreeMap<&str, BTreeMap<&str, Vec<&BrokerNode>>> = BTreeMap::new();
-    for b in sim.brokers() {
+    let mut tree: BTreeMap<&str, BTreeMap<&str, Members>> = BTreeMap::new();
+    for (i, b) in sim.brokers().iter().enumerate() {
         tree.entry(b.spec.cluster.as_str())
             .or_default()
             .entry(b.spec.name.as_str())
             .or_default()
-            .push(b);
+            .push((i, b));
     }
     for groups in tree.values_mut() {
         for members in groups.values_mut() {
-            members.sort_by_key(|b| b.spec.id);
+            members.sort_by_key(|(_, b)| b.spec.id);
         }
+    }
+    let chips = html! {
+        <div class="ns-list">
+            { for sim.namesrvs().iter().map(|n| html!{
+                <span class="ns-chip" data-testid="namesrv" data-namesrv={n.name.clone()}>
+                    <b>{ n.name.clone() }</b>
+                    { format!(" {} brokers live · next scan in {}", n.manager.broker_live_table().len(),
+                        n.next_scan.map(|t| fmt_secs(t.saturating_sub(sim.now()))).unwrap_or_else(|| "—".into())) }
+                </span>
+            }) }
+        </div>
+    };
+    if sim.brokers().len() > WINDOW_FROM {
+        // Cards in tree order, each labelled with its cluster and group.
+        let order: Vec<usize> = tree
+            .values()
+            .flat_map(|groups| groups.values().flatten())
+            .map(|(i, _)| *i)
+            .collect();
+        return html! {
+            <section class="panel cluster" aria-label="cluster">
+                <h2>{ format!("Cluster ({} brokers in {} groups)", order.len(), tree.values().map(|g| g.len()).sum::<usize>()) }</h2>
+                { chips }
+                <VirtualList len={order.len()} row_height={CARD_PX} viewport={CLUSTER_PX} class="broker-cards"
+                    testid="broker-list" rows={card_rows(store, std::rc::Rc::new(order))} />
+            </section>
+        };
     }
     html! {
         <section class="panel cluster" aria-label="cluster">
             <h2>{ "Cluster" }</h2>
-            <div class="ns-list">
-                { for sim.namesrvs().iter().map(|n| html!{
-                    <span class="ns-chip" data-testid="namesrv" data-namesrv={n.name.clone()}>
-                        <b>{ n.name.clone() }</b>
-                        { format!(" {} brokers live · next scan in {}", n.manager.broker_live_table().len(),
-                            n.next_scan.map(|t| fmt_secs(t.saturating_sub(sim.now()))).unwrap_or_else(|| "—".into())) }
-                    </span>
-                }) }
-            </div>
+            { chips }
             { for tree.iter().map(|(cluster, groups)| html! {
                 <div class="cluster-box">
                     <h3>{ *cluster }</h3>
                     { for groups.iter().map(|(name, members)| html! {
                         <div class="group">
                             <div class="group-name">{ *name }</div>
-                            { for members.iter().map(|b| broker_card(store, &sim, b)) }
+                            { for members.iter().map(|(_, b)| broker_card(store, &sim, b)) }
                         </div>
                     }) }
                 </div>
             }) }
         </section>
     }
+}
+
+/// Above this many brokers the cards are a windowed list instead of a tree.
+const WINDOW_FROM: usize = 24;
+/// The height of a card in the windowed list, px (`.broker-cards .vrow` in style.css).
+const CARD_PX: u32 = 136;
+/// The windowed list's viewport, px (about five cards).
+const CLUSTER_PX: u32 = 700;
+
+/// The cards of the brokers `order[range]` (indices into the simulator's brokers).
+fn card_rows(
+    store: &Store,
+    order: std::rc::Rc<Vec<usize>>,
+) -> Callback<std::ops::Range<usize>, Html> {
+    let store = store.clone();
+    Callback::from(move |range: std::ops::Range<usize>| {
+        let sim = store.sim.borrow();
+        html! { <>{ for order[range].iter().filter_map(|&i| sim.brokers().get(i)).map(|b| html! {
+            <div class="vrow" key={b.addr.clone()}>
+                <div class="group-name">{ format!("{} · {}", b.spec.cluster, b.spec.name) }</div>
+                { broker_card(&store, &sim, b) }
+            </div>
+        }) }</> }
+    })
 }
 
 fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {

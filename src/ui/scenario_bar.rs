@@ -46,6 +46,16 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::Reset))
     };
+    // Parsed once, not on every tick (the big presets take milliseconds to parse).
+    let titles = use_memo((), |_| {
+        presets()
+            .iter()
+            .map(|p| {
+                let t = Scenario::from_json(p.json).ok().and_then(|s| s.title);
+                (p.name, t.unwrap_or_else(|| p.name.into()))
+            })
+            .collect::<Vec<_>>()
+    });
     let title = store
         .base
         .title
@@ -56,9 +66,8 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
             <label>{ "preset " }
                 <select onchange={on_preset} data-testid="preset" aria-label="preset">
                     <option value="" selected={store.preset.is_none()}>{ "choose…" }</option>
-                    { for presets().iter().map(|p| {
-                        let t = Scenario::from_json(p.json).ok().and_then(|s| s.title).unwrap_or_else(|| p.name.into());
-                        html!{ <option value={p.name} selected={store.preset.as_deref() == Some(p.name)}>{ t }</option> }
+                    { for titles.iter().map(|(name, t)| {
+                        html!{ <option value={*name} selected={store.preset.as_deref() == Some(*name)}>{ t.clone() }</option> }
                     }) }
                 </select>
             </label>
@@ -108,7 +117,12 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
             Err(e) => store.dispatch(Msg::Error(format!("import: {e}"))),
         })
     };
-    let link = format!("{}{}", page_url(), share_hash(&store.base, &store.applied));
+    // Only while the dialog is open: encoding the scenario on every tick would cost each frame.
+    let link = if *open {
+        format!("{}{}", page_url(), share_hash(&store.base, &store.applied))
+    } else {
+        String::new()
+    };
     let use_link = {
         let link = link.clone();
         Callback::from(move |_: MouseEvent| {

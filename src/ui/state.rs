@@ -11,6 +11,8 @@ use crate::sim::{describe, preset, Action, Scenario, Sim, SimEvent, SimEventKind
 
 /// How many feed items are kept.
 pub const FEED_LIMIT: usize = 200;
+/// How many topic names a grouped feed line lists (the rest are counted).
+const FEED_TOPICS_LISTED: usize = 20;
 /// Speeds offered (virtual seconds per real second).
 pub const SPEEDS: [f64; 5] = [1.0, 5.0, 10.0, 30.0, 60.0];
 /// The preset loaded when the page opens without a share link.
@@ -70,6 +72,8 @@ pub struct AppState {
     pub feed_seq: u64,
     /// The last send attempts per producer group, newest last.
     pub picks: std::collections::BTreeMap<String, VecDeque<Pick>>,
+    /// Bumped when a topic appears in or leaves a table, so the topic list is rebuilt only then.
+    pub topics_version: u64,
 }
 
 /// One send attempt, for a producer's strip of recent picks.
@@ -128,6 +132,7 @@ impl AppState {
             picks: Default::default(),
             preset: None,
             feed_seq: 0,
+            topics_version: 0,
         };
         state.collect();
         state
@@ -147,6 +152,7 @@ impl AppState {
     fn collect(&mut self) {
         let events = self.sim.borrow_mut().drain_events();
         self.changed.clear();
+        let mut front_grown = false;
         for e in events {
             self.changed.extend(changed_keys(&e));
             if let SimEventKind::Send {
@@ -178,23 +184,23 @@ impl AppState {
                 ..
             } = &e.kind
             {
-                // One line for the topics one registration (or removal) changed together.
+                if *change != "updated" {
+                    self.topics_version += 1;
+                }
+                // One line for the topics one registration (or removal) changed together. Its text is
+                // written once the group is complete (a first registration changes hundreds of topics).
                 let key = format!("{}|{namesrv}|{broker_name}|{change}", e.t);
-                if let Some(front) = self
+                if let Some(g) = self
                     .feed
                     .front_mut()
-                    .filter(|f| f.group.as_ref().is_some_and(|g| g.0 == key))
+                    .and_then(|f| f.group.as_mut())
+                    .filter(|g| g.0 == key)
                 {
-                    if let Some(g) = front.group.as_mut() {
-                        g.1.push(topic.clone());
-                        front.text = format!(
-                            "{namesrv}: {} topics of {broker_name} {change}: {}",
-                            g.1.len(),
-                            g.1.join(", ")
-                        );
-                    }
+                    g.1.push(topic.clone());
+                    front_grown = true;
                     continue;
                 }
+                self.finish_front(&mut front_grown);
                 self.feed_seq += 1;
                 self.feed.push_front(FeedItem {
                     t: e.t,
@@ -207,6 +213,7 @@ impl AppState {
                 continue;
             }
             if is_feed_worthy(&e) {
+                self.finish_front(&mut front_grown);
                 self.feed.push_front(FeedItem {
                     t: e.t,
                     text: describe(&e),
@@ -218,8 +225,39 @@ impl AppState {
                 self.feed_seq += 1;
             }
         }
+        self.finish_front(&mut front_grown);
         self.feed.truncate(FEED_LIMIT);
         self.version += 1;
+    }
+
+    /// Writes the text of the front feed item when topics were merged into it.
+    fn finish_front(&mut self, grown: &mut bool) {
+        if !std::mem::take(grown) {
+            return;
+        }
+        let Some(front) = self.feed.front_mut() else {
+            return;
+        };
+        let Some((key, topics)) = &front.group else {
+            return;
+        };
+        let mut parts = key.splitn(4, '|').skip(1);
+        let (namesrv, broker, change) = (
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+        );
+        let shown = topics.len().min(FEED_TOPICS_LISTED);
+        let more = if topics.len() > shown {
+            format!(" … and {} more", topics.len() - shown)
+        } else {
+            String::new()
+        };
+        front.text = format!(
+            "{namesrv}: {} topics of {broker} {change}: {}{more}",
+            topics.len(),
+            topics[..shown].join(", ")
+        );
     }
 
     fn advance_by(&mut self, dt_ms: u64) {
@@ -353,6 +391,7 @@ fn first_user_topic(s: &Scenario) -> String {
                 .map(|t| t.topic.clone())
                 .next()
         })
+        .or_else(|| s.topic_sets.first().map(|set| set.name(0)))
         .unwrap_or_else(|| "TBW102".into())
 }
 

@@ -1,11 +1,11 @@
 //! The five RocketMQ tables per NameServer, named as in RocketMQ, with the rows that just changed
-//! highlighted; and the mqadmin mirror.
-
-use std::rc::Rc;
+//! highlighted (long tables are windowed: every row is reachable by scrolling, only the visible ones
+//! are rendered); and the mqadmin mirror.
 
 use yew::prelude::*;
 
-use super::{fmt_secs, Store};
+use super::vlist::VirtualList;
+use super::{contains_ci, fmt_secs, Store};
 use crate::model::perm::perm_to_string;
 use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime};
 
@@ -23,7 +23,7 @@ pub(crate) struct TopicRow {
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TopicRowsProps {
-    pub rows: Rc<Vec<TopicRow>>,
+    pub rows: std::rc::Rc<Vec<TopicRow>>,
 }
 
 /// The rows of topicQueueTable. Its own component so a clock tick that changed no row re-renders
@@ -39,6 +39,17 @@ pub(crate) fn TopicRows(props: &TopicRowsProps) -> Html {
             </tr>
         }) }</tbody></table>
     }
+}
+
+/// Row height of the windowed tables, px (`.vtable tr` in style.css).
+const ROW_PX: u32 = 24;
+/// Viewport of the topicQueueTable, px (about 16 rows).
+const TOPICS_PX: u32 = 400;
+/// Viewport of brokerAddrTable and brokerLiveTable, px (about 10 rows).
+const BROKERS_PX: u32 = 260;
+
+fn head(cols: &[&str]) -> Html {
+    html! { <thead><tr>{ for cols.iter().map(|c| html!{ <th>{ *c }</th> }) }</tr></thead> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -60,54 +71,37 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
         })
     };
     let sim = store.sim.borrow();
-    let now = sim.now();
-    let f = filter.to_lowercase();
+    let f = filter.to_ascii_lowercase();
     html! {
         <div class="tables">
             <label class="filter">{ "filter topics " }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder="e.g. TopicTest" /></label>
             <div class="ns-tables">
-            { for sim.namesrvs().iter().map(|ns| {
+            { for sim.namesrvs().iter().enumerate().map(|(i, ns)| {
                 let m = &ns.manager;
-                let rows: Vec<TopicRow> = m.topic_queue_table().iter()
-                    .filter(|(t, _)| f.is_empty() || t.as_str().to_lowercase().contains(&f))
-                    .flat_map(|(t, groups)| groups.values().map(move |qd| (t, qd)))
-                    .take(ROW_LIMIT + 1)
-                    .map(|(t, qd)| {
-                        let key = format!("{}/{}/{}", ns.name, t, qd.broker_name);
-                        TopicRow { changed: store.changed.contains(&key), key, topic: t.to_string(), qd: qd.clone() }
-                    })
-                    .collect();
                 let total: usize = m.topic_queue_table().iter()
-                    .filter(|(t, _)| f.is_empty() || t.as_str().to_lowercase().contains(&f))
+                    .filter(|(t, _)| contains_ci(t.as_str(), &f))
                     .map(|(_, g)| g.len())
                     .sum();
-                let hidden = total.saturating_sub(ROW_LIMIT);
                 html! {
                     <div class="ns-table" data-namesrv={ns.name.clone()}>
                         <h3>{ ns.name.clone() }</h3>
-                        <h4>{ format!("topicQueueTable ({} topics)", m.topic_queue_table().len()) }</h4>
-                        <TopicRows rows={Rc::new(rows)} />
-                        { if hidden > 0 { html!{ <p class="hint">{ format!("{hidden} more rows: type in the filter to narrow") }</p> } } else { html!{} } }
-                        <h4>{ "brokerAddrTable" }</h4>
-                        <table><thead><tr><th>{"brokerName"}</th><th>{"cluster"}</th><th>{"brokerAddrs"}</th></tr></thead>
-                        <tbody>{ for m.broker_addr_table().iter().map(|(name, bd)| html!{ <tr>
-                            <td>{ name.to_string() }</td><td>{ bd.cluster.to_string() }</td>
-                            <td>{ bd.broker_addrs.iter().map(|(id, a)| format!("{id}: {a}")).collect::<Vec<_>>().join(", ") }</td>
-                        </tr> }) }</tbody></table>
+                        <h4>{ format!("topicQueueTable ({} topics, {total} rows)", m.topic_queue_table().len()) }</h4>
+                        <VirtualList len={total} row_height={ROW_PX} viewport={TOPICS_PX} testid="topic-queue-table"
+                            head={head(&["topic", "brokerName", "read", "write", "perm", "topicSysFlag"])}
+                            rows={topic_rows(store, i, f.clone())} />
+                        <h4>{ format!("brokerAddrTable ({} groups)", m.broker_addr_table().len()) }</h4>
+                        <VirtualList len={m.broker_addr_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
+                            testid="broker-addr-table" head={head(&["brokerName", "cluster", "brokerAddrs"])}
+                            rows={addr_rows(store, i)} />
                         <h4>{ "clusterAddrTable" }</h4>
                         <table><tbody>{ for m.cluster_addr_table().iter().map(|(c, names)| html!{ <tr>
                             <td>{ c.to_string() }</td><td>{ names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ") }</td>
                         </tr> }) }</tbody></table>
-                        <h4>{ "brokerLiveTable" }</h4>
-                        <table><thead><tr><th>{"brokerAddr"}</th><th>{"lastUpdateTimestamp"}</th><th>{"age"}</th><th>{"timeout"}</th><th>{"dataVersion"}</th><th>{"haServerAddr"}</th></tr></thead>
-                        <tbody>{ for m.broker_live_table().iter().map(|(k, l)| {
-                            let key = format!("{}/{}", ns.name, k.broker_addr);
-                            html!{ <tr class={classes!(store.changed.contains(&key).then_some("changed"))}>
-                                <td>{ if k.cluster_name.as_str().is_empty() { k.broker_addr.to_string() } else { format!("{} ({})", k.broker_addr, k.cluster_name) } }</td>
-                                <td>{ l.last_update_timestamp }</td><td>{ fmt_secs(now.saturating_sub(l.last_update_timestamp)) }</td>
-                                <td>{ fmt_secs(l.heartbeat_timeout_millis) }</td><td>{ format!("counter {}", l.data_version.counter) }</td><td>{ l.ha_server_addr.clone() }</td>
-                            </tr> }
-                        }) }</tbody></table>
+                        <h4>{ format!("brokerLiveTable ({} brokers)", m.broker_live_table().len()) }</h4>
+                        <VirtualList len={m.broker_live_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
+                            testid="broker-live-table"
+                            head={head(&["brokerAddr", "lastUpdateTimestamp", "age", "timeout", "dataVersion", "haServerAddr"])}
+                            rows={live_rows(store, i)} />
                         <h4>{ "filterServerTable" }</h4>
                         <p class="hint">{ if m.filter_server_table().is_empty() { "empty (filter servers are a legacy feature)" } else { "" } }</p>
                     </div>
@@ -116,6 +110,83 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// The topicQueueTable rows of NameServer `ns` in a range (topics matching `filter`, each group a row).
+fn topic_rows(store: &Store, ns: usize, filter: String) -> Callback<std::ops::Range<usize>, Html> {
+    let store = store.clone();
+    Callback::from(move |range: std::ops::Range<usize>| {
+        let sim = store.sim.borrow();
+        let Some(n) = sim.namesrvs().get(ns) else {
+            return html! {};
+        };
+        let rows = n
+            .manager
+            .topic_queue_table()
+            .iter()
+            .filter(|(t, _)| contains_ci(t.as_str(), &filter))
+            .flat_map(|(t, groups)| groups.values().map(move |qd| (t, qd)))
+            .skip(range.start)
+            .take(range.len());
+        html! { <>{ for rows.map(|(t, qd)| {
+            let key = format!("{}/{}/{}", n.name, t, qd.broker_name);
+            let changed = store.changed.contains(&key);
+            html!{
+                <tr key={key} class={classes!(changed.then_some("changed"))}>
+                    <td>{ t.to_string() }</td><td>{ qd.broker_name.to_string() }</td><td>{ qd.read_queue_nums }</td>
+                    <td>{ qd.write_queue_nums }</td><td>{ format!("{} ({})", perm_to_string(qd.perm), qd.perm) }</td><td>{ qd.topic_sys_flag }</td>
+                </tr>
+            }
+        }) }</> }
+    })
+}
+
+/// The brokerAddrTable rows of NameServer `ns` in a range.
+fn addr_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
+    let store = store.clone();
+    Callback::from(move |range: std::ops::Range<usize>| {
+        let sim = store.sim.borrow();
+        let Some(n) = sim.namesrvs().get(ns) else {
+            return html! {};
+        };
+        let rows = n
+            .manager
+            .broker_addr_table()
+            .iter()
+            .skip(range.start)
+            .take(range.len());
+        html! { <>{ for rows.map(|(name, bd)| html!{ <tr key={name.to_string()}>
+            <td>{ name.to_string() }</td><td>{ bd.cluster.to_string() }</td>
+            <td>{ bd.broker_addrs.iter().map(|(id, a)| format!("{id}: {a}")).collect::<Vec<_>>().join(", ") }</td>
+        </tr> }) }</> }
+    })
+}
+
+/// The brokerLiveTable rows of NameServer `ns` in a range.
+fn live_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
+    let store = store.clone();
+    Callback::from(move |range: std::ops::Range<usize>| {
+        let sim = store.sim.borrow();
+        let now = sim.now();
+        let Some(n) = sim.namesrvs().get(ns) else {
+            return html! {};
+        };
+        let rows = n
+            .manager
+            .broker_live_table()
+            .iter()
+            .skip(range.start)
+            .take(range.len());
+        html! { <>{ for rows.map(|(k, l)| {
+            let key = format!("{}/{}", n.name, k.broker_addr);
+            let changed = store.changed.contains(&key);
+            html!{ <tr key={key} class={classes!(changed.then_some("changed"))}>
+                <td>{ if k.cluster_name.as_str().is_empty() { k.broker_addr.to_string() } else { format!("{} ({})", k.broker_addr, k.cluster_name) } }</td>
+                <td>{ l.last_update_timestamp }</td><td>{ fmt_secs(now.saturating_sub(l.last_update_timestamp)) }</td>
+                <td>{ fmt_secs(l.heartbeat_timeout_millis) }</td><td>{ format!("counter {}", l.data_version.counter) }</td><td>{ l.ha_server_addr.clone() }</td>
+            </tr> }
+        }) }</> }
+    })
 }
 
 #[derive(Properties, PartialEq)]
