@@ -261,3 +261,6 @@ async fn accept_loop(shared: Arc<Shared>, listener: TcpListener) {
     }
     while conns.join_next().await.is_some() {}
 }
+
+#[cfg(test)]
+mod tests;
