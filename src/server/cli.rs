@@ -49,6 +49,13 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
             handle.local_addr(),
             kv_path.display()
         );
+        if let Some(ws) = handle.ws_addr() {
+            println!(
+                "  dashboard: {}\n  metrics:   {}metrics",
+                crate::bridge::page_url(ws, None),
+                crate::bridge::page_url(ws, None)
+            );
+        }
         crate::bridge::cli::wait_for_stop().await;
         tracing::info!("stopping");
         handle.shutdown().await;

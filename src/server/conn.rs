@@ -9,6 +9,7 @@
 //!   write may take at most `write_timeout`, so a slow reader never holds anything others need.
 
 use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -31,6 +32,14 @@ const WRITE_QUEUE: usize = 256;
 
 pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr) {
     let channel = shared.new_channel();
+    shared
+        .metrics
+        .connections_total
+        .fetch_add(1, Ordering::Relaxed);
+    shared
+        .metrics
+        .connections_open
+        .fetch_add(1, Ordering::Relaxed);
     let token = shared.shutdown.child_token();
     super::lock(&shared.conns).insert(channel, token.clone());
     let (idle, max_frame, write_timeout) = shared.with_state(|s| {
@@ -60,10 +69,20 @@ pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAd
         let frame = match next {
             Err(_) => {
                 tracing::info!(%peer, "closing an idle connection ({}s without a request)", idle.as_secs());
+                shared
+                    .metrics
+                    .connections_idle_closed
+                    .fetch_add(1, Ordering::Relaxed);
                 break RemovalReason::IdleClosed;
             }
             Ok(None) => break RemovalReason::ChannelClosed,
             Ok(Some(Err(e))) => {
+                if !matches!(e, CodecError::Io(_)) {
+                    shared
+                        .metrics
+                        .connections_bad_input
+                        .fetch_add(1, Ordering::Relaxed);
+                }
                 log_bad_input(peer, &e);
                 break RemovalReason::ChannelClosed;
             }
@@ -102,6 +121,10 @@ pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAd
     token.cancel();
     let _ = writer.await;
     shared.channel_closed(channel, Some(&remote), reason);
+    shared
+        .metrics
+        .connections_open
+        .fetch_sub(1, Ordering::Relaxed);
     tracing::debug!(%peer, ?channel, "connection closed");
 }
 

@@ -14,6 +14,8 @@
 //! - `conn`: the per-connection task (frames, idle close, bounded write queue, write timeout).
 //! - `liveness`: the expiry scan timer and the periodic KV log.
 //! - [`kv_store`]: the KV file (load at start, atomic rewrite).
+//! - [`live`]: `--ws`, the tables served live through the bridge's hub and HTTP server.
+//! - [`metrics`]: the Prometheus families of `/metrics`.
 //! - [`cli`]: `routelab namesrv` as a command.
 
 pub mod body;
@@ -23,7 +25,9 @@ mod conn;
 pub mod dispatch;
 pub mod handlers;
 pub mod kv_store;
+pub mod live;
 mod liveness;
+pub mod metrics;
 
 use std::collections::HashMap;
 use std::io;
@@ -81,6 +85,7 @@ pub struct Shared {
     kv_seq: AtomicU64,
     kv: kv_store::KvStore,
     shutdown: CancellationToken,
+    metrics: metrics::ServerMetrics,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -112,6 +117,7 @@ impl Shared {
     /// Handles one request: dispatch under the lock, then announce changes and persist the KV
     /// store outside it.
     async fn handle(&self, ctx: &Ctx, frame: &crate::remoting::Frame) -> Outcome {
+        let started = Instant::now();
         let (outcome, kv) = {
             let mut state = lock(&self.state);
             let outcome = dispatch(&mut state, ctx, frame);
@@ -123,7 +129,18 @@ impl Shared {
             });
             (outcome, kv)
         };
+        self.metrics.observe(frame.command.code, started.elapsed());
         self.announce(&outcome.events);
+        // Liveness refreshes change no table but do change heartbeat ages: tell the live view.
+        if outcome.events.is_empty()
+            && matches!(
+                frame.command.code,
+                crate::remoting::RequestCode::QUERY_DATA_VERSION
+                    | crate::remoting::RequestCode::BROKER_HEARTBEAT
+            )
+        {
+            self.changes.send_modify(|n| *n = n.wrapping_add(1));
+        }
         if let Some((seq, kv)) = kv {
             if let Err(e) = self.kv.save(seq, kv).await {
                 tracing::error!(path = %self.kv.path().display(), "cannot persist the KV config: {e}");
@@ -181,6 +198,9 @@ impl Shared {
         for event in events {
             tracing::info!(?event, "route change");
         }
+        self.metrics
+            .route_changes
+            .fetch_add(events.len() as u64, Ordering::Relaxed);
         self.changes.send_modify(|n| *n = n.wrapping_add(1));
     }
 }
@@ -188,6 +208,7 @@ impl Shared {
 /// A running server.
 pub struct ServerHandle {
     local_addr: SocketAddr,
+    ws_addr: Option<SocketAddr>,
     shared: Arc<Shared>,
     tasks: JoinSet<()>,
 }
@@ -196,6 +217,11 @@ impl ServerHandle {
     /// The address it listens on.
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
+    }
+
+    /// Where `--ws` serves the dashboard, `/ws` and `/metrics`.
+    pub fn ws_addr(&self) -> Option<SocketAddr> {
+        self.ws_addr
     }
 
     /// The shared state (for the live view and tests).
@@ -216,6 +242,7 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
     let kv = store.load()?;
     let listener = TcpListener::bind(config.listen).await?;
     let local_addr = listener.local_addr()?;
+    let ws = config.ws;
     let mut state = State::new(config);
     state.routes.restore_kv(kv);
     let shared = Arc::new(Shared {
@@ -227,13 +254,19 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
         kv_seq: AtomicU64::new(0),
         kv: store,
         shutdown: CancellationToken::new(),
+        metrics: metrics::ServerMetrics::default(),
     });
     let mut tasks = JoinSet::new();
+    let ws_addr = match ws {
+        Some(ws) => Some(live::start(Arc::clone(&shared), ws, local_addr, &mut tasks).await?),
+        None => None,
+    };
     tasks.spawn(accept_loop(Arc::clone(&shared), listener));
     tasks.spawn(liveness::scan_loop(Arc::clone(&shared)));
     tasks.spawn(liveness::kv_log_loop(Arc::clone(&shared)));
     Ok(ServerHandle {
         local_addr,
+        ws_addr,
         shared,
         tasks,
     })
