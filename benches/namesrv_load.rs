@@ -8,7 +8,6 @@
 //! Figures are recorded in BENCHMARKS.md; tests never assert on time.
 
 #[path = "../tests/support/peer.rs"]
-#[allow(dead_code)]
 mod peer;
 
 use std::sync::Arc;
