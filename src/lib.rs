@@ -19,6 +19,8 @@
 //!   tables.
 //! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields.
 //! - [`rng`]: the seeded PRNG, the only source of chance.
+//! - `server` (native only): `routelab namesrv`, a real NameServer on the route manager (tokio,
+//!   one task per connection, the remoting codec, liveness timers, the KV file).
 //! - `bridge` (native only): `routelab bridge`, which polls real NameServers and serves their
 //!   routing live to dashboards over a WebSocket.
 //! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
@@ -40,6 +42,8 @@ pub mod net;
 pub mod producer;
 pub mod remoting;
 pub mod rng;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod server;
 pub mod sim;
 pub mod view;
 

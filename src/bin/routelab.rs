@@ -42,6 +42,8 @@ mod cli {
         Admin(routelab::admin::cli::AdminArgs),
         // Help text: the doc comment of BridgeArgs (src/bridge/config.rs).
         Bridge(routelab::bridge::BridgeArgs),
+        // Help text: the doc comment of NamesrvArgs (src/server/config.rs).
+        Namesrv(routelab::server::NamesrvArgs),
     }
 
     #[derive(clap::Args)]
@@ -75,6 +77,7 @@ mod cli {
             Command::Sim(args) => sim(args),
             Command::Admin(args) => routelab::admin::cli::main(args),
             Command::Bridge(args) => routelab::bridge::cli::main(args),
+            Command::Namesrv(args) => routelab::server::cli::main(args),
         }
     }
 

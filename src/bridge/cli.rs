@@ -57,7 +57,8 @@ fn init_logging() {
         .try_init();
 }
 
-async fn wait_for_stop() {
+/// Returns on Ctrl-C or SIGTERM (shared with `routelab namesrv`).
+pub(crate) async fn wait_for_stop() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};

@@ -112,6 +112,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         allow_origins: config.allow_origins.clone(),
         token: config.token.clone(),
         shutdown: shutdown.clone(),
+        extra_metrics: None,
     });
     let router = server::router(app);
     let stop = shutdown.clone();

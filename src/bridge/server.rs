@@ -27,6 +27,16 @@ use crate::live::ClientMessage;
 /// Largest message a viewer may send: a resync request is about 20 bytes.
 const MAX_VIEWER_MESSAGE: usize = 4 * 1024;
 
+/// More metric families appended to `/metrics` (`routelab namesrv --ws` adds its own).
+#[derive(Clone)]
+pub struct ExtraMetrics(pub Arc<dyn Fn() -> String + Send + Sync>);
+
+impl std::fmt::Debug for ExtraMetrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ExtraMetrics")
+    }
+}
+
 /// What the handlers share.
 #[derive(Debug)]
 pub struct App {
@@ -39,6 +49,8 @@ pub struct App {
     pub token: Option<String>,
     /// Cancelled when the bridge stops: open viewer connections end.
     pub shutdown: CancellationToken,
+    /// Families rendered after the bridge's own (none for the bridge).
+    pub extra_metrics: Option<ExtraMetrics>,
 }
 
 /// The routes.
@@ -82,7 +94,11 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        render(&data),
+        render(&data)
+            + &app
+                .extra_metrics
+                .as_ref()
+                .map_or_else(String::new, |m| (m.0)()),
     )
         .into_response()
 }

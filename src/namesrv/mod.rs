@@ -133,6 +133,17 @@ impl RouteManager {
         &self.kv
     }
 
+    /// Replaces the config in force (UPDATE_NAMESRV_CONFIG). The profile stays.
+    pub fn set_config(&mut self, config: NamesrvConfig) {
+        self.config = config;
+    }
+
+    /// Replaces the KV store with one loaded from disk at start-up. No events: nothing changed from
+    /// a client's point of view.
+    pub fn restore_kv(&mut self, kv: KvConfig) {
+        self.kv = kv;
+    }
+
     /// 5.x: unregistrations waiting for the next batch.
     pub fn pending_unregistrations(&self) -> impl Iterator<Item = &UnregisterBroker> {
         self.pending_unregistrations.iter().map(|(r, _)| r)

@@ -1,0 +1,73 @@
+//! `routelab namesrv` as a command: config, `-p`, logging, the runtime, stopping on SIGINT/SIGTERM.
+
+use std::process::ExitCode;
+
+use super::config::{properties_text, NamesrvArgs, ServerConfig};
+
+/// Runs the NameServer until interrupted. Exit code 2 for bad flags or config, 1 when it cannot
+/// start.
+pub fn main(args: NamesrvArgs) -> ExitCode {
+    let config = match ServerConfig::from_args(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.print_config {
+        print!("{}", properties_text(&config.properties()));
+        return ExitCode::SUCCESS;
+    }
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let listen = config.listen;
+        let profile = config.profile;
+        let kv_path = config.settings.kv_config_path.clone();
+        let handle = match super::run(config).await {
+            Ok(h) => h,
+            Err(e) => {
+                eprintln!(
+                    "error: cannot start on {listen}: {e} (another NameServer there? try --listen 127.0.0.1:0; \
+                     KV file {})",
+                    kv_path.display()
+                );
+                return ExitCode::FAILURE;
+            }
+        };
+        println!(
+            "The Name Server boot success. serializeType=JSON, listening on {} ({profile} rules, KV file {})",
+            handle.local_addr(),
+            kv_path.display()
+        );
+        if let Some(ws) = handle.ws_addr() {
+            println!(
+                "  dashboard: {}\n  metrics:   {}metrics",
+                crate::bridge::page_url(ws, None),
+                crate::bridge::page_url(ws, None)
+            );
+        }
+        crate::bridge::cli::wait_for_stop().await;
+        tracing::info!("stopping");
+        handle.shutdown().await;
+        ExitCode::SUCCESS
+    })
+}
+
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

@@ -1,0 +1,377 @@
+//! `routelab namesrv`'s flags and configuration, in the manner of `mqnamesrv` (spec §8): defaults, then
+//! a Java properties file (`-c`), then flags; `-p` prints the effective items.
+//!
+//! [`Settings`] is what a running server may change (UPDATE_NAMESRV_CONFIG, code 318) and what
+//! GET_NAMESRV_CONFIG (319) prints; [`ServerConfig`] adds what is fixed at start (address, profile).
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::namesrv::{NamesrvConfig, Profile};
+
+/// Keys UPDATE_NAMESRV_CONFIG always refuses (Java adds `rocketmqHome` to `configBlackList`).
+const ALWAYS_BLACK_LISTED: &str = "rocketmqHome";
+
+/// Run a RocketMQ NameServer on RouteLab's route manager, for real brokers and clients.
+///
+/// Examples:
+///   routelab namesrv                              # 127.0.0.1:9876, 5.x rules, KV under $ROCKETMQ_HOME
+///   routelab namesrv --profile 4.x --listen 0.0.0.0:9876
+///   routelab namesrv -c namesrv.properties        # Java properties, as mqnamesrv -c
+///   routelab namesrv -c namesrv.properties -p     # print the effective config and exit
+///   routelab namesrv --home /tmp/ns --ws 127.0.0.1:7878
+///
+/// Then point brokers and clients at it (`namesrvAddr=127.0.0.1:9876`), or look with
+/// `routelab admin clusterList -n 127.0.0.1:9876`. Stop with Ctrl-C or SIGTERM.
+///
+/// Properties read from -c (Java names): listenPort, bindAddress, serverChannelMaxIdleTimeSeconds,
+/// rocketmqHome, kvConfigPath, configStorePath, orderMessageEnable, returnOrderTopicConfigToBroker,
+/// scanNotActiveBrokerInterval, unRegisterBrokerQueueCapacity, supportActingMaster,
+/// enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration, configBlackList,
+/// productEnvName, clusterTest. Unknown keys are ignored, as Java does.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(verbatim_doc_comment)]
+pub struct NamesrvArgs {
+    /// A Java properties file with NameServer settings (applied before the other flags).
+    #[arg(
+        short = 'c',
+        long = "config-file",
+        alias = "configFile",
+        value_name = "FILE"
+    )]
+    pub config_file: Option<PathBuf>,
+    /// Print every config item in force, then exit.
+    #[arg(short = 'p', long = "print-config-item", alias = "printConfigItem")]
+    pub print_config: bool,
+    /// Address to listen on [default: 127.0.0.1:9876].
+    #[arg(long, value_name = "HOST:PORT")]
+    pub listen: Option<SocketAddr>,
+    /// Which RocketMQ NameServer to behave like: 4.x (4.9.8) or 5.x [default: 5.x].
+    #[arg(long, value_name = "4.x|5.x")]
+    pub profile: Option<Profile>,
+    /// rocketmqHome; the KV store defaults to HOME/namesrv/kvConfig.json.
+    #[arg(long, env = "ROCKETMQ_HOME", value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Where the KV config is persisted (kvConfigPath).
+    #[arg(long, value_name = "FILE")]
+    pub kv_config_path: Option<PathBuf>,
+    /// Close a connection silent for this long (serverChannelMaxIdleTimeSeconds) [default: 120].
+    #[arg(long, value_name = "SECS")]
+    pub idle_secs: Option<u64>,
+    /// Also serve the live dashboard, its WebSocket and /metrics on this address.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub ws: Option<SocketAddr>,
+}
+
+/// The settings a running server reads per request and UPDATE_NAMESRV_CONFIG may change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// The route manager's switches.
+    pub namesrv: NamesrvConfig,
+    /// rocketmqHome.
+    pub rocketmq_home: PathBuf,
+    /// kvConfigPath.
+    pub kv_config_path: PathBuf,
+    /// configStorePath.
+    pub config_store_path: PathBuf,
+    /// productEnvName (reported only).
+    pub product_env_name: String,
+    /// clusterTest (reported only: RouteLab has no cluster-test processor).
+    pub cluster_test: bool,
+    /// 5.x: send the ORDER_TOPIC_CONFIG namespace back to registering brokers.
+    pub return_order_topic_config_to_broker: bool,
+    /// 5.x scan period (4.x hard-codes 10 s).
+    pub scan_not_active_broker_interval_ms: u64,
+    /// `;`-separated keys UPDATE_NAMESRV_CONFIG refuses.
+    pub config_black_list: String,
+}
+
+/// Everything the server needs to start.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// 4.x or 5.x rules.
+    pub profile: Profile,
+    /// serverChannelMaxIdleTimeSeconds.
+    pub idle_timeout: Duration,
+    /// The largest frame accepted, length prefix included.
+    pub max_frame_len: usize,
+    /// How long writing one response may take before the connection is dropped as too slow.
+    pub write_timeout: Duration,
+    /// `--ws`: the dashboard, WebSocket and /metrics address.
+    pub ws: Option<SocketAddr>,
+    /// The changeable part.
+    pub settings: Settings,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
+        Self::with_home(home)
+    }
+}
+
+impl ServerConfig {
+    /// RocketMQ's defaults with `home` as rocketmqHome and the KV file under it.
+    pub fn with_home(home: PathBuf) -> Self {
+        let dir = home.join("namesrv");
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 9876)),
+            profile: Profile::V5,
+            idle_timeout: Duration::from_secs(120),
+            max_frame_len: crate::remoting::DEFAULT_MAX_FRAME_LEN,
+            write_timeout: Duration::from_secs(10),
+            ws: None,
+            settings: Settings {
+                namesrv: NamesrvConfig::default(),
+                kv_config_path: dir.join("kvConfig.json"),
+                config_store_path: dir.join("namesrv.properties"),
+                rocketmq_home: home,
+                product_env_name: "center".into(),
+                cluster_test: false,
+                return_order_topic_config_to_broker: true,
+                scan_not_active_broker_interval_ms: 5_000,
+                config_black_list: "configBlackList;configStorePath;kvConfigPath".into(),
+            },
+        }
+    }
+
+    /// Defaults, then the `-c` file, then flags (the order mqnamesrv applies them).
+    pub fn from_args(args: &NamesrvArgs) -> Result<Self, String> {
+        let mut config = match &args.home {
+            Some(home) => Self::with_home(home.clone()),
+            None => Self::default(),
+        };
+        if let Some(file) = &args.config_file {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            for (key, value) in crate::net::properties::parse(&text) {
+                config
+                    .set(&key, &value)
+                    .map_err(|e| format!("{}: {key}: {e}", file.display()))?;
+            }
+            config.settings.config_store_path = file.clone();
+        }
+        if let Some(listen) = args.listen {
+            config.listen = listen;
+        }
+        if let Some(profile) = args.profile {
+            config.profile = profile;
+        }
+        if let Some(path) = &args.kv_config_path {
+            config.settings.kv_config_path = path.clone();
+        }
+        if let Some(secs) = args.idle_secs {
+            config.idle_timeout = Duration::from_secs(secs.max(1));
+        }
+        if args.ws.is_some() {
+            config.ws = args.ws;
+        }
+        Ok(config)
+    }
+
+    /// The scan schedule in force: (first delay, period). 4.x: 5 s, then every 10 s. 5.x: every
+    /// `scanNotActiveBrokerInterval`, the first after one interval (5 s by default, as on HEAD).
+    pub fn scan_schedule(&self) -> (Duration, Duration) {
+        let (first, period) = self.profile.scan_schedule_ms();
+        if self.profile.is_v5() {
+            let every =
+                Duration::from_millis(self.settings.scan_not_active_broker_interval_ms.max(1));
+            (every, every)
+        } else {
+            (Duration::from_millis(first), Duration::from_millis(period))
+        }
+    }
+
+    /// Sets one item by its Java name. `Ok(false)` for a name RouteLab does not know (ignored, as
+    /// Java's `Configuration.update` ignores it).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "listenPort" => self.listen.set_port(parse(value)?),
+            "bindAddress" => {
+                let ip = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(value, "an IP address"))?;
+                self.listen.set_ip(ip);
+            }
+            "serverChannelMaxIdleTimeSeconds" => {
+                self.idle_timeout = Duration::from_secs(parse::<u64>(value)?.max(1));
+            }
+            _ => return self.settings.set(key, value),
+        }
+        Ok(true)
+    }
+
+    /// Every item with its value, by Java name (what `-p` prints and GET_NAMESRV_CONFIG answers).
+    pub fn properties(&self) -> BTreeMap<String, String> {
+        let mut out = self.settings.properties();
+        out.insert("listenPort".into(), self.listen.port().to_string());
+        out.insert("bindAddress".into(), self.listen.ip().to_string());
+        out.insert(
+            "serverChannelMaxIdleTimeSeconds".into(),
+            self.idle_timeout.as_secs().to_string(),
+        );
+        out
+    }
+}
+
+impl Settings {
+    /// Sets one item by its Java name; `Ok(false)` when the name is unknown.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        let ns = &mut self.namesrv;
+        match key {
+            "rocketmqHome" => self.rocketmq_home = PathBuf::from(value.trim()),
+            "kvConfigPath" => self.kv_config_path = PathBuf::from(value.trim()),
+            "configStorePath" => self.config_store_path = PathBuf::from(value.trim()),
+            "productEnvName" => value.trim().clone_into(&mut self.product_env_name),
+            "clusterTest" => self.cluster_test = java_bool(value),
+            "orderMessageEnable" => ns.order_message_enable = java_bool(value),
+            "returnOrderTopicConfigToBroker" => {
+                self.return_order_topic_config_to_broker = java_bool(value);
+            }
+            "scanNotActiveBrokerInterval" => {
+                self.scan_not_active_broker_interval_ms = parse(value)?;
+            }
+            "unRegisterBrokerQueueCapacity" => ns.unregister_broker_queue_capacity = parse(value)?,
+            "supportActingMaster" => ns.support_acting_master = java_bool(value),
+            "enableAllTopicList" => ns.enable_all_topic_list = java_bool(value),
+            "enableTopicList" => ns.enable_topic_list = java_bool(value),
+            "deleteTopicWithBrokerRegistration" => {
+                ns.delete_topic_with_broker_registration = java_bool(value);
+            }
+            "configBlackList" => value.trim().clone_into(&mut self.config_black_list),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The keys UPDATE_NAMESRV_CONFIG refuses.
+    pub fn black_list(&self) -> Vec<&str> {
+        let mut keys: Vec<&str> = self
+            .config_black_list
+            .split(';')
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .collect();
+        keys.extend(["configBlackList", "configStorePath", "kvConfigPath"]);
+        keys.push(ALWAYS_BLACK_LISTED);
+        keys
+    }
+
+    /// The items of this part by Java name.
+    pub fn properties(&self) -> BTreeMap<String, String> {
+        let ns = &self.namesrv;
+        let path = |p: &PathBuf| p.display().to_string();
+        [
+            ("rocketmqHome", path(&self.rocketmq_home)),
+            ("kvConfigPath", path(&self.kv_config_path)),
+            ("configStorePath", path(&self.config_store_path)),
+            ("productEnvName", self.product_env_name.clone()),
+            ("clusterTest", self.cluster_test.to_string()),
+            ("orderMessageEnable", ns.order_message_enable.to_string()),
+            (
+                "returnOrderTopicConfigToBroker",
+                self.return_order_topic_config_to_broker.to_string(),
+            ),
+            (
+                "scanNotActiveBrokerInterval",
+                self.scan_not_active_broker_interval_ms.to_string(),
+            ),
+            (
+                "unRegisterBrokerQueueCapacity",
+                ns.unregister_broker_queue_capacity.to_string(),
+            ),
+            ("supportActingMaster", ns.support_acting_master.to_string()),
+            ("enableAllTopicList", ns.enable_all_topic_list.to_string()),
+            ("enableTopicList", ns.enable_topic_list.to_string()),
+            (
+                "deleteTopicWithBrokerRegistration",
+                ns.delete_topic_with_broker_registration.to_string(),
+            ),
+            ("configBlackList", self.config_black_list.clone()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect()
+    }
+}
+
+/// `key=value` lines, as Java's `MixAll.properties2String`.
+pub fn properties_text(props: &BTreeMap<String, String>) -> String {
+    props.iter().map(|(k, v)| format!("{k}={v}\n")).collect()
+}
+
+/// Java `Boolean.parseBoolean`.
+fn java_bool(value: &str) -> bool {
+    value.trim().eq_ignore_ascii_case("true")
+}
+
+fn parse<T: std::str::FromStr>(value: &str) -> Result<T, String> {
+    value.trim().parse().map_err(|_| bad(value, "a number"))
+}
+
+fn bad(value: &str, expected: &str) -> String {
+    format!("{value:?} is not {expected}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_then_flags() {
+        let dir = std::env::temp_dir().join(format!("routelab-nscfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("ns.properties");
+        std::fs::write(
+            &file,
+            "listenPort=9999\norderMessageEnable=true\nnoSuchKey=1\nserverChannelMaxIdleTimeSeconds=30\n",
+        )
+        .unwrap();
+        let args = NamesrvArgs {
+            config_file: Some(file.clone()),
+            home: Some(dir.clone()),
+            listen: Some("127.0.0.1:7000".parse().unwrap()),
+            ..NamesrvArgs::default()
+        };
+        let c = ServerConfig::from_args(&args).unwrap();
+        assert_eq!(c.listen.port(), 7000, "flags win over the file");
+        assert!(c.settings.namesrv.order_message_enable);
+        assert_eq!(c.idle_timeout, Duration::from_secs(30));
+        assert_eq!(c.settings.config_store_path, file);
+        assert_eq!(c.settings.kv_config_path, dir.join("namesrv/kvConfig.json"));
+        let props = c.properties();
+        assert_eq!(props["listenPort"], "7000");
+        assert_eq!(props["orderMessageEnable"], "true");
+        std::fs::write(&file, "listenPort=abc\n").unwrap();
+        let err = ServerConfig::from_args(&args).unwrap_err();
+        assert!(err.contains("listenPort"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn black_list_always_has_home() {
+        let s = ServerConfig::with_home(PathBuf::from("/x")).settings;
+        let keys = s.black_list();
+        for k in [
+            "rocketmqHome",
+            "kvConfigPath",
+            "configStorePath",
+            "configBlackList",
+        ] {
+            assert!(keys.contains(&k), "{k}");
+        }
+    }
+
+    #[test]
+    fn scan_period_by_profile() {
+        let mut c = ServerConfig::with_home(PathBuf::from("/x"));
+        assert_eq!(c.scan_schedule().1, Duration::from_secs(5));
+        c.profile = Profile::V4;
+        assert_eq!(c.scan_schedule().1, Duration::from_secs(10));
+    }
+}

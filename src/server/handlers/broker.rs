@@ -1,0 +1,128 @@
+//! REGISTER_BROKER (103), UNREGISTER_BROKER (104), BROKER_HEARTBEAT (904, 5.x), QUERY_DATA_VERSION
+//! (322): what brokers send.
+
+use super::{Handled, Req};
+use crate::model::DataVersion;
+use crate::namesrv::{
+    BrokerIdentity, RegisterBroker, RouteManager, UnregisterBroker, NAMESPACE_ORDER_TOPIC_CONFIG,
+};
+use crate::remoting::headers::{
+    BrokerIdentityHeader, QueryDataVersionResponseHeader, RegisterBrokerRequestHeader,
+    RegisterBrokerResponseHeader,
+};
+use crate::remoting::CommandHeader;
+use crate::server::body;
+
+/// `UtilAll.crc32`: CRC-32 masked to a non-negative Java int.
+fn crc32(bytes: &[u8]) -> i32 {
+    crate::net::register::body_crc32(bytes)
+}
+
+/// REGISTER_BROKER. Order as Java: header, CRC (only when `bodyCrc32` is non-zero), body (JSON,
+/// compressed, or the pre-3.0.11 bare wrapper), then the route manager. The answer carries the
+/// master's addresses for a slave and, as a body, the ORDER_TOPIC_CONFIG namespace when it exists.
+pub fn register(routes: &mut RouteManager, settings_return_order: bool, req: &Req) -> Handled {
+    let h: RegisterBrokerRequestHeader = req.header()?;
+    if h.body_crc32 != 0 && crc32(req.body) != h.body_crc32 {
+        tracing::warn!(broker = %h.broker_addr, "register broker: crc32 not match");
+        return Err(req.system_error("crc32 not match"));
+    }
+    let parsed = body::register_body(req.body, h.compressed, req.cmd.version, req.profile.is_v5())
+        .map_err(|e| req.system_error(e.to_string()))?;
+    // Java keeps what the broker sent; a non-positive timeout expires the broker at the next scan,
+    // which is what the value says (the core wants at least 1 ms).
+    let heartbeat_timeout_millis = h
+        .heartbeat_timeout_millis
+        .map(|ms| u64::try_from(ms).unwrap_or(0).max(1));
+    let request = RegisterBroker {
+        cluster_name: h.cluster_name.as_str().into(),
+        broker_addr: h.broker_addr.as_str().into(),
+        broker_name: h.broker_name.as_str().into(),
+        broker_id: h.broker_id,
+        ha_server_addr: h.ha_server_addr,
+        heartbeat_timeout_millis: heartbeat_timeout_millis.filter(|_| req.profile.is_v5()),
+        enable_acting_master: h.enable_acting_master.filter(|_| req.profile.is_v5()),
+        zone_name: req
+            .cmd
+            .ext_fields
+            .get("__ZONE_NAME")
+            .filter(|_| req.profile.is_v5())
+            .cloned(),
+        body: parsed,
+        channel: req.ctx.channel,
+    };
+    let result = routes
+        .register_broker(req.ctx.now_ms, &request)
+        .map_err(|e| req.route_error(&e))?;
+    let mut response = req.ok_header(&RegisterBrokerResponseHeader {
+        ha_server_addr: result.ha_server_addr,
+        master_addr: result.master_addr.map(|a| a.to_string()),
+    });
+    if !req.profile.is_v5() || settings_return_order {
+        if let Ok(table) = routes.get_kv_list_by_namespace(NAMESPACE_ORDER_TOPIC_CONFIG) {
+            response.body = body::legacy_json(&table);
+        }
+    }
+    Ok(response)
+}
+
+/// UNREGISTER_BROKER. 5.x queues the request (the server runs the batch right after); a full
+/// queue is SYSTEM_ERROR without a remark.
+pub fn unregister(routes: &mut RouteManager, req: &Req) -> Handled {
+    let h: BrokerIdentityHeader = req.header()?;
+    let request = UnregisterBroker {
+        cluster_name: h.cluster_name.as_str().into(),
+        broker_addr: h.broker_addr.as_str().into(),
+        broker_name: h.broker_name.as_str().into(),
+        broker_id: h.broker_id,
+    };
+    routes
+        .unregister_broker(&request)
+        .map_err(|e| req.route_error(&e))?;
+    Ok(req.ok())
+}
+
+fn identity(req: &Req, broker_id_required: bool) -> Result<BrokerIdentity, crate::remoting::Frame> {
+    let mut ext = req.cmd.ext_fields.clone();
+    if !broker_id_required {
+        // BROKER_HEARTBEAT's brokerId is optional.
+        ext.entry("brokerId".into()).or_insert_with(|| "0".into());
+    }
+    let h = BrokerIdentityHeader::from_ext_fields(&ext).map_err(|e| req.header_error(e))?;
+    Ok(BrokerIdentity {
+        cluster_name: h.cluster_name.as_str().into(),
+        broker_addr: h.broker_addr.as_str().into(),
+        broker_name: h.broker_name.as_str().into(),
+        broker_id: h.broker_id,
+    })
+}
+
+/// 904 (5.x): refreshes the broker's timestamp. Usually oneway; answered SUCCESS otherwise.
+pub fn heartbeat(routes: &mut RouteManager, req: &Req) -> Handled {
+    let who = identity(req, false)?;
+    routes
+        .broker_heartbeat(req.ctx.now_ms, &who)
+        .map_err(|e| req.route_error(&e))?;
+    Ok(req.ok())
+}
+
+/// 322: `changed` in the header and the stored DataVersion (if any) as the body.
+pub fn query_data_version(routes: &mut RouteManager, req: &Req) -> Handled {
+    let who = identity(req, true)?;
+    if req.body.is_empty() {
+        // Java decodes a null body and fails with a NullPointerException.
+        return Err(req.system_error("java.lang.NullPointerException"));
+    }
+    let version: DataVersion = crate::model::fastjson::from_body(req.body)
+        .map_err(|e| req.system_error(format!("com.alibaba.fastjson.JSONException: {e}")))?;
+    let result = routes
+        .query_data_version(req.ctx.now_ms, &who, &version)
+        .map_err(|e| req.route_error(&e))?;
+    let mut response = req.ok_header(&QueryDataVersionResponseHeader {
+        changed: Some(result.changed),
+    });
+    if let Some(stored) = result.name_server_data_version {
+        response.body = body::legacy_json(&stored);
+    }
+    Ok(response)
+}

@@ -1,0 +1,299 @@
+//! `routelab namesrv`: a real RocketMQ NameServer on RouteLab's route manager, for real brokers and
+//! clients (native only).
+//!
+//! tokio, one task per connection; the [`dispatch::State`] (route manager + running config) sits
+//! behind one `std::sync::Mutex`, held only while a request is mapped to its response (never across
+//! an await). Time is the server's own monotonic clock in ms, passed to the core as `now_ms`.
+//!
+//! # Layout
+//!
+//! - [`config`]: flags (`-c`, `-p`, `--listen`, `--profile` …) and the Java-named settings.
+//! - [`dispatch`]: request code → handler, pure over `&mut State` + context.
+//! - [`handlers`]: the handlers, grouped by table (broker, routes, kv, config).
+//! - [`body`]: legacy / standard JSON bodies, the JSON and zlib register bodies.
+//! - `conn`: the per-connection task (frames, idle close, bounded write queue, write timeout).
+//! - `liveness`: the expiry scan timer and the periodic KV log.
+//! - [`kv_store`]: the KV file (load at start, atomic rewrite).
+//! - [`live`]: `--ws`, the tables served live through the bridge's hub and HTTP server.
+//! - [`metrics`]: the Prometheus families of `/metrics`.
+//! - [`cli`]: `routelab namesrv` as a command.
+
+pub mod body;
+pub mod cli;
+pub mod config;
+mod conn;
+pub mod dispatch;
+pub mod handlers;
+pub mod kv_store;
+pub mod live;
+mod liveness;
+pub mod metrics;
+
+use std::collections::HashMap;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+pub use config::{NamesrvArgs, ServerConfig, Settings};
+pub use dispatch::{dispatch, Outcome, State};
+pub use handlers::Ctx;
+
+use crate::model::BrokerAddr;
+use crate::namesrv::{ChannelId, Event, RemovalReason};
+
+/// The server's clock: wall time at start plus monotonic time since, so `now_ms` never goes back.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    start: Instant,
+    epoch_ms: u64,
+}
+
+impl Clock {
+    fn new() -> Self {
+        let epoch_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        Self {
+            start: Instant::now(),
+            epoch_ms,
+        }
+    }
+
+    /// Milliseconds since the Unix epoch (monotonic).
+    pub fn now_ms(&self) -> u64 {
+        let elapsed = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.epoch_ms.saturating_add(elapsed)
+    }
+}
+
+/// State shared by the accept loop, the connections and the timers.
+pub struct Shared {
+    state: Mutex<State>,
+    clock: Clock,
+    /// Bumped after every change of the tables; watchers (the live view) wake on it.
+    changes: watch::Sender<u64>,
+    /// Each open connection's stop switch, so the scan can close an expired broker's channel.
+    conns: Mutex<HashMap<ChannelId, CancellationToken>>,
+    next_channel: AtomicU64,
+    kv_seq: AtomicU64,
+    kv: kv_store::KvStore,
+    shutdown: CancellationToken,
+    metrics: metrics::ServerMetrics,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic inside the core cannot leave the lock's data half-written in a way later requests
+    // depend on more than on the server staying up; keep serving.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    /// The clock requests are stamped with.
+    pub fn now_ms(&self) -> u64 {
+        self.clock.now_ms()
+    }
+
+    /// A read of the state (tables, config) under the lock.
+    pub fn with_state<R>(&self, f: impl FnOnce(&State) -> R) -> R {
+        f(&lock(&self.state))
+    }
+
+    /// A receiver woken after each change of the tables.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    fn new_channel(&self) -> ChannelId {
+        ChannelId(self.next_channel.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+
+    /// Handles one request: dispatch under the lock, then announce changes and persist the KV
+    /// store outside it.
+    async fn handle(&self, ctx: &Ctx, frame: &crate::remoting::Frame) -> Outcome {
+        let started = Instant::now();
+        let (outcome, kv) = {
+            let mut state = lock(&self.state);
+            let outcome = dispatch(&mut state, ctx, frame);
+            let kv = outcome.kv_changed.then(|| {
+                (
+                    self.kv_seq.fetch_add(1, Ordering::Relaxed) + 1,
+                    state.routes.kv().clone(),
+                )
+            });
+            (outcome, kv)
+        };
+        self.metrics.observe(frame.command.code, started.elapsed());
+        self.announce(&outcome.events);
+        // Liveness refreshes change no table but do change heartbeat ages: tell the live view.
+        if outcome.events.is_empty()
+            && matches!(
+                frame.command.code,
+                crate::remoting::RequestCode::QUERY_DATA_VERSION
+                    | crate::remoting::RequestCode::BROKER_HEARTBEAT
+            )
+        {
+            self.changes.send_modify(|n| *n = n.wrapping_add(1));
+        }
+        if let Some((seq, kv)) = kv {
+            if let Err(e) = self.kv.save(seq, kv).await {
+                tracing::error!(path = %self.kv.path().display(), "cannot persist the KV config: {e}");
+            }
+        }
+        outcome
+    }
+
+    /// A connection ended: the broker registered on it goes at once (spec §2.4).
+    fn channel_closed(&self, channel: ChannelId, remote: Option<&BrokerAddr>, why: RemovalReason) {
+        lock(&self.conns).remove(&channel);
+        let events = {
+            let mut state = lock(&self.state);
+            state.routes.on_channel_destroy(channel, remote, why);
+            if state.config.profile.is_v5() {
+                state.routes.apply_pending_unregistrations();
+            }
+            state.routes.drain_events()
+        };
+        self.announce(&events);
+    }
+
+    /// The expiry scan; the channels of expired brokers are closed, as Java closes them.
+    fn scan(&self) {
+        let now = self.now_ms();
+        let (events, channels) = {
+            let mut state = lock(&self.state);
+            let channels: Vec<ChannelId> = state
+                .routes
+                .broker_live_table()
+                .iter()
+                .filter(|(_, live)| live.is_expired(now))
+                .map(|(_, live)| live.channel)
+                .collect();
+            state.routes.scan_not_active_brokers(now);
+            if state.config.profile.is_v5() {
+                state.routes.apply_pending_unregistrations();
+            }
+            (state.routes.drain_events(), channels)
+        };
+        let conns = lock(&self.conns);
+        for channel in channels {
+            if let Some(token) = conns.get(&channel) {
+                token.cancel();
+            }
+        }
+        drop(conns);
+        self.announce(&events);
+    }
+
+    fn announce(&self, events: &[Event]) {
+        if events.is_empty() {
+            return;
+        }
+        for event in events {
+            tracing::info!(?event, "route change");
+        }
+        self.metrics
+            .route_changes
+            .fetch_add(events.len() as u64, Ordering::Relaxed);
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
+/// A running server.
+pub struct ServerHandle {
+    local_addr: SocketAddr,
+    ws_addr: Option<SocketAddr>,
+    shared: Arc<Shared>,
+    tasks: JoinSet<()>,
+}
+
+impl ServerHandle {
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Where `--ws` serves the dashboard, `/ws` and `/metrics`.
+    pub fn ws_addr(&self) -> Option<SocketAddr> {
+        self.ws_addr
+    }
+
+    /// The shared state (for the live view and tests).
+    pub fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// Stops accepting, closes every connection and waits for the tasks.
+    pub async fn shutdown(mut self) {
+        self.shared.shutdown.cancel();
+        while self.tasks.join_next().await.is_some() {}
+    }
+}
+
+/// Binds, loads the KV file, starts the accept loop and the timers.
+pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
+    let store = kv_store::KvStore::new(config.settings.kv_config_path.clone());
+    let kv = store.load()?;
+    let listener = TcpListener::bind(config.listen).await?;
+    let local_addr = listener.local_addr()?;
+    let ws = config.ws;
+    let mut state = State::new(config);
+    state.routes.restore_kv(kv);
+    let shared = Arc::new(Shared {
+        state: Mutex::new(state),
+        clock: Clock::new(),
+        changes: watch::channel(0).0,
+        conns: Mutex::new(HashMap::new()),
+        next_channel: AtomicU64::new(0),
+        kv_seq: AtomicU64::new(0),
+        kv: store,
+        shutdown: CancellationToken::new(),
+        metrics: metrics::ServerMetrics::default(),
+    });
+    let mut tasks = JoinSet::new();
+    let ws_addr = match ws {
+        Some(ws) => Some(live::start(Arc::clone(&shared), ws, local_addr, &mut tasks).await?),
+        None => None,
+    };
+    tasks.spawn(accept_loop(Arc::clone(&shared), listener));
+    tasks.spawn(liveness::scan_loop(Arc::clone(&shared)));
+    tasks.spawn(liveness::kv_log_loop(Arc::clone(&shared)));
+    Ok(ServerHandle {
+        local_addr,
+        ws_addr,
+        shared,
+        tasks,
+    })
+}
+
+async fn accept_loop(shared: Arc<Shared>, listener: TcpListener) {
+    let mut conns = JoinSet::new();
+    loop {
+        let accepted = tokio::select! {
+            () = shared.shutdown.cancelled() => break,
+            accepted = listener.accept() => accepted,
+            // Reap finished connection tasks so the set does not grow.
+            Some(_) = conns.join_next(), if !conns.is_empty() => continue,
+        };
+        match accepted {
+            Ok((stream, peer)) => {
+                conns.spawn(conn::serve(Arc::clone(&shared), stream, peer));
+            }
+            // Out of file descriptors and the like: back off instead of spinning.
+            Err(e) => {
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        }
+    }
+    while conns.join_next().await.is_some() {}
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,136 @@
+//! Unit tests of the pure request → response mapping ([`super::dispatch`]): no sockets, no clock.
+
+use super::config::ServerConfig;
+use super::dispatch::{dispatch, State};
+use super::handlers::Ctx;
+use crate::model::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};
+use crate::namesrv::{ChannelId, Profile};
+use crate::remoting::headers::RegisterBrokerRequestHeader;
+use crate::remoting::{
+    CommandHeader, Frame, RemotingCommand, RequestCode, ResponseCode, SerializeType,
+};
+
+fn state(profile: Profile) -> State {
+    let mut config = ServerConfig::with_home("/nonexistent".into());
+    config.profile = profile;
+    State::new(config)
+}
+
+fn ctx(now_ms: u64, channel: u64) -> Ctx {
+    Ctx {
+        now_ms,
+        channel: ChannelId(channel),
+        remote: None,
+    }
+}
+
+fn register_frame(name: &str, addr: &str, topics: &[&str]) -> Frame {
+    let header = RegisterBrokerRequestHeader {
+        broker_name: name.into(),
+        broker_addr: addr.into(),
+        cluster_name: "C".into(),
+        ha_server_addr: String::new(),
+        broker_id: 0,
+        ..Default::default()
+    };
+    let body = RegisterBrokerBody {
+        filter_server_list: vec![],
+        topic_config_serialize_wrapper: TopicConfigSerializeWrapper::new(
+            DataVersion::new(1, 1),
+            topics.iter().map(|t| TopicConfig::new(t, 4, 4, 6)),
+        ),
+    };
+    let cmd = RemotingCommand::request(RequestCode::REGISTER_BROKER, header.to_ext_fields());
+    Frame::new(cmd, serde_json::to_vec(&body).unwrap())
+}
+
+#[test]
+fn register_then_route_then_channel_close() {
+    let mut s = state(Profile::V4);
+    let out = dispatch(
+        &mut s,
+        &ctx(1_000, 1),
+        &register_frame("a", "10.0.0.1:10911", &["T", "U"]),
+    );
+    let response = out.response.expect("answered");
+    assert_eq!(response.command.code, ResponseCode::SUCCESS);
+    assert_eq!(response.command.version, 409, "4.x answers as V4_9_8");
+    assert!(!out.events.is_empty());
+    let mut ext = std::collections::BTreeMap::new();
+    ext.insert("topic".to_owned(), "T".to_owned());
+    let route = dispatch(
+        &mut s,
+        &ctx(2_000, 2),
+        &Frame::new(
+            RemotingCommand::request(RequestCode::GET_ROUTEINFO_BY_TOPIC, ext),
+            vec![],
+        ),
+    );
+    assert_eq!(route.response.unwrap().command.code, ResponseCode::SUCCESS);
+    assert!(route.events.is_empty(), "a query changes nothing");
+    s.routes.on_channel_destroy(
+        ChannelId(1),
+        None,
+        crate::namesrv::RemovalReason::ChannelClosed,
+    );
+    assert!(s.routes.broker_addr_table().is_empty());
+}
+
+#[test]
+fn oneway_requests_get_no_response_but_are_applied() {
+    let mut s = state(Profile::V5);
+    let mut f = register_frame("a", "10.0.0.1:10911", &["T", "U"]);
+    f.command.mark_oneway();
+    let out = dispatch(&mut s, &ctx(1, 1), &f);
+    assert!(out.response.is_none());
+    assert_eq!(s.routes.broker_addr_table().len(), 1);
+}
+
+#[test]
+fn response_type_follows_the_profile() {
+    for (profile, expected) in [
+        (Profile::V4, SerializeType::RocketMq),
+        (Profile::V5, SerializeType::Json),
+    ] {
+        let mut s = state(profile);
+        let mut cmd =
+            RemotingCommand::request(RequestCode::GET_BROKER_CLUSTER_INFO, Default::default());
+        cmd.serialize_type = SerializeType::RocketMq;
+        let out = dispatch(&mut s, &ctx(1, 1), &Frame::new(cmd, vec![]));
+        assert_eq!(
+            out.response.unwrap().command.serialize_type,
+            expected,
+            "{profile}"
+        );
+    }
+}
+
+#[test]
+fn missing_header_field_is_system_error_and_changes_nothing() {
+    let mut s = state(Profile::V5);
+    let mut f = register_frame("a", "10.0.0.1:10911", &["T", "U"]);
+    f.command.ext_fields.remove("brokerAddr");
+    let out = dispatch(&mut s, &ctx(1, 1), &f);
+    let r = out.response.unwrap();
+    assert_eq!(r.command.code, ResponseCode::SYSTEM_ERROR);
+    assert!(r.command.remark.unwrap().contains("<brokerAddr> is null"));
+    assert!(s.routes.broker_addr_table().is_empty() && out.events.is_empty());
+}
+
+#[test]
+fn kv_changes_are_flagged_for_persistence() {
+    let mut s = state(Profile::V5);
+    let ext = [("namespace", "N"), ("key", "k"), ("value", "v")]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    let f = Frame::new(
+        RemotingCommand::request(RequestCode::PUT_KV_CONFIG, ext),
+        vec![],
+    );
+    assert!(dispatch(&mut s, &ctx(1, 1), &f).kv_changed);
+    assert!(
+        !dispatch(&mut s, &ctx(1, 1), &f).kv_changed,
+        "same value: nothing to write"
+    );
+}
