@@ -7,6 +7,9 @@
 //! # Layout
 //!
 //! - `admin` (native only): `routelab admin`, mqadmin's NameServer commands over `net`.
+//! - [`live`]: the live protocol a bridge or our NameServer speaks to dashboards (views per
+//!   NameServer, snapshot / update, diff / apply, the viewer's reducer) and the fork of a live
+//!   cluster into a scenario.
 //! - [`model`]: wire-shaped types with RocketMQ's JSON field names (`TopicRouteData`, `QueueData`,
 //!   `BrokerData`, `ClusterInfo`, `DataVersion`, `TopicConfig` …), name newtypes, perm bits, and the
 //!   reader of fastjson's legacy bodies.
@@ -19,6 +22,9 @@
 //!   tables.
 //! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields.
 //! - [`rng`]: the seeded PRNG, the only source of chance.
+//! - [`sim`]: the simulator (NameServers, brokers, producers on a virtual clock) and the scenario
+//!   format.
+//! - [`view`]: text shared by the dashboard and the CLI (mqadmin layouts, share links).
 //! - `server` (native only): `routelab namesrv`, a real NameServer on the route manager (tokio,
 //!   one task per connection, the remoting codec, liveness timers, the KV file).
 //! - `bridge` (native only): `routelab bridge`, which polls real NameServers and serves their
