@@ -120,7 +120,7 @@ async fn ws(
             tracing::warn!(origin = %o, "refused a WebSocket from another origin (see --allow-origin)");
             return (
                 StatusCode::FORBIDDEN,
-                "origin not allowed (see routelab bridge --allow-origin)\n",
+                "origin not allowed (see --allow-origin)\n",
             )
                 .into_response();
         }

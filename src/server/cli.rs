@@ -33,6 +33,7 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         let listen = config.listen;
         let profile = config.profile;
         let kv_path = config.settings.kv_config_path.clone();
+        let token = config.ws_access.token.clone();
         let handle = match super::run(config).await {
             Ok(h) => h,
             Err(e) => {
@@ -51,8 +52,9 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         );
         if let Some(ws) = handle.ws_addr() {
             println!(
-                "  dashboard: {}\n  metrics:   {}metrics",
-                crate::bridge::page_url(ws, None),
+                "  dashboard: {}\n  {}\n  metrics:   {}metrics",
+                crate::bridge::page_url(ws, token.as_deref()),
+                crate::bridge::http_args::reach_message(ws, token.as_deref(), "--ws"),
                 crate::bridge::page_url(ws, None)
             );
         }

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,6 +13,7 @@ use tokio::task::JoinSet;
 
 use super::dispatch::State;
 use super::Shared;
+use crate::bridge::http_args::HttpAccess;
 use crate::bridge::hub::Hub;
 use crate::bridge::metrics::Metrics;
 use crate::bridge::server::{router, App, ExtraMetrics};
@@ -73,6 +73,7 @@ pub fn view(state: &State, addr: &str, now_ms: u64, previous: Option<&NamesrvVie
 pub(super) async fn start(
     shared: Arc<Shared>,
     ws: SocketAddr,
+    access: HttpAccess,
     ns_addr: SocketAddr,
     tasks: &mut JoinSet<()>,
 ) -> std::io::Result<SocketAddr> {
@@ -96,10 +97,10 @@ pub(super) async fn start(
     let app = Arc::new(App {
         hub: Arc::clone(&hub),
         metrics,
-        dist: PathBuf::from("dist"),
+        dist: access.dist,
         listen: local,
-        allow_origins: Vec::new(),
-        token: None,
+        allow_origins: access.allow_origins,
+        token: access.token,
         shutdown: shared.shutdown.clone(),
         extra_metrics: Some(ExtraMetrics(Arc::new(move || {
             let now = for_metrics.now_ms();
