@@ -105,6 +105,7 @@ fn snapshot(seq: u64, sent_at_ms: u64, namesrvs: Vec<NamesrvView>) -> String {
             version: routelab::VERSION.into(),
             interval_ms: 2_000,
             read_only: true,
+            commands: false,
         },
         namesrvs,
     }))

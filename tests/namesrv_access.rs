@@ -111,3 +111,17 @@ async fn a_token_is_required_when_set_and_the_page_comes_from_dist() {
     let without = page(&ns, "/").await;
     assert!(!without.contains("s3cret"), "{without}");
 }
+
+/// Commands are `routelab demo`'s: our NameServer closes a viewer that sends one, as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_are_refused() {
+    let ns = start(HttpAccess::default()).await;
+    let mut v = try_connect(&ws_url(&ns, ""), None).await.expect("upgrade");
+    match v.next().await {
+        ServerMessage::Snapshot(s) => assert!(!s.source.commands),
+        other => panic!("a snapshot first, got {other:?}"),
+    }
+    v.send_text(r#"{"type":"command","text":"kill broker-a"}"#)
+        .await;
+    assert_eq!(v.closed_by_bridge().await, Some(1008));
+}

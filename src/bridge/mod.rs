@@ -88,6 +88,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         version: crate::VERSION.to_owned(),
         interval_ms: u64::try_from(config.interval.as_millis()).unwrap_or(u64::MAX),
         read_only: true,
+        commands: false,
     };
     let hub = Arc::new(hub::Hub::new(
         &config.namesrvs,
@@ -116,6 +117,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         token: config.token.clone(),
         shutdown: shutdown.clone(),
         extra_metrics: None,
+        commands: None,
     });
     let router = server::router(app);
     let stop = shutdown.clone();

@@ -112,6 +112,8 @@ pub struct ServerConfig {
     pub ws: Option<SocketAddr>,
     /// `--dist`, `--allow-origin`, `--token` for `--ws`.
     pub ws_access: HttpAccess,
+    /// Where viewers' commands go (`routelab demo`); `None`: they are refused.
+    pub ws_commands: Option<crate::bridge::server::CommandSink>,
     /// The changeable part.
     pub settings: Settings,
 }
@@ -135,6 +137,7 @@ impl ServerConfig {
             write_timeout: Duration::from_secs(10),
             ws: None,
             ws_access: HttpAccess::default(),
+            ws_commands: None,
             settings: Settings {
                 namesrv: NamesrvConfig::default(),
                 kv_config_path: dir.join("kvConfig.json"),

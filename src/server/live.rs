@@ -16,7 +16,7 @@ use super::Shared;
 use crate::bridge::http_args::HttpAccess;
 use crate::bridge::hub::Hub;
 use crate::bridge::metrics::Metrics;
-use crate::bridge::server::{router, App, ExtraMetrics};
+use crate::bridge::server::{router, App, CommandSink, ExtraMetrics};
 use crate::live::{BrokerLive, NamesrvStatus, NamesrvView, RouteEntry, Source, SourceKind};
 
 /// How often a view is published even without a change.
@@ -74,6 +74,7 @@ pub(super) async fn start(
     shared: Arc<Shared>,
     ws: SocketAddr,
     access: HttpAccess,
+    commands: Option<CommandSink>,
     ns_addr: SocketAddr,
     tasks: &mut JoinSet<()>,
 ) -> std::io::Result<SocketAddr> {
@@ -86,6 +87,7 @@ pub(super) async fn start(
         version: crate::VERSION.to_owned(),
         interval_ms: u64::try_from(TICK.as_millis()).unwrap_or(1000),
         read_only: false,
+        commands: commands.is_some(),
     };
     let hub = Arc::new(Hub::new(
         std::slice::from_ref(&name),
@@ -110,6 +112,7 @@ pub(super) async fn start(
                     .render(s.routes.broker_live_table(), now)
             })
         }))),
+        commands,
     });
     let stop = shared.shutdown.clone();
     tasks.spawn(async move {
