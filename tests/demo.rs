@@ -218,7 +218,7 @@ async fn the_page_sees_heartbeats_and_may_send_commands() {
     assert!(source.commands, "the demo takes commands: {source:?}");
 
     viewer
-        .send_text(r#"{"type":"command","text":"kill broker-b"}"#)
+        .send_text(r#"{"type":"command","text":"kill 127.0.0.1:10931"}"#)
         .await;
     viewer
         .wait_until("broker-b's master gone", |s| !live(s, "127.0.0.1:10931"))
@@ -226,7 +226,10 @@ async fn the_page_sees_heartbeats_and_may_send_commands() {
     let (text, reply) = within("the page's command logged", log.recv())
         .await
         .expect("a logged command");
-    assert_eq!(text, "kill broker-b");
+    assert_eq!(
+        text, "kill 127.0.0.1:10931",
+        "the page names brokers by address"
+    );
     assert!(!reply.error, "{reply:?}");
     // The page cannot stop the demo; a mistake is answered, not fatal.
     viewer

@@ -47,7 +47,8 @@ commands:
   list           the brokers and what they are doing
   help           this text
   quit           stop the demo (also Ctrl-C)
-NAME is a master's group name (broker-a) or GROUP/ID for a slave (broker-a/1); see `list`.";
+NAME is a master's group name (broker-a), GROUP/ID for a slave (broker-a/1), or the broker's
+address (127.0.0.1:10911); see `list`.";
 
 /// Parses a line. Blank lines are `Ok(None)`; anything else unknown is an error that says what
 /// would work.

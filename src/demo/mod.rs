@@ -190,7 +190,8 @@ async fn execute(brokers: &[BrokerHandle], line: &str) -> Reply {
         },
         Command::List => Reply::ok(list(brokers)),
         Command::Broker(action, name) => {
-            let Some(broker) = brokers.iter().find(|b| b.name == name) else {
+            // The page names brokers by address; people by name.
+            let Some(broker) = brokers.iter().find(|b| b.name == name || b.addr == name) else {
                 let names: Vec<&str> = brokers.iter().map(|b| b.name.as_str()).collect();
                 return Reply::error(format!(
                     "no broker named {name:?}; brokers: {}",
