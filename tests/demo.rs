@@ -278,3 +278,28 @@ fn the_command_reads_the_terminal() {
         assert!(rest.contains(want), "{want:?} missing from:\n{first}{rest}");
     }
 }
+
+/// SIGTERM stops it cleanly even right after the start-up text, with standard input still open.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_it_cleanly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .args(["demo", "--port", "0", "--listen", "127.0.0.1:0"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start routelab demo");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("the start-up text");
+    assert!(first.starts_with("routelab demo:"), "{first}");
+    let killed = Command::new("kill")
+        .arg(child.id().to_string())
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let status = child.wait().expect("the demo ends");
+    assert!(status.success(), "{status}");
+}

@@ -33,6 +33,7 @@ pub fn main(args: DemoArgs) -> ExitCode {
         let dist = config.access.dist.clone();
         let expiry = config.schedule.expiry.unwrap_or(DEFAULT_EXPIRY);
         let home = config.home.clone();
+        let stop = crate::bridge::cli::stop_signal();
         let demo = match Demo::start(config).await {
             Ok(d) => d,
             Err(e) => {
@@ -47,7 +48,6 @@ pub fn main(args: DemoArgs) -> ExitCode {
         let mut page = demo.page_log();
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let mut stdin_open = true;
-        let stop = crate::bridge::cli::wait_for_stop();
         tokio::pin!(stop);
         loop {
             tokio::select! {

@@ -34,6 +34,7 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         let profile = config.profile;
         let kv_path = config.settings.kv_config_path.clone();
         let token = config.ws_access.token.clone();
+        let stop = crate::bridge::cli::stop_signal();
         let handle = match super::run(config).await {
             Ok(h) => h,
             Err(e) => {
@@ -58,7 +59,7 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
                 crate::bridge::page_url(ws, None)
             );
         }
-        crate::bridge::cli::wait_for_stop().await;
+        stop.await;
         tracing::info!("stopping");
         handle.shutdown().await;
         ExitCode::SUCCESS
