@@ -29,6 +29,8 @@
 //!   one task per connection, the remoting codec, liveness timers, the KV file).
 //! - `bridge` (native only): `routelab bridge`, which polls real NameServers and serves their
 //!   routing live to dashboards over a WebSocket.
+//! - `demo` (native only): `routelab demo`, our NameServer with emulated brokers over real TCP and
+//!   the live dashboard, driven from the terminal or the page.
 //! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
 //!   `Producer`, `Sim`).
 //! - `ui` (wasm32 only): the Yew dashboard.
@@ -40,6 +42,8 @@
 pub mod admin;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bridge;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod demo;
 pub mod live;
 pub mod model;
 pub mod namesrv;

@@ -1,7 +1,8 @@
 //! Live mode's component tests in headless Chromium: the bridge's messages fed into the live store
 //! (as the socket would), and what the page then shows — freshness, a failing NameServer keeping its
 //! last data, disagreement marks, heartbeat ages unknown without brokerLiveTable, the mqadmin mirror,
-//! resync on a gap, reconnect backoff, the page's bridge URL rules, and "Fork into simulator".
+//! resync on a gap, reconnect backoff, the page's bridge URL rules, "Fork into simulator", and
+//! the broker buttons of `routelab demo`.
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
@@ -105,6 +106,7 @@ fn snapshot(seq: u64, sent_at_ms: u64, namesrvs: Vec<NamesrvView>) -> String {
             version: routelab::VERSION.into(),
             interval_ms: 2_000,
             read_only: true,
+            commands: false,
         },
         namesrvs,
     }))
@@ -586,4 +588,28 @@ async fn an_unreachable_bridge_shows_reconnecting() {
         t.starts_with("reconnecting in ") && t.contains("(no connection to the bridge)"),
         "{t}"
     );
+}
+
+/// `routelab demo` takes commands: only then do broker cards get kill / freeze / stop / restart
+/// buttons, and a click asks the socket glue to send the command naming the broker by address.
+#[wasm_bindgen_test]
+async fn demo_commands_only_when_the_source_takes_them() {
+    let (root, store) = mount_live().await;
+    let views = vec![view(NS_A, T0, true, false)];
+    feed(&store, snapshot(1, T0, views.clone())).await;
+    assert!(root
+        .query_selector("[data-testid=demo-kill]")
+        .unwrap()
+        .is_none());
+    let demo = snapshot(2, T0, views).replace(r#""commands":false"#, r#""commands":true"#);
+    feed(&store, demo).await;
+    let card = "[data-testid=broker-card][data-addr=\"10.0.0.3:10911\"]";
+    for word in ["kill", "freeze", "stop", "restart"] {
+        find(&root, &format!("{card} [data-testid=demo-{word}]"));
+    }
+    assert_eq!(store.commands_sent, 0);
+    click(&find(&root, &format!("{card} [data-testid=demo-freeze]")));
+    yew::scheduler::flush().await;
+    assert_eq!(store.commands_sent, 1);
+    assert_eq!(store.command.as_deref(), Some("freeze 10.0.0.3:10911"));
 }

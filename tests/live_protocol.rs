@@ -52,6 +52,7 @@ fn source() -> Source {
         version: routelab::VERSION.into(),
         interval_ms: 2_000,
         read_only: true,
+        commands: false,
     }
 }
 

@@ -44,6 +44,8 @@ mod cli {
         Bridge(routelab::bridge::BridgeArgs),
         // Help text: the doc comment of NamesrvArgs (src/server/config.rs).
         Namesrv(routelab::server::NamesrvArgs),
+        // Help text: the doc comment of DemoArgs (src/demo/config.rs).
+        Demo(routelab::demo::DemoArgs),
     }
 
     #[derive(clap::Args)]
@@ -78,6 +80,7 @@ mod cli {
             Command::Admin(args) => routelab::admin::cli::main(args),
             Command::Bridge(args) => routelab::bridge::cli::main(args),
             Command::Namesrv(args) => routelab::server::cli::main(args),
+            Command::Demo(args) => routelab::demo::cli::main(args),
         }
     }
 

@@ -29,6 +29,7 @@ pub fn main(args: BridgeArgs) -> ExitCode {
         let listen = config.listen;
         let namesrvs = config.namesrvs.clone();
         let token = config.token.clone();
+        let stop = stop_signal();
         let handle = match run(config).await {
             Ok(h) => h,
             Err(e) => {
@@ -40,7 +41,7 @@ pub fn main(args: BridgeArgs) -> ExitCode {
             "{}",
             startup_message(handle.local_addr(), token.as_deref(), &namesrvs)
         );
-        wait_for_stop().await;
+        stop.await;
         tracing::info!("stopping");
         handle.shutdown().await;
         ExitCode::SUCCESS
@@ -57,18 +58,25 @@ fn init_logging() {
         .try_init();
 }
 
-/// Returns on Ctrl-C or SIGTERM (shared with `routelab namesrv`).
-pub(crate) async fn wait_for_stop() {
+/// A future that completes on Ctrl-C or SIGTERM (shared with `routelab namesrv` and `routelab
+/// demo`). The handlers are installed here, at the call, not when the future is first polled: call
+/// it before printing the start-up message, so a signal sent by someone who read that message is
+/// never met by the default action (the process dying with status 15).
+pub(crate) fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
+    let handlers = {
         use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
+        signal(SignalKind::terminate()).and_then(|t| Ok((t, signal(SignalKind::interrupt())?)))
+    };
+    async move {
+        #[cfg(unix)]
+        if let Ok((mut term, mut int)) = handlers {
             tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
                 _ = term.recv() => {}
+                _ = int.recv() => {}
             }
             return;
         }
+        let _ = tokio::signal::ctrl_c().await;
     }
-    let _ = tokio::signal::ctrl_c().await;
 }

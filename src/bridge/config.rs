@@ -32,18 +32,8 @@ pub struct BridgeArgs {
     /// takes longer delays the next one instead of overlapping it.
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_interval)]
     pub interval: Duration,
-    /// The built dashboard (`trunk build --release` writes it to dist/). Without an index.html
-    /// there, / explains how to build it; /ws and /metrics work anyway.
-    #[arg(long, value_name = "DIR", default_value = "dist")]
-    pub dist: PathBuf,
-    /// Also accept WebSocket connections from pages served by this origin, e.g.
-    /// --allow-origin http://localhost:8080 for `trunk serve`. Repeatable. The bridge's own origin
-    /// is always accepted, and so are clients that send no Origin (not browsers).
-    #[arg(long = "allow-origin", value_name = "ORIGIN")]
-    pub allow_origin: Vec<String>,
-    /// Require ?token=TOKEN on /ws (open the page as /?token=TOKEN). Example: --token s3cret
-    #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
+    #[command(flatten)]
+    pub http: super::http_args::HttpArgs,
     /// At most this many topic routes are fetched per poll; the rest wait for later polls
     /// (new topics first, then the oldest), so a cluster with thousands of topics never stalls.
     #[arg(long, value_name = "N", default_value_t = 256)]
@@ -99,20 +89,7 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
 
     fn try_from(args: BridgeArgs) -> Result<Self, String> {
         let namesrvs = split_namesrvs(&args.namesrv)?;
-        let allow_origins = args
-            .allow_origin
-            .iter()
-            .map(|o| {
-                super::access::normalize_origin(o).ok_or_else(|| {
-                    format!("--allow-origin {o:?}: expected scheme://host[:port], e.g. http://localhost:8080")
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if let Some(t) = &args.token {
-            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_graphic()) {
-                return Err("--token: expected printable characters without spaces".into());
-            }
-        }
+        let access = super::http_args::HttpAccess::try_from(&args.http)?;
         if args.routes_per_poll == 0 || args.route_concurrency == 0 {
             return Err("--routes-per-poll and --route-concurrency must be at least 1".into());
         }
@@ -120,9 +97,9 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
             namesrvs,
             listen: args.listen,
             interval: args.interval,
-            dist: args.dist,
-            allow_origins,
-            token: args.token,
+            dist: access.dist,
+            allow_origins: access.allow_origins,
+            token: access.token,
             routes_per_poll: args.routes_per_poll,
             route_concurrency: args.route_concurrency,
             viewer_queue: DEFAULT_VIEWER_QUEUE,

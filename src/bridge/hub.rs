@@ -233,6 +233,7 @@ mod tests {
             version: "t".into(),
             interval_ms: 2_000,
             read_only: true,
+            commands: false,
         };
         let ns = vec!["a:1".to_owned(), "b:2".to_owned()];
         Arc::new(Hub::new(&ns, source, queue, Arc::new(Metrics::new(&ns))))

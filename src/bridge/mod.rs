@@ -15,12 +15,15 @@
 //! - [`hub`]: the views, `seq`, and fan-out to bounded per-viewer queues.
 //! - [`server`]: HTTP routes, the WebSocket, static files.
 //! - [`access`]: the Origin and token rules (pure).
+//! - [`http_args`]: `--dist`, `--allow-origin`, `--token`, shared with `routelab namesrv --ws` and
+//!   `routelab demo`.
 //! - [`page`]: index.html with the live marker, the "not built" page (pure).
 //! - [`metrics`]: counters and the Prometheus text format (pure rendering).
 
 pub mod access;
 pub mod cli;
 pub mod config;
+pub mod http_args;
 pub mod hub;
 pub mod metrics;
 pub mod page;
@@ -85,6 +88,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         version: crate::VERSION.to_owned(),
         interval_ms: u64::try_from(config.interval.as_millis()).unwrap_or(u64::MAX),
         read_only: true,
+        commands: false,
     };
     let hub = Arc::new(hub::Hub::new(
         &config.namesrvs,
@@ -113,6 +117,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         token: config.token.clone(),
         shutdown: shutdown.clone(),
         extra_metrics: None,
+        commands: None,
     });
     let router = server::router(app);
     let stop = shutdown.clone();
@@ -154,20 +159,7 @@ pub fn page_url(addr: SocketAddr, token: Option<&str>) -> String {
 
 /// What the command prints at start: where to look, and who can connect.
 pub fn startup_message(addr: SocketAddr, token: Option<&str>, namesrvs: &[String]) -> String {
-    let reach = if addr.ip().is_loopback() {
-        format!(
-            "bound to {} only: other machines cannot connect (use --listen 0.0.0.0:{} to allow them, with --token)",
-            addr.ip(),
-            addr.port()
-        )
-    } else if token.is_none() {
-        format!(
-            "bound to {}: anyone who can reach this port can watch (consider --token)",
-            addr.ip()
-        )
-    } else {
-        format!("bound to {}: viewers need the token", addr.ip())
-    };
+    let reach = http_args::reach_message(addr, token, "--listen");
     format!(
         "routelab bridge: polling {}\n  dashboard: {}\n  {reach}\n  metrics:   {}metrics",
         namesrvs.join(", "),

@@ -37,6 +37,17 @@ impl std::fmt::Debug for ExtraMetrics {
     }
 }
 
+/// Where `{"type":"command"}` messages from viewers go (`routelab demo`); without one they close
+/// the viewer's connection like any unknown request.
+#[derive(Clone)]
+pub struct CommandSink(pub Arc<dyn Fn(String) + Send + Sync>);
+
+impl std::fmt::Debug for CommandSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CommandSink")
+    }
+}
+
 /// What the handlers share.
 #[derive(Debug)]
 pub struct App {
@@ -51,6 +62,8 @@ pub struct App {
     pub shutdown: CancellationToken,
     /// Families rendered after the bridge's own (none for the bridge).
     pub extra_metrics: Option<ExtraMetrics>,
+    /// Accepts viewers' commands (only `routelab demo` has one).
+    pub commands: Option<CommandSink>,
 }
 
 /// The routes.
@@ -120,7 +133,7 @@ async fn ws(
             tracing::warn!(origin = %o, "refused a WebSocket from another origin (see --allow-origin)");
             return (
                 StatusCode::FORBIDDEN,
-                "origin not allowed (see routelab bridge --allow-origin)\n",
+                "origin not allowed (see --allow-origin)\n",
             )
                 .into_response();
         }
@@ -168,6 +181,15 @@ async fn serve_viewer(app: Arc<App>, socket: WebSocket) {
                     Ok(Message::Text(text)) => {
                         match serde_json::from_str::<ClientMessage>(text.as_str()) {
                             Ok(ClientMessage::Resync) => app.hub.resync(id),
+                            Ok(ClientMessage::Command { text }) => match &app.commands {
+                                Some(sink) => {
+                                    tracing::info!(viewer = id, command = %text, "viewer command");
+                                    (sink.0)(text);
+                                }
+                                None => {
+                                    return End::BadInput("this server takes no commands".into())
+                                }
+                            },
                             Err(e) => return End::BadInput(format!("not a known request: {e}")),
                         }
                     }

@@ -25,6 +25,10 @@ pub struct Source {
     pub interval_ms: u64,
     /// Whether the source only reads (a bridge never writes to a NameServer).
     pub read_only: bool,
+    /// Whether the source accepts [`ClientMessage::Command`] (only `routelab demo` does). Absent
+    /// in messages from older servers: false.
+    #[serde(default)]
+    pub commands: bool,
 }
 
 /// Everything, sent first to each viewer and whenever a viewer asks to resync.
@@ -64,6 +68,9 @@ pub enum ServerMessage {
 pub enum ClientMessage {
     /// Send me a full snapshot (after a sequence gap or an update that failed to apply).
     Resync,
+    /// A command line for the source, e.g. `kill broker-a` (`routelab demo` only; other sources
+    /// close the connection as for any unknown request).
+    Command { text: String },
 }
 
 impl ServerMessage {

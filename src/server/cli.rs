@@ -33,6 +33,8 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         let listen = config.listen;
         let profile = config.profile;
         let kv_path = config.settings.kv_config_path.clone();
+        let token = config.ws_access.token.clone();
+        let stop = crate::bridge::cli::stop_signal();
         let handle = match super::run(config).await {
             Ok(h) => h,
             Err(e) => {
@@ -51,12 +53,13 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         );
         if let Some(ws) = handle.ws_addr() {
             println!(
-                "  dashboard: {}\n  metrics:   {}metrics",
-                crate::bridge::page_url(ws, None),
+                "  dashboard: {}\n  {}\n  metrics:   {}metrics",
+                crate::bridge::page_url(ws, token.as_deref()),
+                crate::bridge::http_args::reach_message(ws, token.as_deref(), "--ws"),
                 crate::bridge::page_url(ws, None)
             );
         }
-        crate::bridge::cli::wait_for_stop().await;
+        stop.await;
         tracing::info!("stopping");
         handle.shutdown().await;
         ExitCode::SUCCESS

@@ -9,6 +9,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::bridge::http_args::HttpAccess;
 use crate::namesrv::{NamesrvConfig, Profile};
 
 /// Keys UPDATE_NAMESRV_CONFIG always refuses (Java adds `rocketmqHome` to `configBlackList`).
@@ -21,7 +22,8 @@ const ALWAYS_BLACK_LISTED: &str = "rocketmqHome";
 ///   routelab namesrv --profile 4.x --listen 0.0.0.0:9876
 ///   routelab namesrv -c namesrv.properties        # Java properties, as mqnamesrv -c
 ///   routelab namesrv -c namesrv.properties -p     # print the effective config and exit
-///   routelab namesrv --home /tmp/ns --ws 127.0.0.1:7878
+///   routelab namesrv --home /tmp/ns --ws          # + dashboard on http://127.0.0.1:7878/
+///   routelab namesrv --ws 0.0.0.0:7878 --token s3cret
 ///
 /// Then point brokers and clients at it (`namesrvAddr=127.0.0.1:9876`), or look with
 /// `routelab admin clusterList -n 127.0.0.1:9876`. Stop with Ctrl-C or SIGTERM.
@@ -60,9 +62,14 @@ pub struct NamesrvArgs {
     /// Close a connection silent for this long (serverChannelMaxIdleTimeSeconds) [default: 120].
     #[arg(long, value_name = "SECS")]
     pub idle_secs: Option<u64>,
-    /// Also serve the live dashboard, its WebSocket and /metrics on this address.
-    #[arg(long, value_name = "HOST:PORT")]
+    /// Also serve the live dashboard, its WebSocket and /metrics, on this address or, with no
+    /// value, on 127.0.0.1:7878 (this machine only; 0.0.0.0:7878 lets others in, then consider
+    /// --token).
+    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:7878")]
     pub ws: Option<SocketAddr>,
+    /// The HTTP side of --ws, as `routelab bridge` has it.
+    #[command(flatten)]
+    pub http: crate::bridge::http_args::HttpArgs,
 }
 
 /// The settings a running server reads per request and UPDATE_NAMESRV_CONFIG may change.
@@ -103,6 +110,10 @@ pub struct ServerConfig {
     pub write_timeout: Duration,
     /// `--ws`: the dashboard, WebSocket and /metrics address.
     pub ws: Option<SocketAddr>,
+    /// `--dist`, `--allow-origin`, `--token` for `--ws`.
+    pub ws_access: HttpAccess,
+    /// Where viewers' commands go (`routelab demo`); `None`: they are refused.
+    pub ws_commands: Option<crate::bridge::server::CommandSink>,
     /// The changeable part.
     pub settings: Settings,
 }
@@ -125,6 +136,8 @@ impl ServerConfig {
             max_frame_len: crate::remoting::DEFAULT_MAX_FRAME_LEN,
             write_timeout: Duration::from_secs(10),
             ws: None,
+            ws_access: HttpAccess::default(),
+            ws_commands: None,
             settings: Settings {
                 namesrv: NamesrvConfig::default(),
                 kv_config_path: dir.join("kvConfig.json"),
@@ -170,6 +183,11 @@ impl ServerConfig {
         if args.ws.is_some() {
             config.ws = args.ws;
         }
+        // Access rules for a page nobody serves would be a silent mistake.
+        if config.ws.is_none() && args.http.restricts() {
+            return Err("--allow-origin and --token apply to --ws: add --ws".into());
+        }
+        config.ws_access = HttpAccess::try_from(&args.http)?;
         Ok(config)
     }
 
@@ -351,6 +369,48 @@ mod tests {
         let err = ServerConfig::from_args(&args).unwrap_err();
         assert!(err.contains("listenPort"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn ws_flags_are_the_bridges() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: NamesrvArgs,
+        }
+        let parse = |v: &[&str]| {
+            let cli = Cli::try_parse_from(std::iter::once("namesrv").chain(v.iter().copied()))
+                .map_err(|e| e.to_string())?;
+            ServerConfig::from_args(&cli.args)
+        };
+        let c = parse(&["--home", "/x", "--ws"]).unwrap();
+        assert_eq!(c.ws, Some(SocketAddr::from(([127, 0, 0, 1], 7878))));
+        assert_eq!(c.ws_access, HttpAccess::default());
+        let c = parse(&[
+            "--home",
+            "/x",
+            "--ws",
+            "127.0.0.1:0",
+            "--allow-origin",
+            "http://localhost:8080/",
+            "--allow-origin",
+            "http://lab.example",
+            "--token",
+            "s3cret",
+            "--dist",
+            "web",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.ws_access.allow_origins,
+            vec!["http://localhost:8080", "http://lab.example"]
+        );
+        assert_eq!(c.ws_access.token.as_deref(), Some("s3cret"));
+        assert_eq!(c.ws_access.dist, PathBuf::from("web"));
+        assert!(parse(&["--home", "/x", "--token", "s3cret"]).is_err());
+        assert!(parse(&["--home", "/x", "--ws", "--allow-origin", "*"]).is_err());
+        assert!(parse(&["--home", "/x", "--ws", "--token", "a b"]).is_err());
     }
 
     #[test]

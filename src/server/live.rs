@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,9 +13,10 @@ use tokio::task::JoinSet;
 
 use super::dispatch::State;
 use super::Shared;
+use crate::bridge::http_args::HttpAccess;
 use crate::bridge::hub::Hub;
 use crate::bridge::metrics::Metrics;
-use crate::bridge::server::{router, App, ExtraMetrics};
+use crate::bridge::server::{router, App, CommandSink, ExtraMetrics};
 use crate::live::{BrokerLive, NamesrvStatus, NamesrvView, RouteEntry, Source, SourceKind};
 
 /// How often a view is published even without a change.
@@ -73,6 +73,8 @@ pub fn view(state: &State, addr: &str, now_ms: u64, previous: Option<&NamesrvVie
 pub(super) async fn start(
     shared: Arc<Shared>,
     ws: SocketAddr,
+    access: HttpAccess,
+    commands: Option<CommandSink>,
     ns_addr: SocketAddr,
     tasks: &mut JoinSet<()>,
 ) -> std::io::Result<SocketAddr> {
@@ -85,6 +87,7 @@ pub(super) async fn start(
         version: crate::VERSION.to_owned(),
         interval_ms: u64::try_from(TICK.as_millis()).unwrap_or(1000),
         read_only: false,
+        commands: commands.is_some(),
     };
     let hub = Arc::new(Hub::new(
         std::slice::from_ref(&name),
@@ -96,10 +99,10 @@ pub(super) async fn start(
     let app = Arc::new(App {
         hub: Arc::clone(&hub),
         metrics,
-        dist: PathBuf::from("dist"),
+        dist: access.dist,
         listen: local,
-        allow_origins: Vec::new(),
-        token: None,
+        allow_origins: access.allow_origins,
+        token: access.token,
         shutdown: shared.shutdown.clone(),
         extra_metrics: Some(ExtraMetrics(Arc::new(move || {
             let now = for_metrics.now_ms();
@@ -109,6 +112,7 @@ pub(super) async fn start(
                     .render(s.routes.broker_live_table(), now)
             })
         }))),
+        commands,
     });
     let stop = shared.shutdown.clone();
     tasks.spawn(async move {

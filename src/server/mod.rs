@@ -243,6 +243,8 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
     let listener = TcpListener::bind(config.listen).await?;
     let local_addr = listener.local_addr()?;
     let ws = config.ws;
+    let access = config.ws_access.clone();
+    let commands = config.ws_commands.clone();
     let mut state = State::new(config);
     state.routes.restore_kv(kv);
     let shared = Arc::new(Shared {
@@ -258,7 +260,17 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
     });
     let mut tasks = JoinSet::new();
     let ws_addr = match ws {
-        Some(ws) => Some(live::start(Arc::clone(&shared), ws, local_addr, &mut tasks).await?),
+        Some(ws) => Some(
+            live::start(
+                Arc::clone(&shared),
+                ws,
+                access,
+                commands,
+                local_addr,
+                &mut tasks,
+            )
+            .await?,
+        ),
         None => None,
     };
     tasks.spawn(accept_loop(Arc::clone(&shared), listener));

@@ -63,8 +63,8 @@ impl BrokerNode {
 }
 
 /// The topics a default broker registers besides the user's (autoCreateTopicEnable, clusterTopicEnable
-/// and brokerTopicEnable are on by default).
-fn system_topics(spec: &BrokerSpec) -> Vec<TopicConfig> {
+/// and brokerTopicEnable are on by default). Also what `routelab demo`'s emulated brokers send.
+pub fn system_topics(spec: &BrokerSpec) -> Vec<TopicConfig> {
     vec![
         TopicConfig::new("TBW102", 8, 8, 6 | PERM_INHERIT),
         TopicConfig::new("SELF_TEST_TOPIC", 1, 1, 6),
@@ -74,7 +74,8 @@ fn system_topics(spec: &BrokerSpec) -> Vec<TopicConfig> {
     ]
 }
 
-fn ha_addr(spec: &BrokerSpec) -> String {
+/// The HA address a broker registers: the scenario's, or its address with port + 1.
+pub fn ha_addr(spec: &BrokerSpec) -> String {
     spec.ha_addr
         .clone()
         .unwrap_or_else(|| match spec.addr.rsplit_once(':') {

@@ -30,7 +30,7 @@ mod topic_sets;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
-pub use broker::{BrokerNode, BrokerState};
+pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use event::{describe, SimEvent, SimEventKind};
 pub use presets::{preset, presets, Preset};
 pub use producer::{ProducerNode, ProducerStats};
@@ -63,6 +63,8 @@ pub struct Timing {
 
 /// The broker's first periodic registration comes this long after its start (BrokerController).
 pub const FIRST_REGISTER_REPEAT_MS: u64 = 10_000;
+/// `registerNameServerPeriod`: a broker registers this often after the first repeat.
+pub const REGISTER_PERIOD_MS: u64 = 30_000;
 /// A producer's first route poll comes this long after its start (MQClientInstance).
 pub const FIRST_ROUTE_POLL_MS: u64 = 10;
 /// `defaultTopicQueueNums` (producer) / `clientDefaultTopicQueueNums`: queues of an auto-created topic.
@@ -78,7 +80,7 @@ impl Timing {
         let t = s.timing.clone().unwrap_or_default();
         let (scan_first_ms, scan_ms) = s.profile.scan_schedule_ms();
         Self {
-            register_ms: ms(t.register_secs, 30_000),
+            register_ms: ms(t.register_secs, REGISTER_PERIOD_MS),
             scan_first_ms,
             scan_ms: ms(t.scan_secs, scan_ms),
             expiry_ms: ms(

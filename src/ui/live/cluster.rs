@@ -2,13 +2,15 @@
 //! (same markup and data-testid hooks as the simulator's cluster view). A bridge cannot know a
 //! broker's process state or heartbeat age: the state reads `unknown`, and the age is shown only
 //! when the source reports brokerLiveTable (RouteLab's own NameServer), else "age unknown" with what
-//! can be inferred in the tooltip. A broker a NameServer stopped listing stays, marked gone.
+//! can be inferred in the tooltip. A broker a NameServer stopped listing stays, marked gone. When the
+//! source takes commands (`routelab demo`), each card has kill / freeze / stop / restart buttons.
 
 use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
 use super::data::LiveData;
+use super::state::LiveMsg;
 use super::LiveProps;
 use crate::live::compare::{has_data, members, Member};
 use crate::live::NamesrvView;
@@ -31,6 +33,15 @@ pub fn LiveCluster(props: &LiveProps) -> Html {
             members.sort_by_key(|m| m.id);
         }
     }
+    let on_command = data
+        .state
+        .source
+        .as_ref()
+        .is_some_and(|s| s.commands)
+        .then(|| {
+            let dispatcher = props.store.dispatcher();
+            Callback::from(move |text: String| dispatcher.dispatch(LiveMsg::Command(text)))
+        });
     html! {
         <section class="panel cluster" aria-label="cluster">
             <h2>{ "Cluster" }</h2>
@@ -51,7 +62,7 @@ pub fn LiveCluster(props: &LiveProps) -> Html {
                     { for groups.iter().map(|(name, members)| html! {
                         <div class="group">
                             <div class="group-name">{ *name }</div>
-                            { for members.iter().map(|m| broker_card(&data, m)) }
+                            { for members.iter().map(|m| broker_card(&data, m, on_command.as_ref())) }
                         </div>
                     }) }
                 </div>
@@ -68,7 +79,7 @@ fn lists(view: &NamesrvView, addr: &str) -> bool {
         .any(|bd| bd.broker_addrs.values().any(|a| a.as_str() == addr))
 }
 
-fn broker_card(data: &LiveData, m: &Member) -> Html {
+fn broker_card(data: &LiveData, m: &Member, on_command: Option<&Callback<String>>) -> Html {
     let views = &data.state.namesrvs;
     let listed: Vec<bool> = views
         .iter()
@@ -94,6 +105,26 @@ fn broker_card(data: &LiveData, m: &Member) -> Html {
             <div class="ns-views">
                 { for views.iter().map(|v| ns_view(data, v, m)) }
             </div>
+            { on_command.map_or_else(Html::default, |cb| commands(cb, &m.addr)) }
+        </div>
+    }
+}
+
+/// The demo's buttons for one broker; the demo names a broker by its address too.
+fn commands(on_command: &Callback<String>, addr: &str) -> Html {
+    let button = |word: &'static str, title: &'static str| {
+        let (cb, line) = (on_command.clone(), format!("{word} {addr}"));
+        let onclick = Callback::from(move |_: MouseEvent| cb.emit(line.clone()));
+        html! { <button data-testid={format!("demo-{word}")} {onclick} {title}>{ word }</button> }
+    };
+    html! {
+        <div class="broker-foot">
+            <span class="actions">
+                { button("kill", "the process dies: its connection closes, the NameServer drops it at once") }
+                { button("freeze", "the process hangs: no registrations, connection open, it leaves on expiry") }
+                { button("stop", "graceful shutdown: UNREGISTER_BROKER, then close") }
+                { button("restart", "start the process again") }
+            </span>
         </div>
     }
 }

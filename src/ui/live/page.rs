@@ -1,5 +1,6 @@
 //! Live mode's layout: the live header instead of the time bar; cluster, route and the changes seen;
-//! tabs for the tables and the mqadmin mirror. No actions: a bridge only reads.
+//! tabs for the tables and the mqadmin mirror. No actions, except the broker buttons of
+//! `routelab demo` (shown only when the source takes commands).
 
 use yew::prelude::*;
 

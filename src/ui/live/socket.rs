@@ -119,6 +119,20 @@ pub fn use_live_socket(store: LiveStore) {
             }
         });
     }
+    {
+        let current = current.clone();
+        let command = store.command.clone();
+        use_effect_with(store.commands_sent, move |n| {
+            if *n > 0 {
+                if let (Some(c), Some(text)) = (current.borrow().as_ref(), command) {
+                    // A string always serializes; the fallback only keeps this free of unwrap.
+                    let text = serde_json::to_string(&text).unwrap_or_else(|_| "\"\"".into());
+                    let _ =
+                        c.ws.send_with_str(&format!(r#"{{"type":"command","text":{text}}}"#));
+                }
+            }
+        });
+    }
     let delay = match &store.conn {
         Conn::Reconnecting { delay_ms, .. } => Some(*delay_ms),
         _ => None,

@@ -60,6 +60,10 @@ pub struct LiveModel {
     pub generation: u64,
     /// Bumped to send a resync request.
     pub resyncs: u64,
+    /// Bumped to send [`Self::command`] (`routelab demo` only).
+    pub commands_sent: u64,
+    /// The last command line asked for from the page.
+    pub command: Option<String>,
     /// A resync was asked for and its snapshot has not come yet (so one bad message asks once).
     awaiting_snapshot: bool,
     /// The last protocol problem, shown until the next snapshot.
@@ -93,6 +97,8 @@ pub enum LiveMsg {
     /// Connect to this bridge instead (the data of the previous one is dropped).
     Connect(String),
     SelectTopic(String),
+    /// Send this command line to the source (`routelab demo`: `kill 127.0.0.1:10911` …).
+    Command(String),
 }
 
 impl LiveModel {
@@ -107,6 +113,8 @@ impl LiveModel {
             backoff_ms: BACKOFF_FIRST_MS,
             generation: 0,
             resyncs: 0,
+            commands_sent: 0,
+            command: None,
             awaiting_snapshot: false,
             error: None,
             topic: None,
@@ -196,6 +204,10 @@ impl Reducible for LiveModel {
                 return Rc::new(next);
             }
             LiveMsg::SelectTopic(t) => s.topic = Some(t),
+            LiveMsg::Command(text) => {
+                s.command = Some(text);
+                s.commands_sent += 1;
+            }
         }
         s.version += 1;
         Rc::new(s)

@@ -1,0 +1,127 @@
+//! `routelab demo` as a command: logging (warnings only, so the terminal stays readable), the
+//! runtime, the start-up text, commands from standard input, stopping on `quit`, Ctrl-C or SIGTERM.
+
+use std::process::ExitCode;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use super::broker::DEFAULT_EXPIRY;
+use super::{Demo, DemoArgs, DemoConfig, Reply};
+
+/// Runs the demo until `quit` or a signal. Exit code 2 for bad flags, 1 when it cannot start.
+pub fn main(args: DemoArgs) -> ExitCode {
+    let config = match DemoConfig::try_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let (namesrv, listen) = (config.namesrv, config.listen);
+        let dist = config.access.dist.clone();
+        let expiry = config.schedule.expiry.unwrap_or(DEFAULT_EXPIRY);
+        let home = config.home.clone();
+        let stop = crate::bridge::cli::stop_signal();
+        let demo = match Demo::start(config).await {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!(
+                    "error: cannot listen on {namesrv} (NameServer) or {listen} (dashboard): {e} \
+                     (a NameServer or bridge already running? try --port 19876 --listen 127.0.0.1:17878)"
+                );
+                return ExitCode::FAILURE;
+            }
+        };
+        println!("{}", startup_text(&demo, &dist, expiry));
+        let mut page = demo.page_log();
+        let mut lines = BufReader::new(tokio::io::stdin()).lines();
+        let mut stdin_open = true;
+        tokio::pin!(stop);
+        loop {
+            tokio::select! {
+                () = &mut stop => break,
+                line = lines.next_line(), if stdin_open => match line {
+                    Ok(Some(line)) => {
+                        let reply = demo.execute(&line).await;
+                        show(&reply);
+                        if reply.quit {
+                            break;
+                        }
+                    }
+                    // No terminal (e.g. started in the background): keep serving until a signal.
+                    Ok(None) | Err(_) => stdin_open = false,
+                },
+                Some((text, reply)) = async { match page.as_mut() {
+                    Some(rx) => rx.recv().await,
+                    None => std::future::pending().await,
+                } } => {
+                    println!("[from the page] {text}");
+                    show(&reply);
+                }
+            }
+        }
+        demo.shutdown().await;
+        let _ = std::fs::remove_dir_all(&home);
+        ExitCode::SUCCESS
+    })
+}
+
+fn show(reply: &Reply) {
+    if reply.text.is_empty() {
+        return;
+    }
+    if reply.error {
+        println!("error: {}", reply.text);
+    } else {
+        println!("{}", reply.text);
+    }
+}
+
+/// Where to look, who can connect, and what to try.
+pub fn startup_text(demo: &Demo, dist: &std::path::Path, expiry: std::time::Duration) -> String {
+    let names: Vec<&str> = demo.brokers().iter().map(|b| b.name.as_str()).collect();
+    let reach = demo.http_addr().map_or_else(String::new, |a| {
+        crate::bridge::http_args::reach_message(a, None, "--listen")
+    });
+    let built = if dist.join("index.html").is_file() {
+        String::new()
+    } else {
+        format!(
+            "\n  (no dashboard in {}: build it with `trunk build --release`, or pass --dist)",
+            dist.display()
+        )
+    };
+    format!(
+        "routelab demo: our NameServer on {ns} with emulated brokers {names} in {cluster}\n  \
+         open {url} — try `freeze broker-c` and watch it leave after {expiry}, or `kill broker-a` \
+         and watch it leave at once{built}\n  {reach}\n  \
+         real clients work too: routelab admin clusterList -n {ns}\n  \
+         type `help` for the commands, `quit` to stop",
+        ns = demo.namesrv_addr(),
+        names = names.join(", "),
+        cluster = super::cluster::CLUSTER,
+        url = demo.url(),
+        expiry = humantime::format_duration(expiry),
+    )
+}
+
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
