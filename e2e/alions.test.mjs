@@ -1,21 +1,20 @@
 // Interop with a RocketMQ client written by others: the npm package ali-ons 3.12.0, UNMODIFIED,
 // against `routelab namesrv`. ali-ons sends headers without `serializeTypeCurrentRPC` and ext field
-// values as JSON numbers; Java's NameServer accepts both, and so does ours (rocketmq-rust's drops the
-// connection, so ali-ons only works there with its header encoder patched). Brokers are registered over TCP by
-// this test, the route is read by ali-ons' own client API and turned into send queues by its Producer.
+// values as JSON numbers; Java's NameServer accepts both, and so does ours (rocketmq-rust's drops
+// the connection, so ali-ons only works there with its header encoder patched). Brokers are
+// registered over TCP by this test; the route is read by ali-ons' own client API and turned into
+// send queues by its Producer.
 // Needs: ROUTELAB_BIN (default target/debug/routelab) and `npm ci` (ali-ons in node_modules).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { ROUTELAB, startNamesrv, stopNamesrv } from './support/namesrv.mjs';
 import { Connection, registerBroker } from './support/remoting.mjs';
 
 const require = createRequire(import.meta.url);
-const ROUTELAB = resolve(process.env.ROUTELAB_BIN ?? 'target/debug/routelab');
 const TOPIC = 'TopicTest';
 const CLUSTER = 'DefaultCluster';
 
@@ -38,23 +37,6 @@ let server;
 let nameSrv;
 const brokers = [];
 
-// Starts `routelab namesrv` on a free port; resolves with the address it prints.
-function startNamesrv(home) {
-  const child = spawn(ROUTELAB, ['namesrv', '--listen', '127.0.0.1:0', '--home', home],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  return new Promise((res, rej) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      const m = /listening on (\S+)/.exec(line);
-      if (m) res({ child, addr: m[1] });
-    });
-    child.once('exit', (code) => rej(new Error(`routelab namesrv exited with ${code}: ${stderr}`)));
-    child.once('error', rej);
-  });
-}
-
 before(async () => {
   assert.ok(existsSync(ROUTELAB), `${ROUTELAB} is missing: run cargo build (or set ROUTELAB_BIN)`);
   assert.doesNotThrow(() => require.resolve('ali-ons'), 'ali-ons is missing: run scripts/setup (npm ci)');
@@ -76,11 +58,7 @@ before(async () => {
 
 after(async () => {
   for (const conn of brokers) conn.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await stopNamesrv(server);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
