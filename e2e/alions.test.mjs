@@ -57,6 +57,8 @@ before(async () => {
 });
 
 after(async () => {
+  // ali-ons' internal producer, created with the first one, outlives them all.
+  await require('ali-ons').Producer.defaultProducer?.close();
   for (const conn of brokers) conn.close();
   await stopNamesrv(server);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -105,7 +107,14 @@ test('an unknown topic gives ali-ons its MQClientException with code 17 (TOPIC_N
 
 test('the ali-ons Producer turns the route into its send queues and master addresses', async () => {
   const { Producer } = require('ali-ons');
-  const producer = new Producer({ nameSrv, producerGroup: 'PID_routelab_alions', httpclient: {}, logger });
+  // ali-ons' periodic tasks sleep on timers that keep Node alive for up to one interval after close
+  // (30 s by default): short ones let the test process exit soon after the last test.
+  const producer = new Producer({
+    nameSrv, producerGroup: 'PID_routelab_alions', httpclient: {}, logger,
+    pollNameServerInteval: 1000, heartbeatBrokerInterval: 1000, rebalanceInterval: 1000,
+    persistConsumerOffsetInterval: 1000,
+  });
+  producer.on('error', (err) => seen.push(`producer error: ${err.stack}`));
   await producer.ready();
   try {
     const info = await producer.tryToFindTopicPublishInfo(TOPIC);
