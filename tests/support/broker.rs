@@ -1,0 +1,247 @@
+//! A real RocketMQ broker for interop tests: rocketmq-rust's `rocketmq-broker` 1.0.0, started on
+//! free loopback ports against a NameServer, with its config, home and store in a scratch directory
+//! that is removed on drop (after the broker is killed). Include with
+//! `#[path = "support/broker.rs"] mod broker;` (needs `peer` too).
+//!
+//! The binary is looked up in `ROUTELAB_BROKER_BIN`, else
+//! `${ROUTELAB_PEER_DIR:-$HOME/.cache/routelab/peer}/bin/rocketmq-broker-rust`; `scripts/setup
+//! --peer` installs it there. A missing binary fails the test with that advice.
+//!
+//! The broker listens on three ports: `listenPort`, the "fast" (VIP) remoting port, which it always
+//! puts at `listenPort - 2`, and the HA port. All three are picked free here. Its store would
+//! preallocate about 470 MB with the defaults; the file sizes are shrunk (see `STORE_SIZES`).
+#![allow(dead_code)]
+
+use std::fs;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use super::peer::{free_port, ScratchDir};
+
+/// How long the broker may take to listen (about 0.5 s on an idle machine).
+const START_LIMIT: Duration = Duration::from_secs(60);
+/// How long a SIGTERM'd broker may take to exit (about 3 s: it unregisters first).
+const STOP_LIMIT: Duration = Duration::from_secs(30);
+
+/// The broker binary, or a panic telling how to install it.
+pub fn broker_bin() -> PathBuf {
+    if let Some(bin) = std::env::var_os("ROUTELAB_BROKER_BIN") {
+        let bin = PathBuf::from(bin);
+        assert!(
+            bin.is_file(),
+            "ROUTELAB_BROKER_BIN={} does not exist; unset it or run `scripts/setup --peer`",
+            bin.display()
+        );
+        return bin;
+    }
+    let dir = std::env::var_os("ROUTELAB_PEER_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/routelab/peer")))
+        .expect("neither ROUTELAB_PEER_DIR nor HOME is set");
+    let bin = dir.join("bin/rocketmq-broker-rust");
+    assert!(
+        bin.is_file(),
+        "the test broker (rocketmq-rust's rocketmq-broker) is not installed at {}: run \
+         `scripts/setup --peer` (about 14 minutes, once), or set ROUTELAB_BROKER_BIN",
+        bin.display()
+    );
+    bin
+}
+
+fn bindable(port: u16) -> bool {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, port)).is_ok()
+}
+
+/// A free `listenPort` whose fast port (`listenPort - 2`) is free too.
+fn free_listen_port() -> u16 {
+    for _ in 0..100 {
+        let port = free_port();
+        if port > 1026 && bindable(port - 2) {
+            return port;
+        }
+    }
+    panic!("no free loopback port P with P - 2 free too");
+}
+
+/// A running broker (one master, `brokerId` 0, ASYNC_MASTER) on 127.0.0.1.
+pub struct Broker {
+    child: Option<Child>,
+    name: String,
+    cluster: String,
+    port: u16,
+    ha_port: u16,
+    dir: ScratchDir,
+}
+
+impl Broker {
+    /// Starts broker `name` of `DefaultCluster` registering with the NameServer at `namesrv`, and
+    /// waits until it accepts connections (it registers at start, then again after 10 s and every
+    /// 30 s).
+    pub fn start(namesrv: &str, name: &str) -> Self {
+        let bin = broker_bin();
+        let dir = ScratchDir::new("broker");
+        let port = free_listen_port();
+        let ha_port = loop {
+            let p = free_port();
+            if p != port && p != port - 2 {
+                break p;
+            }
+        };
+        let store = dir.path().join("store");
+        let conf_dir = dir.path().join("conf");
+        fs::create_dir_all(&conf_dir).expect("cannot create the broker's conf directory");
+        let store = store.display();
+        let cluster = "DefaultCluster";
+        // brokerIp2 is set too: left out, it is detected from the host's interfaces.
+        let config = format!(
+            "[broker]\n\
+             namesrvAddr = \"{namesrv}\"\n\
+             brokerIp1 = \"127.0.0.1\"\n\
+             brokerIp2 = \"127.0.0.1\"\n\
+             listenPort = {port}\n\
+             storePathRootDir = \"{store}\"\n\
+             \n\
+             [broker.brokerServerConfig]\n\
+             bindAddress = \"127.0.0.1\"\n\
+             \n\
+             [broker.brokerIdentity]\n\
+             brokerName = \"{name}\"\n\
+             brokerClusterName = \"{cluster}\"\n\
+             brokerId = 0\n\
+             \n\
+             [store]\n\
+             storeType = \"LocalFile\"\n\
+             brokerRole = \"ASYNC_MASTER\"\n\
+             storePathRootDir = \"{store}\"\n\
+             haListenAddress = \"127.0.0.1\"\n\
+             haListenPort = {ha_port}\n\
+             {STORE_SIZES}"
+        );
+        let file = conf_dir.join("broker.toml");
+        fs::write(&file, config).expect("cannot write the broker config");
+        let log = fs::File::create(dir.path().join("broker.log")).expect("cannot create the log");
+        let err = log.try_clone().expect("cannot clone the log handle");
+        let child = Command::new(&bin)
+            .arg("-c")
+            .arg(&file)
+            .env("ROCKETMQ_HOME", dir.path())
+            .env("ROCKETMQ_SECURITY_PROFILE", "development-insecure-loopback")
+            // Whatever it writes under the home directory stays in the scratch directory.
+            .env("HOME", dir.path())
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(err)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+        let mut broker = Self {
+            child: Some(child),
+            name: name.to_owned(),
+            cluster: cluster.to_owned(),
+            port,
+            ha_port,
+            dir,
+        };
+        broker.wait_ready();
+        broker
+    }
+
+    fn wait_ready(&mut self) {
+        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, self.port));
+        let start = Instant::now();
+        loop {
+            if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+                return;
+            }
+            if let Some(Ok(Some(status))) = self.child.as_mut().map(|c| c.try_wait()) {
+                panic!(
+                    "the broker exited with {status} before listening on {addr}; log:\n{}",
+                    self.log()
+                );
+            }
+            assert!(
+                start.elapsed() < START_LIMIT,
+                "the broker did not listen on {addr} within {START_LIMIT:?}; log:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `127.0.0.1:PORT`, the address it registers with.
+    pub fn addr(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// `127.0.0.1:HA_PORT`, the HA address it registers with.
+    pub fn ha_addr(&self) -> String {
+        format!("127.0.0.1:{}", self.ha_port)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn cluster(&self) -> &str {
+        &self.cluster
+    }
+
+    /// The scratch directory: `ROCKETMQ_HOME`, `conf/broker.toml`, `store/`, `broker.log`.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// What the broker printed so far.
+    pub fn log(&self) -> String {
+        fs::read_to_string(self.dir.path().join("broker.log")).unwrap_or_default()
+    }
+
+    /// SIGTERM, then waits for the exit: the broker unregisters from its NameServers first.
+    pub fn terminate(&mut self) -> ExitStatus {
+        let mut child = self.child.take().expect("the broker is running");
+        let sent = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("cannot run kill");
+        assert!(sent.success(), "kill -TERM failed");
+        let start = Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().expect("cannot wait for the broker") {
+                return status;
+            }
+            if start.elapsed() > STOP_LIMIT {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "the broker did not exit within {STOP_LIMIT:?} of SIGTERM; log:\n{}",
+                    self.log()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// SIGKILL, then waits for it: its connections drop at once, nothing is said.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// `[store]` keys that keep the store small: a 4 MiB commit log file instead of 1 GiB, small
+/// consume queue and index files. What stays is the timer wheel, two sparse 38 MB files (about
+/// 100 KB on disk); `mappedFileSizeTimerLog` and `timerMaxDelaySec` are rejected at start.
+const STORE_SIZES: &str = "mappedFileSizeCommitLog = 4194304\n\
+                           mappedFileSizeConsumeQueue = 6000\n\
+                           maxHashSlotNum = 1000\n\
+                           maxIndexNum = 4000\n";
