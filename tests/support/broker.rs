@@ -157,7 +157,9 @@ impl Broker {
             }
             if let Some(Ok(Some(status))) = self.child.as_mut().map(|c| c.try_wait()) {
                 panic!(
-                    "the broker exited with {status} before listening on {addr}; log:\n{}",
+                    "the broker exited with {status} before listening on {addr} (note: it refuses \
+                     to start when the disk holding its store, here the temp directory, is more than \
+                     75 % full); log:\n{}",
                     self.log()
                 );
             }
