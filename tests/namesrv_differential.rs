@@ -1,8 +1,8 @@
 //! Differential test: the same seeded random sequences of registrations, re-registrations,
 //! unregistrations and closed connections go to our NameServer (`routelab namesrv`, 5.x) and to
 //! rocketmq-rust's (tests/support/peer.rs); after every step the cluster info and the route of every
-//! topic must agree, up to the rocketmq-rust deviations listed in /work/shared/peer/PEER.md §5 —
-//! each allowance is written next to the code that makes it, with its PEER.md item.
+//! topic must agree, up to rocketmq-rust's known deviations from Java — each allowance is written
+//! next to the code that makes it.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/ours.rs"]
@@ -58,7 +58,7 @@ fn steps(seed: u64) -> Vec<Step> {
             let broker = rng.next_below(BROKERS as u64) as usize;
             match rng.next_below(10) {
                 0..=5 => {
-                    // PEER.md §5.8: a single-topic first registration of a new id is refused by Java
+                    // rocketmq-rust deviation: a single-topic first registration of a new id is refused by Java
                     // (and by our core) but silently dropped by rocketmq-rust; the sequences always
                     // carry at least two topics so that difference never arises.
                     let mut topics: Vec<usize> = (0..TOPICS.len())
@@ -140,7 +140,7 @@ impl Side {
 }
 
 fn normalize_group(b: &mut BrokerData) {
-    // PEER.md §5.3: rocketmq-rust writes "zoneName":null and "enableActingMaster":false where Java
+    // rocketmq-rust deviation: rocketmq-rust writes "zoneName":null and "enableActingMaster":false where Java
     // (and we) omit null fields; compare the values, not their presence.
     b.zone_name = None;
     b.enable_acting_master = Some(b.enable_acting_master.unwrap_or(false));
@@ -154,11 +154,11 @@ async fn snapshot(c: &NamesrvClient) -> String {
         .for_each(normalize_group);
     let mut routes: BTreeMap<&str, Option<TopicRouteData>> = BTreeMap::new();
     for t in TOPICS {
-        // PEER.md §5.7: the remark of TOPIC_NOT_EXIST differs; only the code (→ None) is compared.
+        // rocketmq-rust deviation: the remark of TOPIC_NOT_EXIST differs; only the code (→ None) is compared.
         let route = c.route(t).await.expect("route").map(|r| {
             let mut r = r.sorted();
             r.broker_datas.iter_mut().for_each(normalize_group);
-            // PEER.md §5.3/§5.4: null fields written out, static-topic field under another name.
+            // rocketmq-rust deviations: null fields written out, static-topic field under another name.
             r.order_topic_conf = None;
             r.topic_queue_mapping_by_broker = None;
             r

@@ -26,7 +26,7 @@ async fn client(peer: &Peer) -> NamesrvClient {
         .expect("cannot connect to the peer")
 }
 
-/// broker-a (master + slave) and broker-b, as in PEER.md §3; broker-a alone also has OnlyA.
+/// broker-a (master + slave) and broker-b, as a real cluster would; broker-a alone also has OnlyA.
 async fn two_groups(peer: &Peer) -> Vec<TestBroker> {
     let addr = peer.addr();
     vec![
@@ -136,7 +136,7 @@ async fn queries_return_what_brokers_registered() {
     let by_cluster = ns.topics_by_cluster(CLUSTER).await.unwrap();
     let distinct: BTreeSet<String> = by_cluster.iter().cloned().collect();
     assert_eq!(distinct, all);
-    // rocketmq-rust lists a topic once per broker group holding it (PEER.md §5.10); Java once.
+    // rocketmq-rust lists a topic once per broker group holding it (a known deviation); Java once.
     assert!(by_cluster.len() >= distinct.len(), "{by_cluster:?}");
     // Java answers an unknown cluster with an empty list; rocketmq-rust with BROKER_NOT_EXIST. The
     // client reports what the server said.

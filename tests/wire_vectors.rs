@@ -464,7 +464,7 @@ fn captured_cluster_info_bodies_parse() {
 }
 
 /// §1.2: captured TopicList bodies parse (`"brokerAddr":null` → None); the duplicate names of the
-/// peer's GET_TOPICS_BY_CLUSTER (PEER.md §5 item 10) collapse, as in Java's Set.
+/// peer's GET_TOPICS_BY_CLUSTER (a known rocketmq-rust deviation) collapse, as in Java's Set.
 #[test]
 fn captured_topic_lists_parse() {
     let tl: TopicList = from_body(TOPIC_LIST).unwrap();

@@ -22,7 +22,7 @@ const ALWAYS_BLACK_LISTED: &str = "rocketmqHome";
 ///   routelab namesrv --profile 4.x --listen 0.0.0.0:9876
 ///   routelab namesrv -c namesrv.properties        # Java properties, as mqnamesrv -c
 ///   routelab namesrv -c namesrv.properties -p     # print the effective config and exit
-///   routelab namesrv --home /tmp/ns --ws          # + dashboard on http://127.0.0.1:7878/
+///   routelab namesrv --home ./ns-home --ws        # + dashboard on http://127.0.0.1:7878/
 ///   routelab namesrv --ws 0.0.0.0:7878 --token s3cret
 ///
 /// Then point brokers and clients at it (`namesrvAddr=127.0.0.1:9876`), or look with

@@ -265,7 +265,7 @@ impl TestBroker {
 /// Registers a broker with these topics over a new connection that stays open.
 ///
 /// rocketmq-rust silently drops a registration carrying exactly one topic for a new broker id of an
-/// existing group (PEER.md §3), so give slaves at least two topics.
+/// existing group, so give slaves at least two topics.
 pub async fn register_broker(
     ns_addr: &str,
     cluster: &str,
