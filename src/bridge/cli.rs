@@ -14,16 +14,9 @@ pub fn main(args: BridgeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    init_logging("info");
+    let Some(runtime) = runtime() else {
+        return ExitCode::FAILURE;
     };
     runtime.block_on(async move {
         let listen = config.listen;
@@ -48,16 +41,6 @@ pub fn main(args: BridgeArgs) -> ExitCode {
     })
 }
 
-/// `RUST_LOG` if set, else `info`; to standard error so standard output stays the start-up message.
-fn init_logging() {
-    use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-}
-
 /// A future that completes on Ctrl-C or SIGTERM (shared with `routelab namesrv` and `routelab
 /// demo`). The handlers are installed here, at the call, not when the future is first polled: call
 /// it before printing the start-up message, so a signal sent by someone who read that message is
@@ -79,4 +62,24 @@ pub(crate) fn stop_signal() -> impl std::future::Future<Output = ()> {
         }
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// Logs to standard error (standard output stays the start-up text): `RUST_LOG` if set, else
+/// `default`. Shared by `bridge`, `namesrv` and `demo`.
+pub(crate) fn init_logging(default: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// The multi-threaded runtime the commands run on; `None` (after saying why) when it cannot start.
+pub(crate) fn runtime() -> Option<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| eprintln!("error: cannot start the async runtime: {e}"))
+        .ok()
 }

@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use crate::bridge::cli::{init_logging, runtime};
+
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::broker::DEFAULT_EXPIRY;
@@ -17,16 +19,9 @@ pub fn main(args: DemoArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    init_logging("warn");
+    let Some(runtime) = runtime() else {
+        return ExitCode::FAILURE;
     };
     runtime.block_on(async move {
         let (namesrv, listen) = (config.namesrv, config.listen);
@@ -115,13 +110,4 @@ pub fn startup_text(demo: &Demo, dist: &std::path::Path, expiry: std::time::Dura
         url = demo.url(),
         expiry = humantime::format_duration(expiry),
     )
-}
-
-fn init_logging() {
-    use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
 }

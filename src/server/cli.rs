@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+use crate::bridge::cli::{init_logging, runtime};
+
 use super::config::{properties_text, NamesrvArgs, ServerConfig};
 
 /// Runs the NameServer until interrupted. Exit code 2 for bad flags or config, 1 when it cannot
@@ -18,16 +20,9 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         print!("{}", properties_text(&config.properties()));
         return ExitCode::SUCCESS;
     }
-    init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    init_logging("info");
+    let Some(runtime) = runtime() else {
+        return ExitCode::FAILURE;
     };
     runtime.block_on(async move {
         let listen = config.listen;
@@ -64,13 +59,4 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         handle.shutdown().await;
         ExitCode::SUCCESS
     })
-}
-
-fn init_logging() {
-    use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
 }
