@@ -303,3 +303,27 @@ fn sigterm_stops_it_cleanly() {
     let status = child.wait().expect("the demo ends");
     assert!(status.success(), "{status}");
 }
+
+/// Whoever reads the start-up text may close the output (`| head -1`): later replies are dropped,
+/// the demo keeps taking commands and stops cleanly on `quit` instead of dying on a broken pipe.
+#[test]
+fn a_closed_output_does_not_stop_it() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .args(["demo", "--port", "0", "--listen", "127.0.0.1:0"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start routelab demo");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("the start-up text");
+    assert!(first.starts_with("routelab demo:"), "{first}");
+    let mut input = child.stdin.take().expect("stdin");
+    input
+        .write_all(b"list\nhelp\nfrobnicate\nquit\n")
+        .expect("type commands");
+    let status = child.wait().expect("the demo ends");
+    assert!(status.success(), "{status}");
+}

@@ -30,10 +30,7 @@ pub fn main(args: BridgeArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        println!(
-            "{}",
-            startup_message(handle.local_addr(), token.as_deref(), &namesrvs)
-        );
+        say(startup_message(handle.local_addr(), token.as_deref(), &namesrvs));
         stop.await;
         tracing::info!("stopping");
         handle.shutdown().await;
@@ -62,6 +59,15 @@ pub(crate) fn stop_signal() -> impl std::future::Future<Output = ()> {
         }
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// Prints a line on standard output for the long-running commands, ignoring a closed output:
+/// someone who read the start-up text and closed the pipe (`| head -1`, a test harness) must not
+/// make the server die with "failed printing to stdout" as `println!` would.
+pub(crate) fn say(text: impl std::fmt::Display) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
 /// Logs to standard error (standard output stays the start-up text): `RUST_LOG` if set, else

@@ -3,9 +3,9 @@
 
 use std::process::ExitCode;
 
-use crate::bridge::cli::{init_logging, runtime};
+use crate::bridge::cli::{init_logging, runtime, say};
 
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::sync::mpsc;
 
 use super::broker::DEFAULT_EXPIRY;
 use super::{Demo, DemoArgs, DemoConfig, Reply};
@@ -39,16 +39,16 @@ pub fn main(args: DemoArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        println!("{}", startup_text(&demo, &dist, expiry));
+        say(startup_text(&demo, &dist, expiry));
         let mut page = demo.page_log();
-        let mut lines = BufReader::new(tokio::io::stdin()).lines();
+        let mut lines = stdin_lines();
         let mut stdin_open = true;
         tokio::pin!(stop);
         loop {
             tokio::select! {
                 () = &mut stop => break,
-                line = lines.next_line(), if stdin_open => match line {
-                    Ok(Some(line)) => {
+                line = lines.recv(), if stdin_open => match line {
+                    Some(line) => {
                         let reply = demo.execute(&line).await;
                         show(&reply);
                         if reply.quit {
@@ -56,13 +56,13 @@ pub fn main(args: DemoArgs) -> ExitCode {
                         }
                     }
                     // No terminal (e.g. started in the background): keep serving until a signal.
-                    Ok(None) | Err(_) => stdin_open = false,
+                    None => stdin_open = false,
                 },
                 Some((text, reply)) = async { match page.as_mut() {
                     Some(rx) => rx.recv().await,
                     None => std::future::pending().await,
                 } } => {
-                    println!("[from the page] {text}");
+                    say(format_args!("[from the page] {text}"));
                     show(&reply);
                 }
             }
@@ -73,14 +73,37 @@ pub fn main(args: DemoArgs) -> ExitCode {
     })
 }
 
+/// Lines typed on standard input, read on a plain thread of their own. Not `tokio::io::stdin`:
+/// its read runs on the runtime's blocking pool, and dropping the runtime waits for that read, so
+/// a SIGTERM with standard input open (a pipe, a terminal nobody types in) would never finish.
+/// A plain thread blocked in `read` does not keep the process alive once `main` returns.
+fn stdin_lines() -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel(16);
+    let spawned = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            for line in std::io::stdin().lines() {
+                let Ok(line) = line else { break };
+                if tx.blocking_send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        // The receiver then reports a closed input at once: the demo keeps serving until a signal.
+        tracing::warn!("cannot read commands from standard input: {e}");
+    }
+    rx
+}
+
 fn show(reply: &Reply) {
     if reply.text.is_empty() {
         return;
     }
     if reply.error {
-        println!("error: {}", reply.text);
+        say(format_args!("error: {}", reply.text));
     } else {
-        println!("{}", reply.text);
+        say(&reply.text);
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::bridge::cli::{init_logging, runtime};
+use crate::bridge::cli::{init_logging, runtime, say};
 
 use super::config::{properties_text, NamesrvArgs, ServerConfig};
 
@@ -41,18 +41,18 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        println!(
+        say(format_args!(
             "The Name Server boot success. serializeType=JSON, listening on {} ({profile} rules, KV file {})",
             handle.local_addr(),
             kv_path.display()
-        );
+        ));
         if let Some(ws) = handle.ws_addr() {
-            println!(
+            say(format_args!(
                 "  dashboard: {}\n  {}\n  metrics:   {}metrics",
                 crate::bridge::page_url(ws, token.as_deref()),
                 crate::bridge::http_args::reach_message(ws, token.as_deref(), "--ws"),
                 crate::bridge::page_url(ws, None)
-            );
+            ));
         }
         stop.await;
         tracing::info!("stopping");
