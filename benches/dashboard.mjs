@@ -2,7 +2,9 @@
 // runs at 60×. Serve a release build first (`trunk serve --release`, or any static server over
 // `dist/` after `trunk build --release`), then:
 //   node benches/dashboard.mjs [URL] [PRESET …]     (default http://127.0.0.1:8080/, every preset below)
-// Prints medians of several page loads; figures go to BENCHMARKS.md.
+// Prints medians of several page loads; figures go to BENCHMARKS.md. With BENCH_JSON=FILE set, also
+// writes the figures as JSON for scripts/bench.
+import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const URL = process.argv[2] ?? 'http://127.0.0.1:8080/';
@@ -28,6 +30,7 @@ for (let i = 0; i < RUNS; i++) {
   await page.close();
 }
 console.log(`first render (navigation → dashboard on screen): median ${median(firstRender).toFixed(0)} ms of ${RUNS}`);
+const results = { first_render_ms: median(firstRender), presets: {} };
 
 /// The main thread's tasks (µs) in a Chromium trace: every RunTask of the busiest renderer thread.
 function mainThreadTasks(trace) {
@@ -81,6 +84,12 @@ for (const preset of PRESETS) {
     + `max ${sorted[sorted.length - 1].toFixed(1)} ms, ${dropped} dropped (gap over 25 ms); `
     + `main-thread tasks: ${tasks.length}, p95 ${pct(ts, 0.95)?.toFixed(1)} ms, max ${ts[ts.length - 1]?.toFixed(1)} ms, `
     + `${over16} over 16 ms (${clock})`);
+  results.presets[preset] = {
+    frames: frames.length, gap_median_ms: median(frames), gap_p95_ms: pct(sorted, 0.95),
+    gap_max_ms: sorted[sorted.length - 1], dropped, tasks: tasks.length,
+    task_p95_ms: pct(ts, 0.95) ?? 0, task_max_ms: ts[ts.length - 1] ?? 0, tasks_over_16ms: over16,
+  };
   await page.close();
 }
 await browser.close();
+if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(results, null, 2));

@@ -59,7 +59,8 @@ fn run_once(json: &str, secs: u64) -> (u64, u64, f64) {
     (attempts, events, wall)
 }
 
-fn measure(name: &str, json: &str, secs: u64, runs: usize) {
+/// Returns the median rate in sends per second.
+fn measure(name: &str, json: &str, secs: u64, runs: usize) -> f64 {
     let _ = run_once(json, secs.min(5)); // warm-up
     let mut results: Vec<(f64, u64, u64, f64)> = (0..runs)
         .map(|_| {
@@ -74,6 +75,7 @@ fn measure(name: &str, json: &str, secs: u64, runs: usize) {
         rate / 1e6,
         wall * 1e3
     );
+    rate
 }
 
 fn main() {
@@ -83,24 +85,32 @@ fn main() {
         "simulated sends per second of wall time, median of {RUNS} runs of {SECS} virtual s \
          (10 producers at rate 1000, 4 brokers, 2 NameServers)"
     );
+    let mut rows = Vec::new();
     for profile in ["5.x", "4.x"] {
         for ft in [false, true] {
             let json = scenario(profile, ft, "", SECS);
-            measure(
-                &format!("healthy, {profile} client, fault tolerance {ft}"),
-                &json,
-                SECS,
-                RUNS,
-            );
+            let name = format!("healthy, {profile} client, fault tolerance {ft}");
+            let rate = measure(&name, &json, SECS, RUNS);
+            rows.push(serde_json::json!({ "name": name, "sends_per_s": rate }));
         }
     }
     let failures = r#"{"at": 10, "do": "kill_broker", "broker": "10.0.0.1:10911"},
                       {"at": 20, "do": "freeze_broker", "broker": "10.0.0.2:10911"}"#;
     let json = scenario("5.x", true, failures, SECS);
-    measure(
-        "kill at 10 s + freeze at 20 s, 5.x, fault tolerance on",
-        &json,
-        SECS,
-        RUNS,
-    );
+    let name = "kill at 10 s + freeze at 20 s, 5.x, fault tolerance on";
+    let rate = measure(name, &json, SECS, RUNS);
+    rows.push(serde_json::json!({ "name": name, "sends_per_s": rate }));
+    // `-- --json FILE`: the figures for scripts/bench.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(path) = args
+        .iter()
+        .position(|a| a == "--json")
+        .and_then(|i| args.get(i + 1))
+    {
+        let text = serde_json::to_string_pretty(&rows).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: cannot write {path}: {e}");
+            std::process::exit(1);
+        }
+    }
 }

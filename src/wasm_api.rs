@@ -523,3 +523,24 @@ impl JsSim {
         Ok(self.inner.run_to_output(until).to_json())
     }
 }
+
+/// Runs the core benchmark suite (`routelab::bench`) in this JavaScript engine and returns one
+/// `{ key, name, median_us, iters }` per operation. `now` is the clock, e.g. `() =>
+/// performance.now()`; `scale` shortens the runs (1 for the recorded figures). Used by
+/// `scripts/bench` to compare the same work in the browser and natively.
+#[wasm_bindgen(js_name = benchCore)]
+pub fn bench_core(now: &js_sys::Function, scale: Option<f64>) -> Result<JsValue, JsError> {
+    let mut failed = None;
+    let mut clock = || match now.call0(&JsValue::NULL).map(|v| v.as_f64()) {
+        Ok(Some(t)) => t,
+        other => {
+            failed.get_or_insert_with(|| format!("now() returned {other:?}, not a number"));
+            0.0
+        }
+    };
+    let results = crate::bench::core_suite(&mut clock, scale.unwrap_or(1.0));
+    match failed {
+        Some(e) => Err(JsError::new(&e)),
+        None => to_js(&results),
+    }
+}

@@ -273,11 +273,14 @@ fn freshness_marks_failing_stale_and_unknown() {
 /// inside the tagged `ServerMessage`, as a viewer reads it.
 #[test]
 fn an_update_with_refreshed_routes_round_trips_through_json() {
-    let before = view(2, 500);
-    let mut after = view(2, 2_500);
+    let before = view(3, 500);
+    let mut after = view(3, 2_500);
     after.fetched_at_ms = Some(2_500);
+    // Topic2 was not fetched again: only two of three routes are refreshed, listed by name.
+    after.routes.get_mut("Topic2").unwrap().fetched_at_ms = 500;
     let delta = before.diff(&after).unwrap();
     assert_eq!(delta.routes_refreshed.len(), 1);
+    assert_eq!(delta.routes_refreshed_all, None);
     let msg = ServerMessage::Update(Update {
         seq: 2,
         sent_at_ms: 3_000,
@@ -289,6 +292,24 @@ fn an_update_with_refreshed_routes_round_trips_through_json() {
         "{json}"
     );
     assert_eq!(serde_json::from_str::<ServerMessage>(&json).unwrap(), msg);
+}
+
+/// A poll that fetched every route again at one time (and changed one) is sent as one number, not
+/// as every topic's name: an idle update stays a few bytes however many topics the cluster has.
+#[test]
+fn a_poll_that_refreshed_every_route_is_sent_as_one_time() {
+    let before = view(10_000, 500);
+    let mut after = view(10_000, 2_500);
+    after.routes.get_mut("Topic7").unwrap().route = Some(route(&["broker-a"], 8));
+    let delta = before.diff(&after).unwrap();
+    assert_eq!(delta.routes_refreshed_all, Some(2_500));
+    assert!(delta.routes_refreshed.is_empty());
+    assert_eq!(delta.routes.len(), 1);
+    let json = serde_json::to_string(&delta).unwrap();
+    assert!(json.len() < 1_000, "{} bytes", json.len());
+    let mut applied = before.clone();
+    applied.apply(serde_json::from_str(&json).unwrap());
+    assert_eq!(applied, after);
 }
 
 #[test]

@@ -42,6 +42,11 @@ pub struct NamesrvDelta {
         with = "time_keys"
     )]
     pub routes_refreshed: BTreeMap<u64, Vec<String>>,
+    /// Set instead of `routes_refreshed` when every route this update does not carry in `routes`
+    /// was fetched again, unchanged, at this one time (a bridge whose poll covers every topic):
+    /// then an idle update of 10,000 routes is a few bytes, not 10,000 topic names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routes_refreshed_all: Option<u64>,
     /// brokerLiveTable, when it changed. `Some(None)` (sent as `null`) means it became unknown.
     #[serde(
         default,
@@ -69,6 +74,7 @@ impl NamesrvView {
             routes: BTreeMap::new(),
             routes_removed: Vec::new(),
             routes_refreshed: BTreeMap::new(),
+            routes_refreshed_all: None,
             broker_live: (self.broker_live != new.broker_live).then(|| new.broker_live.clone()),
         };
         for (topic, entry) in &new.routes {
@@ -90,6 +96,10 @@ impl NamesrvView {
             .filter(|t| !new.routes.contains_key(*t))
             .cloned()
             .collect();
+        let refreshed: usize = delta.routes_refreshed.values().map(Vec::len).sum();
+        if delta.routes_refreshed.len() == 1 && refreshed + delta.routes.len() == new.routes.len() {
+            delta.routes_refreshed_all = delta.routes_refreshed.pop_first().map(|(at, _)| at);
+        }
         Some(delta)
     }
 
@@ -108,6 +118,12 @@ impl NamesrvView {
         }
         for topic in &delta.routes_removed {
             self.routes.remove(topic);
+        }
+        if let Some(at) = delta.routes_refreshed_all {
+            // Every route, then the changed ones replaced whole (with their own times) just below.
+            for entry in self.routes.values_mut() {
+                entry.fetched_at_ms = at;
+            }
         }
         self.routes.extend(delta.routes);
         for (at, topics) in delta.routes_refreshed {

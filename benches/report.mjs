@@ -1,0 +1,103 @@
+// Writes the summary of a scripts/bench run: node benches/report.mjs DIR MACHINE [BENCHMARKS.md]
+// DIR holds the JSON (and namesrv.md) the benches wrote. Prints the summary; with a file, replaces
+// what lies between its `bench:summary` markers (or puts it under the title the first time).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [dir, machine, file] = process.argv.slice(2);
+const load = (name) => {
+  const p = join(dir, name);
+  return existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')) : null;
+};
+const fmt = (x, d = 1) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const met = (ok) => (ok ? 'met' : '**not met**');
+const rows = [];
+const lines = [];
+
+const core = load('core.json');
+const wasm = load('wasm.json');
+if (core) {
+  lines.push('', '| core operation | native | wasm (Chromium) | wasm/native |', '| --- | ---: | ---: | ---: |');
+  const byKey = new Map((wasm?.results ?? []).map((r) => [r.key, r]));
+  let worst = 0;
+  for (const n of core) {
+    const w = byKey.get(n.key);
+    const ratio = w ? w.median_us / n.median_us : NaN;
+    if (w) worst = Math.max(worst, ratio);
+    lines.push(`| ${n.name} | ${fmt(n.median_us, 3)} µs | ${w ? `${fmt(w.median_us, 3)} µs` : '–'} | ${w ? `${fmt(ratio, 2)}×` : '–'} |`);
+  }
+  if (wasm) rows.push(['core operations, worst wasm/native ratio', `${fmt(worst, 2)}× (${wasm.browser})`, '≤ 1.5×', met(worst <= 1.5)]);
+}
+const sim = load('sim.json');
+if (sim) {
+  const rates = sim.map((r) => r.sends_per_s);
+  const lo = Math.min(...rates) / 1e6;
+  const hi = Math.max(...rates) / 1e6;
+  rows.push(['simulator, sends per second (5 scenarios)', `${fmt(lo, 2)}–${fmt(hi, 2)} M/s`, '≥ 5 M/s', met(lo >= 5)]);
+}
+const bundle = load('bundle.json');
+if (bundle) {
+  const kb = (bundle.wasm_gz + bundle.js_gz) / 1000;
+  rows.push(['dashboard bundle, wasm + JS, gzip -9', `${fmt(kb, 0)} KB`, '≤ 300 KB', met(kb <= 300)]);
+}
+const dash = load('dashboard.json');
+if (dash) {
+  rows.push(['dashboard first render (median of 5)', `${fmt(dash.first_render_ms, 0)} ms`, '< 1 s', met(dash.first_render_ms < 1000)]);
+  for (const [preset, p] of Object.entries(dash.presets)) {
+    rows.push([`frames at 60×, ${preset} (5 s)`,
+      `${p.frames} frames, gap p95 ${fmt(p.gap_p95_ms)} ms, max ${fmt(p.gap_max_ms)} ms; tasks over 16 ms: ${p.tasks_over_16ms} of ${p.tasks}`,
+      preset === 'big-cluster' ? 'no frame over 16 ms' : '–',
+      preset === 'big-cluster' ? met(p.tasks_over_16ms === 0 && p.dropped === 0) : '–']);
+  }
+}
+const bridge = load('bridge.json');
+for (const b of bridge ?? []) {
+  rows.push([`bridge full refresh, ${b.brokers} brokers × ${fmt(b.topics, 0)} topics, ${b.server}`,
+    `${fmt(b.refresh_p50_ms, 0)} ms (max ${fmt(b.refresh_max_ms, 0)} ms, ${b.route_concurrency} in flight)`, '≤ 2 s', met(b.refresh_p50_ms <= 2000)]);
+  rows.push([`bridge idle update vs snapshot, ${b.server}`,
+    `${fmt(b.idle_update_bytes, 0)} B of ${fmt(b.snapshot_bytes / 1000, 0)} KB = ${fmt(b.idle_ratio_pct, 3)} %`, '≤ 1 %', met(b.idle_ratio_pct <= 1)]);
+}
+const nsPath = join(dir, 'namesrv.md');
+if (existsSync(nsPath)) {
+  // Rows of the load generator's own table: | server | load | N req/s | p50 | p99 |
+  const table = new Map();
+  for (const line of readFileSync(nsPath, 'utf8').split('\n')) {
+    const m = line.match(/^\| (.+?) \| (.+?) \| ([\d,.]+) req\/s \| ([\d,.]+) µs \| ([\d,.]+) µs \|$/);
+    if (m) table.set(`${m[1]}|${m[2].split(',')[0]}`, { rate: +m[3].replaceAll(',', ''), p99: +m[5].replaceAll(',', '') });
+  }
+  for (const [load, target] of [['GET_ROUTEINFO_BY_TOPIC', 2], ['REGISTER_BROKER', 3]]) {
+    const ours = table.get(`routelab namesrv (5.x)|${load}`);
+    const theirs = table.get(`rocketmq-rust namesrv|${load}`);
+    if (ours && theirs) {
+      const ratio = ours.rate / theirs.rate;
+      rows.push([`our NameServer vs rocketmq-rust, ${load}`,
+        `${fmt(ratio, 1)}× the throughput (${fmt(ours.rate, 0)} vs ${fmt(theirs.rate, 0)} req/s), p99 ${fmt(ours.p99 / 1000)} vs ${fmt(theirs.p99 / 1000)} ms`,
+        `≥ ${target}×, lower p99`, met(ratio >= target && ours.p99 < theirs.p99)]);
+    }
+  }
+}
+
+const date = new Date().toISOString().slice(0, 10);
+const summary = [
+  '<!-- bench:summary:begin (written by scripts/bench; edit the script, not this table) -->',
+  `## Summary (\`scripts/bench\`, ${date})`,
+  '',
+  `Machine: ${machine}. One run of every bench, side by side; each figure is a median of several runs.`,
+  'Details and history below.',
+  '',
+  '| measure | figure | target | |',
+  '| --- | --- | --- | --- |',
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ...lines,
+  '<!-- bench:summary:end -->',
+].join('\n');
+console.log(summary);
+if (file) {
+  const text = readFileSync(file, 'utf8');
+  const re = /<!-- bench:summary:begin[\s\S]*?<!-- bench:summary:end -->/;
+  const next = re.test(text)
+    ? text.replace(re, summary)
+    : text.replace(/^(# .*\n)/, `$1\n${summary}\n`);
+  writeFileSync(file, next);
+  console.log(`\n${file} rewritten`);
+}

@@ -1,0 +1,200 @@
+//! The core benchmark suite, shared by the native bench binary (`cargo bench --bench core`) and the
+//! JavaScript module (`benchCore`, run in headless Chromium by `scripts/bench`), so that the
+//! wasm/native ratio compares exactly the same work. The caller supplies the clock: the core never
+//! reads one. Tests never assert on these figures; `BENCHMARKS.md` records them.
+
+use std::hint::black_box;
+
+use serde::Serialize;
+
+use crate::model::{DataVersion, TopicConfig, TopicConfigSerializeWrapper};
+use crate::namesrv::{Profile, RegisterBroker, RouteManager};
+use crate::producer::{ClientProfile, MqFaultStrategy, TopicPublishInfo};
+use crate::rng::SeededRng;
+
+/// Runs per operation; the median is reported.
+pub const RUNS: usize = 7;
+
+/// One operation's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Measure {
+    /// Stable key (used to pair native and wasm rows).
+    pub key: String,
+    /// What was measured, in words.
+    pub name: String,
+    /// Median over [`RUNS`] runs of the time per operation, in microseconds.
+    pub median_us: f64,
+    /// Operations per run.
+    pub iters: u64,
+}
+
+/// Runs every core operation. `now_ms` is a monotonic clock in milliseconds (`Instant` natively,
+/// `performance.now()` in a browser); `scale` multiplies the iteration counts (1.0 for the figures,
+/// smaller for a quick check).
+pub fn core_suite(now_ms: &mut dyn FnMut() -> f64, scale: f64) -> Vec<Measure> {
+    let mut out = Vec::new();
+    let mut m = Meter {
+        now_ms,
+        scale,
+        out: &mut out,
+    };
+    for profile in [Profile::V4, Profile::V5] {
+        let first = broker(0, 1000, 1);
+        m.measure(
+            &format!("register_first_{profile}"),
+            &format!("register, 1,000 topics, first registration ({profile})"),
+            20,
+            &mut || {
+                let mut rm = RouteManager::new(profile);
+                black_box(rm.register_broker(0, &first).is_ok());
+            },
+        );
+        let mut rm = RouteManager::new(profile);
+        let _ = rm.register_broker(0, &first);
+        let mut counter = 1;
+        m.measure(
+            &format!("register_changed_{profile}"),
+            &format!("register, 1,000 topics, DataVersion changed ({profile})"),
+            20,
+            &mut || {
+                counter += 1;
+                let again = broker(0, 1000, counter);
+                black_box(rm.register_broker(counter.unsigned_abs(), &again).is_ok());
+                rm.drain_events();
+            },
+        );
+        let same = broker(0, 1000, counter);
+        m.measure(
+            &format!("register_heartbeat_{profile}"),
+            &format!("register, 1,000 topics, same DataVersion = heartbeat ({profile})"),
+            50,
+            &mut || {
+                black_box(rm.register_broker(1, &same).is_ok());
+            },
+        );
+    }
+
+    let mut rm = RouteManager::new(Profile::V5);
+    for i in 0..4 {
+        let _ = rm.register_broker(0, &broker(i, 1000, 1));
+    }
+    m.measure(
+        "route_pickup",
+        "pickupTopicRouteData, 4 broker groups",
+        100_000,
+        &mut || {
+            black_box(rm.pickup_topic_route_data("Topic500"));
+        },
+    );
+
+    let mut big = RouteManager::new(Profile::V4);
+    for i in 0..1000 {
+        let _ = big.register_broker(0, &broker(i, 2, 1));
+    }
+    m.measure(
+        "scan_1000",
+        "scan over 1,000 live brokers, none expired",
+        1000,
+        &mut || {
+            black_box(big.scan_not_active_brokers(60_000));
+        },
+    );
+
+    let Some(route) = rm.pickup_topic_route_data("Topic500") else {
+        return out;
+    };
+    for (client, ft, key) in [
+        (ClientProfile::V4, false, "select_v4"),
+        (ClientProfile::V4, true, "select_v4_ft"),
+        (ClientProfile::V5, true, "select_v5_ft"),
+    ] {
+        let Ok(mut info) = TopicPublishInfo::from_route("Topic500", &route, client) else {
+            continue;
+        };
+        let mut strategy = MqFaultStrategy::new(client, ft);
+        strategy.update_fault_item(0, "broker-1", 3000, true, false);
+        let mut rng = SeededRng::new(1);
+        let mut now = 1;
+        let what = if ft {
+            "fault tolerance on, one broker isolated"
+        } else {
+            "fault tolerance off"
+        };
+        m.measure(
+            key,
+            &format!("selectOneMessageQueue, 32 queues, {client} client, {what}"),
+            1_000_000,
+            &mut || {
+                now += 1;
+                black_box(strategy.select_one_message_queue(
+                    now,
+                    &mut info,
+                    Some("broker-0"),
+                    false,
+                    &mut rng,
+                ));
+            },
+        );
+    }
+    out
+}
+
+struct Meter<'a> {
+    now_ms: &'a mut dyn FnMut() -> f64,
+    scale: f64,
+    out: &'a mut Vec<Measure>,
+}
+
+impl Meter<'_> {
+    /// Median time per iteration over [`RUNS`] runs.
+    fn measure(&mut self, key: &str, name: &str, iters: u64, f: &mut dyn FnMut()) {
+        // Float to integer: the scale only shortens a quick run, at least one iteration.
+        let iters = ((iters as f64 * self.scale) as u64).max(1);
+        let mut per_iter: Vec<f64> = (0..RUNS)
+            .map(|_| {
+                let start = (self.now_ms)();
+                for _ in 0..iters {
+                    f();
+                }
+                ((self.now_ms)() - start) * 1000.0 / iters as f64
+            })
+            .collect();
+        per_iter.sort_by(f64::total_cmp);
+        self.out.push(Measure {
+            key: key.to_string(),
+            name: name.to_string(),
+            median_us: per_iter[RUNS / 2],
+            iters,
+        });
+    }
+}
+
+fn broker(i: usize, topics: usize, counter: i64) -> RegisterBroker {
+    let wrapper = TopicConfigSerializeWrapper::new(
+        DataVersion::new(counter, 0),
+        (0..topics).map(|t| TopicConfig::new(&format!("Topic{t}"), 8, 8, 6)),
+    );
+    let addr = format!("10.{}.{}.{}:10911", i / 65536, (i / 256) % 256, i % 256);
+    RegisterBroker::new("DefaultCluster", &format!("broker-{i}"), 0, &addr, wrapper)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every operation reports, with a clock that advances one millisecond per reading.
+    #[test]
+    fn the_suite_names_every_operation() {
+        let mut t = 0.0;
+        let mut clock = || {
+            t += 1.0;
+            t
+        };
+        let got = core_suite(&mut clock, 0.0);
+        let keys: Vec<&str> = got.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!(keys.len(), 11, "{keys:?}");
+        assert!(keys.contains(&"route_pickup") && keys.contains(&"select_v5_ft"));
+        // One iteration per run at scale 0: 1 ms per iteration.
+        assert!(got.iter().all(|m| m.iters == 1 && m.median_us == 1000.0));
+    }
+}
