@@ -301,6 +301,124 @@ async fn every_request_code() {
     assert_eq!(info.broker_addr_table["broker-a"].broker_addrs.len(), 1);
 }
 
+/// UPDATE_NAMESRV_CONFIG writes every item to `configStorePath` (Java's `Configuration.update`
+/// ends with `persist()`, the old file kept as `.bak`), a black-listed key changes nothing on disk
+/// either, and a restart with `-c` on the written file keeps the new values. Both profiles.
+#[tokio::test]
+async fn update_config_persists_and_survives_a_restart() {
+    use routelab::server::{run, NamesrvArgs, ServerConfig};
+    for profile in [Profile::V5, Profile::V4] {
+        let ns = Ours::start(profile, |_| {}).await;
+        let file = ns
+            .handle()
+            .shared()
+            .with_state(|s| s.config.settings.config_store_path.clone());
+        assert!(
+            !file.exists(),
+            "{profile:?}: nothing written before an update"
+        );
+        let c = ns.client().await;
+        let read = |path: &std::path::Path| {
+            routelab::net::properties::parse(&std::fs::read_to_string(path).unwrap_or_default())
+        };
+
+        let f = call(
+            &c,
+            raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5),
+            b"enableTopicList=false\norderMessageEnable=true\n",
+        )
+        .await;
+        assert_eq!(f.command.code, ResponseCode::SUCCESS, "{profile:?}");
+        let first = std::fs::read_to_string(&file).expect("the config file is written");
+        let props = read(&file);
+        assert_eq!(
+            props.get("enableTopicList").map(String::as_str),
+            Some("false")
+        );
+        assert_eq!(
+            props.get("orderMessageEnable").map(String::as_str),
+            Some("true")
+        );
+        let expected_path = file.display().to_string();
+        assert_eq!(
+            props.get("configStorePath").map(String::as_str),
+            Some(expected_path.as_str())
+        );
+        // The file holds what GET_NAMESRV_CONFIG answers, item for item.
+        assert_eq!(props, c.namesrv_config().await.unwrap(), "{profile:?}");
+
+        // A black-listed key refuses the whole update: the allowed key beside it is not written.
+        let f = call(
+            &c,
+            raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5),
+            b"enableAllTopicList=false\nconfigStorePath=/elsewhere.properties\n",
+        )
+        .await;
+        assert_eq!(f.command.code, ResponseCode::NO_PERMISSION, "{profile:?}");
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            first,
+            "{profile:?}"
+        );
+
+        // An empty body is Java's null body: no update, no write.
+        let f = call(&c, raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5), b"").await;
+        assert_eq!(f.command.code, ResponseCode::SUCCESS);
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            first,
+            "{profile:?}"
+        );
+
+        let f = call(
+            &c,
+            raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5),
+            b"enableAllTopicList=false\n",
+        )
+        .await;
+        assert_eq!(f.command.code, ResponseCode::SUCCESS);
+        assert_eq!(
+            read(&file).get("enableAllTopicList").map(String::as_str),
+            Some("false")
+        );
+        let mut bak = file.clone().into_os_string();
+        bak.push(".bak");
+        assert_eq!(
+            std::fs::read_to_string(bak).unwrap(),
+            first,
+            "{profile:?}: .bak"
+        );
+        c.close();
+        let home = ns.stop().await;
+
+        // Restart as `routelab namesrv -c FILE`: the file's values are in force again.
+        let args = NamesrvArgs {
+            config_file: Some(file.clone()),
+            listen: Some("127.0.0.1:0".parse().unwrap()),
+            profile: Some(profile),
+            home: Some(home.path().to_path_buf()),
+            ..Default::default()
+        };
+        let handle = run(ServerConfig::from_args(&args).unwrap()).await.unwrap();
+        let c = client_with(&handle.local_addr().to_string(), ClientConfig::default()).await;
+        let config = c.namesrv_config().await.unwrap();
+        for (key, value) in [
+            ("enableTopicList", "false"),
+            ("orderMessageEnable", "true"),
+            ("enableAllTopicList", "false"),
+        ] {
+            assert_eq!(
+                config.get(key).map(String::as_str),
+                Some(value),
+                "{profile:?}: {key} after a restart"
+            );
+        }
+        c.close();
+        handle.shutdown().await;
+        drop(home);
+    }
+}
+
 /// Closing a broker's registering connection removes it at once.
 #[tokio::test]
 async fn closed_connection_removes_the_broker() {
