@@ -495,6 +495,36 @@ async fn idle_connection_is_closed() {
     assert!(c.cluster_info().await.unwrap().broker_addr_table.is_empty());
 }
 
+/// Bytes that never complete a frame are not activity: Java's IdleStateHandler sits after the
+/// decoder, so only decoded frames (and completed response writes) reset its timer. A peer trickling
+/// a frame's first bytes is closed as idle all the same.
+#[tokio::test]
+async fn partial_frames_do_not_keep_a_connection_alive() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let ns = Ours::start(Profile::V5, |c| c.idle_timeout = Duration::from_secs(1)).await;
+    let mut stream = tokio::net::TcpStream::connect(ns.addr()).await.unwrap();
+    // A length prefix announcing 1,000 bytes, then one byte at a time, far slower than the frame
+    // would need to finish before the idle timeout.
+    stream.write_all(&1000u32.to_be_bytes()).await.unwrap();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let mut buf = [0u8; 16];
+    loop {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "a connection sending only part of a frame stays open"
+        );
+        // The server closing shows as EOF (or a reset once a write hits the closed socket).
+        if stream.write_all(&[0]).await.is_err() {
+            break;
+        }
+        match tokio::time::timeout(Duration::from_millis(100), stream.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(_)) => panic!("the server answered an unfinished frame"),
+            Err(_) => {}
+        }
+    }
+}
+
 /// Spec §6.2: version < 401 without acceptStandardJsonOnly gets fastjson's bare keys.
 #[tokio::test]
 async fn legacy_or_standard_route_body_by_version() {
