@@ -82,7 +82,7 @@ pub struct Settings {
     pub rocketmq_home: PathBuf,
     /// kvConfigPath.
     pub kv_config_path: PathBuf,
-    /// configStorePath.
+    /// configStorePath: where UPDATE_NAMESRV_CONFIG writes every item (the `-c` file when given).
     pub config_store_path: PathBuf,
     /// productEnvName (reported only).
     pub product_env_name: String,
