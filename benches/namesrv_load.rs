@@ -5,6 +5,13 @@
 //!   `CLIENTS` connections each keeping `DEPTH` requests in flight, random topics;
 //! - REGISTER_BROKER with 1,000 topics (the DataVersion bumped each time), one connection, in turn.
 //!
+//! `cargo bench --bench namesrv_load -- --brokers 1000 [--period 30s] [--duration 60s]
+//! [--topics 5] [--late 1s] [--only ours|peer]` runs the broker-fleet scenario instead: that many
+//! broker connections, each sending REGISTER_BROKER on its own schedule every period (staggered
+//! evenly over the period, as real brokers started at different times are), counting every answer
+//! that is not SUCCESS, every registration answered later than `--late` after it was due, and every
+//! broker missing from GET_BROKER_CLUSTER_INFO at the end.
+//!
 //! Figures are recorded in BENCHMARKS.md; tests never assert on time.
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -19,6 +26,10 @@ fn main() {
 // `cargo clippy --all-targets --target wasm32-unknown-unknown` builds every bench: give it a stub.
 #[cfg(target_arch = "wasm32")]
 fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "namesrv_load/fleet.rs"]
+mod fleet;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod load {
@@ -159,7 +170,21 @@ mod load {
         rows
     }
 
+    /// Whether rocketmq-rust's NameServer is installed where tests/support/peer.rs looks.
+    pub fn has_peer() -> bool {
+        std::env::var_os("ROUTELAB_PEER_BIN").is_some()
+            || std::env::var_os("HOME").is_some_and(|h| {
+                std::path::Path::new(&h)
+                    .join(".cache/routelab/peer/bin/rocketmq-namesrv-rust")
+                    .is_file()
+            })
+    }
+
     pub fn main() {
+        if let Some(args) = super::fleet::Args::parse() {
+            super::fleet::main(&args);
+            return;
+        }
         // Our server on its own runtime (2 workers), so the load generator does not share its threads.
         let server_rt = Arc::new(
             tokio::runtime::Builder::new_multi_thread()
@@ -185,13 +210,7 @@ mod load {
             .expect("a runtime");
         let mut rows = load_rt.block_on(run("routelab namesrv (5.x)", &ours));
         server_rt.block_on(handle.shutdown());
-        let has_peer = std::env::var_os("ROUTELAB_PEER_BIN").is_some()
-            || std::env::var_os("HOME").is_some_and(|h| {
-                std::path::Path::new(&h)
-                    .join(".cache/routelab/peer/bin/rocketmq-namesrv-rust")
-                    .is_file()
-            });
-        if has_peer {
+        if has_peer() {
             let p = peer::Peer::start();
             rows.extend(load_rt.block_on(run("rocketmq-rust namesrv", &p.addr())));
         } else {

@@ -90,8 +90,29 @@ async fn pushes_changes_with_heartbeat_times_and_serves_metrics() {
     );
     assert!(metric(&text, "routelab_namesrv_connections_total").unwrap() >= 2.0);
     assert!(metric(&text, r#"routelab_namesrv_request_duration_seconds_count{code="105",name="GET_ROUTEINFO_BY_TOPIC"}"#).unwrap() >= 1.0, "{text}");
+    // The live view's own families that mean something here: its viewers and what they were sent.
+    assert!(metric(&text, "routelab_bridge_viewers").is_some(), "{text}");
     assert!(
-        text.contains("routelab_bridge_"),
-        "the live view's own families come first"
+        metric(
+            &text,
+            r#"routelab_bridge_messages_sent_total{type="snapshot"}"#
+        )
+        .unwrap()
+            >= 1.0,
+        "{text}"
     );
+    // Nothing polls a NameServer here: the bridge's poll families would stay at zero forever.
+    for family in [
+        "poll_duration_seconds",
+        "poll_errors_total",
+        "namesrv_up",
+        "routelab_bridge_topics",
+        "routes_fetched_total",
+        "route_errors_total",
+    ] {
+        assert!(
+            !text.contains(family),
+            "{family} in namesrv's /metrics:\n{text}"
+        );
+    }
 }

@@ -301,6 +301,124 @@ async fn every_request_code() {
     assert_eq!(info.broker_addr_table["broker-a"].broker_addrs.len(), 1);
 }
 
+/// UPDATE_NAMESRV_CONFIG writes every item to `configStorePath` (Java's `Configuration.update`
+/// ends with `persist()`, the old file kept as `.bak`), a black-listed key changes nothing on disk
+/// either, and a restart with `-c` on the written file keeps the new values. Both profiles.
+#[tokio::test]
+async fn update_config_persists_and_survives_a_restart() {
+    use routelab::server::{run, NamesrvArgs, ServerConfig};
+    for profile in [Profile::V5, Profile::V4] {
+        let ns = Ours::start(profile, |_| {}).await;
+        let file = ns
+            .handle()
+            .shared()
+            .with_state(|s| s.config.settings.config_store_path.clone());
+        assert!(
+            !file.exists(),
+            "{profile:?}: nothing written before an update"
+        );
+        let c = ns.client().await;
+        let read = |path: &std::path::Path| {
+            routelab::net::properties::parse(&std::fs::read_to_string(path).unwrap_or_default())
+        };
+
+        let f = call(
+            &c,
+            raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5),
+            b"enableTopicList=false\norderMessageEnable=true\n",
+        )
+        .await;
+        assert_eq!(f.command.code, ResponseCode::SUCCESS, "{profile:?}");
+        let first = std::fs::read_to_string(&file).expect("the config file is written");
+        let props = read(&file);
+        assert_eq!(
+            props.get("enableTopicList").map(String::as_str),
+            Some("false")
+        );
+        assert_eq!(
+            props.get("orderMessageEnable").map(String::as_str),
+            Some("true")
+        );
+        let expected_path = file.display().to_string();
+        assert_eq!(
+            props.get("configStorePath").map(String::as_str),
+            Some(expected_path.as_str())
+        );
+        // The file holds what GET_NAMESRV_CONFIG answers, item for item.
+        assert_eq!(props, c.namesrv_config().await.unwrap(), "{profile:?}");
+
+        // A black-listed key refuses the whole update: the allowed key beside it is not written.
+        let f = call(
+            &c,
+            raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5),
+            b"enableAllTopicList=false\nconfigStorePath=/elsewhere.properties\n",
+        )
+        .await;
+        assert_eq!(f.command.code, ResponseCode::NO_PERMISSION, "{profile:?}");
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            first,
+            "{profile:?}"
+        );
+
+        // An empty body is Java's null body: no update, no write.
+        let f = call(&c, raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5), b"").await;
+        assert_eq!(f.command.code, ResponseCode::SUCCESS);
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            first,
+            "{profile:?}"
+        );
+
+        let f = call(
+            &c,
+            raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5),
+            b"enableAllTopicList=false\n",
+        )
+        .await;
+        assert_eq!(f.command.code, ResponseCode::SUCCESS);
+        assert_eq!(
+            read(&file).get("enableAllTopicList").map(String::as_str),
+            Some("false")
+        );
+        let mut bak = file.clone().into_os_string();
+        bak.push(".bak");
+        assert_eq!(
+            std::fs::read_to_string(bak).unwrap(),
+            first,
+            "{profile:?}: .bak"
+        );
+        c.close();
+        let home = ns.stop().await;
+
+        // Restart as `routelab namesrv -c FILE`: the file's values are in force again.
+        let args = NamesrvArgs {
+            config_file: Some(file.clone()),
+            listen: Some("127.0.0.1:0".parse().unwrap()),
+            profile: Some(profile),
+            home: Some(home.path().to_path_buf()),
+            ..Default::default()
+        };
+        let handle = run(ServerConfig::from_args(&args).unwrap()).await.unwrap();
+        let c = client_with(&handle.local_addr().to_string(), ClientConfig::default()).await;
+        let config = c.namesrv_config().await.unwrap();
+        for (key, value) in [
+            ("enableTopicList", "false"),
+            ("orderMessageEnable", "true"),
+            ("enableAllTopicList", "false"),
+        ] {
+            assert_eq!(
+                config.get(key).map(String::as_str),
+                Some(value),
+                "{profile:?}: {key} after a restart"
+            );
+        }
+        c.close();
+        handle.shutdown().await;
+        drop(home);
+    }
+}
+
 /// Closing a broker's registering connection removes it at once.
 #[tokio::test]
 async fn closed_connection_removes_the_broker() {
@@ -375,6 +493,36 @@ async fn idle_connection_is_closed() {
     }
     let c = ns.client().await;
     assert!(c.cluster_info().await.unwrap().broker_addr_table.is_empty());
+}
+
+/// Bytes that never complete a frame are not activity: Java's IdleStateHandler sits after the
+/// decoder, so only decoded frames (and completed response writes) reset its timer. A peer trickling
+/// a frame's first bytes is closed as idle all the same.
+#[tokio::test]
+async fn partial_frames_do_not_keep_a_connection_alive() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let ns = Ours::start(Profile::V5, |c| c.idle_timeout = Duration::from_secs(1)).await;
+    let mut stream = tokio::net::TcpStream::connect(ns.addr()).await.unwrap();
+    // A length prefix announcing 1,000 bytes, then one byte at a time, far slower than the frame
+    // would need to finish before the idle timeout.
+    stream.write_all(&1000u32.to_be_bytes()).await.unwrap();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let mut buf = [0u8; 16];
+    loop {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "a connection sending only part of a frame stays open"
+        );
+        // The server closing shows as EOF (or a reset once a write hits the closed socket).
+        if stream.write_all(&[0]).await.is_err() {
+            break;
+        }
+        match tokio::time::timeout(Duration::from_millis(100), stream.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(_)) => panic!("the server answered an unfinished frame"),
+            Err(_) => {}
+        }
+    }
 }
 
 /// Spec §6.2: version < 401 without acceptStandardJsonOnly gets fastjson's bare keys.

@@ -118,8 +118,22 @@ pub fn render(d: &MetricsData) -> String {
     let ns = &d.namesrvs;
     let label = |addr: &str| vec![("namesrv", addr.to_owned())];
 
+    // `routelab namesrv --ws` serves the live view of its own tables and polls nothing: families
+    // about polls would only ever show zeros there, so they go with no NameServer to poll.
+    if !ns.is_empty() {
+        render_polls(&mut out, ns, label);
+    }
+    render_viewers(&mut out, d);
+    out
+}
+
+fn render_polls(
+    out: &mut String,
+    ns: &BTreeMap<String, NamesrvMetrics>,
+    label: impl Fn(&str) -> Vec<(&'static str, String)>,
+) {
     header(
-        &mut out,
+        out,
         "poll_duration_seconds",
         "histogram",
         "Duration of polls of a NameServer (cluster info, topic list and a round of routes).",
@@ -129,26 +143,26 @@ pub fn render(d: &MetricsData) -> String {
         for (bound, count) in POLL_BUCKETS.iter().zip(m.poll_buckets) {
             let mut l = label(addr);
             l.push(("le", format_float(*bound)));
-            sample(&mut out, &format!("{name}_bucket"), &l, count as f64);
+            sample(out, &format!("{name}_bucket"), &l, count as f64);
         }
         let mut l = label(addr);
         l.push(("le", "+Inf".to_owned()));
-        sample(&mut out, &format!("{name}_bucket"), &l, m.poll_count as f64);
+        sample(out, &format!("{name}_bucket"), &l, m.poll_count as f64);
         sample(
-            &mut out,
+            out,
             &format!("{name}_sum"),
             &label(addr),
             m.poll_sum_seconds,
         );
         sample(
-            &mut out,
+            out,
             &format!("{name}_count"),
             &label(addr),
             m.poll_count as f64,
         );
     }
     per_namesrv(
-        &mut out,
+        out,
         ns,
         "poll_errors_total",
         "counter",
@@ -156,7 +170,7 @@ pub fn render(d: &MetricsData) -> String {
         |m| m.poll_errors as f64,
     );
     per_namesrv(
-        &mut out,
+        out,
         ns,
         "namesrv_up",
         "gauge",
@@ -164,7 +178,7 @@ pub fn render(d: &MetricsData) -> String {
         |m| f64::from(u8::from(m.up)),
     );
     per_namesrv(
-        &mut out,
+        out,
         ns,
         "topics",
         "gauge",
@@ -172,7 +186,7 @@ pub fn render(d: &MetricsData) -> String {
         |m| m.topics as f64,
     );
     per_namesrv(
-        &mut out,
+        out,
         ns,
         "routes_fetched_total",
         "counter",
@@ -180,44 +194,46 @@ pub fn render(d: &MetricsData) -> String {
         |m| m.routes_fetched as f64,
     );
     per_namesrv(
-        &mut out,
+        out,
         ns,
         "route_errors_total",
         "counter",
         "Topic route requests that failed.",
         |m| m.route_errors as f64,
     );
+}
 
+fn render_viewers(out: &mut String, d: &MetricsData) {
     single(
-        &mut out,
+        out,
         "viewers",
         "gauge",
         "Dashboards connected to /ws.",
         d.viewers as f64,
     );
     header(
-        &mut out,
+        out,
         "messages_sent_total",
         "counter",
         "Messages sent to viewers, by type.",
     );
     for (kind, v) in [("snapshot", d.snapshots_sent), ("update", d.updates_sent)] {
         sample(
-            &mut out,
+            out,
             &format!("{P}messages_sent_total"),
             &[("type", kind.to_owned())],
             v as f64,
         );
     }
     single(
-        &mut out,
+        out,
         "bytes_sent_total",
         "counter",
         "Bytes of messages sent to viewers.",
         d.bytes_sent as f64,
     );
     header(
-        &mut out,
+        out,
         "viewers_closed_total",
         "counter",
         "Viewers disconnected by the bridge, by reason.",
@@ -227,20 +243,19 @@ pub fn render(d: &MetricsData) -> String {
         ("bad_input", d.viewers_closed_bad_input),
     ] {
         sample(
-            &mut out,
+            out,
             &format!("{P}viewers_closed_total"),
             &[("reason", reason.to_owned())],
             v as f64,
         );
     }
     single(
-        &mut out,
+        out,
         "seq",
         "gauge",
         "Sequence number of the live state (the last update sent).",
         d.seq as f64,
     );
-    out
 }
 
 fn per_namesrv(
@@ -313,6 +328,27 @@ fn format_float(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_poll_families_without_a_namesrv_to_poll() {
+        let text = render(&Metrics::new(&[]).data(2, 7));
+        for family in [
+            "poll_duration_seconds",
+            "poll_errors_total",
+            "namesrv_up",
+            "topics ",
+        ] {
+            assert!(!text.contains(family), "{family}:\n{text}");
+        }
+        assert!(text.contains("routelab_bridge_viewers 2"), "{text}");
+        assert!(text.contains("routelab_bridge_seq 7"), "{text}");
+        // With one, they are there (at zero before its first poll).
+        let text = render(&Metrics::new(&["127.0.0.1:9876".to_owned()]).data(0, 0));
+        assert!(
+            text.contains("routelab_bridge_poll_errors_total{namesrv=\"127.0.0.1:9876\"} 0"),
+            "{text}"
+        );
+    }
 
     fn data() -> MetricsData {
         let mut m = NamesrvMetrics::default();

@@ -59,7 +59,8 @@ pub struct NamesrvArgs {
     /// Where the KV config is persisted (kvConfigPath).
     #[arg(long, value_name = "FILE")]
     pub kv_config_path: Option<PathBuf>,
-    /// Close a connection silent for this long (serverChannelMaxIdleTimeSeconds) [default: 120].
+    /// Close a connection that neither sent a complete request nor was written a response for this
+    /// long (serverChannelMaxIdleTimeSeconds) [default: 120].
     #[arg(long, value_name = "SECS")]
     pub idle_secs: Option<u64>,
     /// Also serve the live dashboard, its WebSocket and /metrics, on this address or, with no
@@ -81,7 +82,7 @@ pub struct Settings {
     pub rocketmq_home: PathBuf,
     /// kvConfigPath.
     pub kv_config_path: PathBuf,
-    /// configStorePath.
+    /// configStorePath: where UPDATE_NAMESRV_CONFIG writes every item (the `-c` file when given).
     pub config_store_path: PathBuf,
     /// productEnvName (reported only).
     pub product_env_name: String,

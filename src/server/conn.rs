@@ -4,19 +4,22 @@
 //! - a malformed frame (garbage, negative or oversize length, header longer than the frame, invalid
 //!   UTF-8 in the header, a stream ending mid-frame) closes this connection, as Java's decoder does;
 //!   nothing was dispatched, so the tables are untouched;
-//! - no complete frame for `idle_timeout` closes it (serverChannelMaxIdleTimeSeconds);
+//! - `idle_timeout` (serverChannelMaxIdleTimeSeconds) with neither a complete frame read nor a
+//!   response written closes it: see [`IdleClock`];
 //! - responses wait in a bounded queue; a peer that stops reading fills it and is dropped, and one
 //!   write may take at most `write_timeout`, so a slow reader never holds anything others need.
 
 use std::net::SocketAddr;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 
@@ -29,6 +32,59 @@ use crate::remoting::frame;
 
 /// Responses queued per connection before the peer counts as not reading.
 const WRITE_QUEUE: usize = 256;
+
+/// When a connection counts as idle, as Java's pipeline has it: `IdleStateHandler(0, 0,
+/// serverChannelMaxIdleTimeSeconds)` sits after `NettyDecoder` and before the request handler, so
+/// its ALL_IDLE timer is reset by every decoded frame (bytes of an unfinished frame never reach it)
+/// and by every response write that completes (responses pass it on their way to the encoder). A
+/// connection the server is still answering is therefore not idle, even if the peer has sent
+/// nothing since; one that trickles bytes without finishing a frame is.
+#[derive(Debug, Clone)]
+pub(super) struct IdleClock {
+    idle: Duration,
+    start: Instant,
+    /// Nanoseconds after `start` of the last decoded frame.
+    last_read: Arc<AtomicU64>,
+    /// Nanoseconds after `start` of the last completed response write.
+    last_write: Arc<AtomicU64>,
+}
+
+impl IdleClock {
+    /// Both timers start at the connection's start, as Netty's do when the channel becomes active.
+    pub(super) fn new(idle: Duration, start: Instant) -> Self {
+        Self {
+            idle,
+            start,
+            last_read: Arc::new(AtomicU64::new(0)),
+            last_write: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    fn since_start(&self, at: Instant) -> u64 {
+        u64::try_from(at.saturating_duration_since(self.start).as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// A complete frame was decoded at `at`.
+    pub(super) fn read(&self, at: Instant) {
+        self.last_read
+            .fetch_max(self.since_start(at), Ordering::Relaxed);
+    }
+
+    /// A response write completed at `at`.
+    pub(super) fn wrote(&self, at: Instant) {
+        self.last_write
+            .fetch_max(self.since_start(at), Ordering::Relaxed);
+    }
+
+    /// When the connection becomes idle unless something is read or written before.
+    pub(super) fn deadline(&self) -> Instant {
+        let last = self
+            .last_read
+            .load(Ordering::Relaxed)
+            .max(self.last_write.load(Ordering::Relaxed));
+        self.start + Duration::from_nanos(last) + self.idle
+    }
+}
 
 pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr) {
     let channel = shared.new_channel();
@@ -52,23 +108,29 @@ pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAd
     let _ = stream.set_nodelay(true);
     let (read_half, write_half) = stream.into_split();
     let (queue, outgoing) = mpsc::channel::<Bytes>(WRITE_QUEUE);
+    let clock = IdleClock::new(idle, Instant::now());
     let writer = tokio::spawn(write_loop(
         write_half,
         outgoing,
         token.clone(),
         write_timeout,
+        clock.clone(),
     ));
     let mut frames = FramedRead::new(read_half, RemotingCodec::new(max_frame));
     let remote = BrokerAddr::from(peer.to_string().as_str());
     tracing::debug!(%peer, ?channel, "connection opened");
     let reason = loop {
+        let deadline = clock.deadline();
         let next = tokio::select! {
             () = token.cancelled() => break RemovalReason::ChannelClosed,
-            next = tokio::time::timeout(idle, frames.next()) => next,
+            next = frames.next() => Ok(next),
+            () = tokio::time::sleep_until(deadline) => Err(()),
         };
         let frame = match next {
-            Err(_) => {
-                tracing::info!(%peer, "closing an idle connection ({}s without a request)", idle.as_secs());
+            // A response written meanwhile moved the deadline: wait again.
+            Err(()) if clock.deadline() > Instant::now() => continue,
+            Err(()) => {
+                tracing::info!(%peer, "closing an idle connection ({}s without a request or a response)", idle.as_secs());
                 shared
                     .metrics
                     .connections_idle_closed
@@ -86,7 +148,10 @@ pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAd
                 log_bad_input(peer, &e);
                 break RemovalReason::ChannelClosed;
             }
-            Ok(Some(Ok(frame))) => frame,
+            Ok(Some(Ok(frame))) => {
+                clock.read(Instant::now());
+                frame
+            }
         };
         if frame.command.is_response() {
             // The NameServer sends no requests it would wait for; a stray response is dropped.
@@ -139,7 +204,8 @@ async fn write_loop(
     mut sink: tokio::net::tcp::OwnedWriteHalf,
     mut outgoing: mpsc::Receiver<Bytes>,
     token: CancellationToken,
-    write_timeout: std::time::Duration,
+    write_timeout: Duration,
+    clock: IdleClock,
 ) {
     loop {
         let bytes = tokio::select! {
@@ -149,7 +215,7 @@ async fn write_loop(
         };
         let Some(bytes) = bytes else { break };
         match tokio::time::timeout(write_timeout, sink.write_all(&bytes)).await {
-            Ok(Ok(())) => {}
+            Ok(Ok(())) => clock.wrote(Instant::now()),
             Ok(Err(_)) | Err(_) => {
                 token.cancel();
                 return;
@@ -166,4 +232,31 @@ async fn write_loop(
         }
     }
     let _ = sink.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_and_completed_writes_both_push_the_idle_deadline() {
+        let start = Instant::now();
+        let idle = Duration::from_secs(120);
+        let clock = IdleClock::new(idle, start);
+        assert_eq!(
+            clock.deadline(),
+            start + idle,
+            "from the connection's start"
+        );
+        clock.read(start + Duration::from_secs(10));
+        assert_eq!(clock.deadline(), start + Duration::from_secs(130));
+        // A response finishing later (a slow reader draining it) keeps the connection alive.
+        clock.wrote(start + Duration::from_secs(50));
+        assert_eq!(clock.deadline(), start + Duration::from_secs(170));
+        // An older event never moves it back.
+        clock.read(start + Duration::from_secs(20));
+        assert_eq!(clock.deadline(), start + Duration::from_secs(170));
+        clock.read(start + Duration::from_secs(60));
+        assert_eq!(clock.deadline(), start + Duration::from_secs(180));
+    }
 }

@@ -33,6 +33,9 @@ pub struct Outcome {
     pub events: Vec<Event>,
     /// The KV store changed: persist it.
     pub kv_changed: bool,
+    /// UPDATE_NAMESRV_CONFIG applied a body: write the config to `configStorePath`, as Java's
+    /// `Configuration.update` ends with `persist()` (both profiles).
+    pub config_changed: bool,
 }
 
 /// Handles one request.
@@ -92,6 +95,11 @@ pub fn dispatch(state: &mut State, ctx: &Ctx, frame: &Frame) -> Outcome {
     }
     let events = rm.drain_events();
     let kv_changed = events.iter().any(|e| matches!(e, Event::KvChanged { .. }));
+    // Java only reaches `update` (and so `persist`) with a body that passed the black list; an
+    // empty body is `null` there and changes nothing.
+    let config_changed = cmd.code == RequestCode::UPDATE_NAMESRV_CONFIG
+        && !frame.body.is_empty()
+        && matches!(result, Some(Ok(_)));
     let response = result
         .map(|r| r.unwrap_or_else(|e| e))
         .filter(|_| !cmd.is_oneway());
@@ -99,5 +107,6 @@ pub fn dispatch(state: &mut State, ctx: &Ctx, frame: &Frame) -> Outcome {
         response,
         events,
         kv_changed,
+        config_changed,
     }
 }

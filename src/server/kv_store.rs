@@ -65,6 +65,20 @@ impl KvStore {
 /// `{"configTable":{…}}` to `<file>.tmp`, synced, then renamed over the file: a crash leaves the old
 /// or the new table, never half of one.
 pub fn write_atomically(path: &Path, kv: &KvConfig) -> io::Result<()> {
+    let text = serde_json::to_vec(kv).map_err(io::Error::other)?;
+    replace_file(path, &text)
+}
+
+/// `bytes` to `<file>.tmp`, synced, then renamed over the file (its directory created first).
+/// Java's `MixAll.string2File` also goes through `<file>.tmp`, but deletes the file before the
+/// rename, so a crash there leaves none; a rename over it never does.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace_file_keeping(path, bytes, false)
+}
+
+/// [`replace_file`], first copying the old content (if any) to `<file>.bak` when `backup` is set,
+/// as `MixAll.string2File` does for the files it writes (the config after UPDATE_NAMESRV_CONFIG).
+pub fn replace_file_keeping(path: &Path, bytes: &[u8], backup: bool) -> io::Result<()> {
     use std::io::Write;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
@@ -72,11 +86,18 @@ pub fn write_atomically(path: &Path, kv: &KvConfig) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let text = serde_json::to_vec(kv).map_err(io::Error::other)?;
     let mut file = std::fs::File::create(&tmp)?;
-    file.write_all(&text)?;
+    file.write_all(bytes)?;
     file.sync_all()?;
     drop(file);
+    if backup {
+        let mut bak = path.as_os_str().to_owned();
+        bak.push(".bak");
+        match std::fs::copy(path, PathBuf::from(bak)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
     std::fs::rename(&tmp, path)
 }
 

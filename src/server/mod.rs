@@ -84,6 +84,10 @@ pub struct Shared {
     next_channel: AtomicU64,
     kv_seq: AtomicU64,
     kv: kv_store::KvStore,
+    /// Numbers the config snapshots UPDATE_NAMESRV_CONFIG takes, and the last one written, so two
+    /// updates racing to disk never leave the older one there.
+    config_seq: AtomicU64,
+    config_written: tokio::sync::Mutex<u64>,
     shutdown: CancellationToken,
     metrics: metrics::ServerMetrics,
 }
@@ -118,7 +122,7 @@ impl Shared {
     /// store outside it.
     async fn handle(&self, ctx: &Ctx, frame: &crate::remoting::Frame) -> Outcome {
         let started = Instant::now();
-        let (outcome, kv) = {
+        let (outcome, kv, config) = {
             let mut state = lock(&self.state);
             let outcome = dispatch(&mut state, ctx, frame);
             let kv = outcome.kv_changed.then(|| {
@@ -127,7 +131,15 @@ impl Shared {
                     state.routes.kv().clone(),
                 )
             });
-            (outcome, kv)
+            // What GET_NAMESRV_CONFIG now answers is what Java's `persist()` writes: every item.
+            let config = outcome.config_changed.then(|| {
+                (
+                    self.config_seq.fetch_add(1, Ordering::Relaxed) + 1,
+                    state.config.settings.config_store_path.clone(),
+                    config::properties_text(&state.config.properties()),
+                )
+            });
+            (outcome, kv, config)
         };
         self.metrics.observe(frame.command.code, started.elapsed());
         self.announce(&outcome.events);
@@ -146,7 +158,30 @@ impl Shared {
                 tracing::error!(path = %self.kv.path().display(), "cannot persist the KV config: {e}");
             }
         }
+        if let Some((seq, path, text)) = config {
+            self.persist_config(seq, path, text).await;
+        }
         outcome
+    }
+
+    /// Writes config snapshot `seq` to `configStorePath` unless a newer one is already there. As in
+    /// Java, a failed write is logged and the update stands (it already answered SUCCESS).
+    async fn persist_config(&self, seq: u64, path: std::path::PathBuf, text: String) {
+        let mut written = self.config_written.lock().await;
+        if seq <= *written {
+            return;
+        }
+        let shown = path.display().to_string();
+        let result = tokio::task::spawn_blocking(move || {
+            kv_store::replace_file_keeping(&path, text.as_bytes(), true)
+        })
+        .await
+        .map_err(io::Error::other)
+        .and_then(|r| r);
+        match result {
+            Ok(()) => *written = seq,
+            Err(e) => tracing::error!(path = %shown, "cannot persist the config: {e}"),
+        }
     }
 
     /// A connection ended: the broker registered on it goes at once (spec §2.4).
@@ -255,6 +290,8 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
         next_channel: AtomicU64::new(0),
         kv_seq: AtomicU64::new(0),
         kv: store,
+        config_seq: AtomicU64::new(0),
+        config_written: tokio::sync::Mutex::new(0),
         shutdown: CancellationToken::new(),
         metrics: metrics::ServerMetrics::default(),
     });
