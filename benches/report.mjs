@@ -26,7 +26,7 @@ if (core) {
     if (w) worst = Math.max(worst, ratio);
     lines.push(`| ${n.name} | ${fmt(n.median_us, 3)} µs | ${w ? `${fmt(w.median_us, 3)} µs` : '–'} | ${w ? `${fmt(ratio, 2)}×` : '–'} |`);
   }
-  if (wasm) rows.push(['core operations, worst wasm/native ratio', `${fmt(worst, 2)}× (${wasm.browser})`, '≤ 1.5×', met(worst <= 1.5)]);
+  if (wasm) rows.push(['core operations, worst wasm/native ratio', `${fmt(worst, 2)}× (Chromium ${wasm.browser})`, '≤ 1.5×', met(worst <= 1.5)]);
 }
 const sim = load('sim.json');
 if (sim) {
