@@ -14,11 +14,17 @@ fuzz_target!(|data: &[u8]| {
     };
     assert_eq!(cmd.serialize_type, SerializeType::RocketMq);
     let bin = header_binary::encode(&cmd).expect("a decoded ROCKETMQ header re-encodes");
-    assert!(bin.len() <= data.len(), "{} bytes re-encode to {}", data.len(), bin.len());
+    assert!(
+        bin.len() <= data.len(),
+        "{} bytes re-encode to {}",
+        data.len(),
+        bin.len()
+    );
     let again = header_binary::decode(&bin).expect("our own ROCKETMQ header decodes");
     assert_eq!(again, cmd);
 
-    let mut json = header_json::decode(&header_json::encode(&cmd)).expect("our own JSON header decodes");
+    let mut json =
+        header_json::decode(&header_json::encode(&cmd)).expect("our own JSON header decodes");
     json.serialize_type = SerializeType::RocketMq;
     assert_eq!(json, cmd);
 });

@@ -9,7 +9,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use routelab::remoting::headers::RegisterBrokerRequestHeader;
-use routelab::remoting::{header_binary, header_json, CommandHeader, RemotingCommand, SerializeType};
+use routelab::remoting::{
+    header_binary, header_json, CommandHeader, RemotingCommand, SerializeType,
+};
 
 /// What survives the ROCKETMQ layout, where a zero length means null.
 fn binary_view(cmd: &RemotingCommand) -> RemotingCommand {

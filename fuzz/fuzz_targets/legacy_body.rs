@@ -22,8 +22,16 @@ fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(dat
     let value: T = from_body(&standard_json(&first)).expect("standard JSON of a body reads back");
     let legacy = legacy_json(&value);
     match from_body::<T>(&legacy) {
-        Ok(back) => assert_eq!(back, value, "legacy form {}", String::from_utf8_lossy(&legacy)),
-        Err(e) => panic!("legacy form {} does not read back: {e}", String::from_utf8_lossy(&legacy)),
+        Ok(back) => assert_eq!(
+            back,
+            value,
+            "legacy form {}",
+            String::from_utf8_lossy(&legacy)
+        ),
+        Err(e) => panic!(
+            "legacy form {} does not read back: {e}",
+            String::from_utf8_lossy(&legacy)
+        ),
     }
     let back: T = from_body(&standard_json(&value)).expect("standard JSON reads back");
     assert_eq!(back, value);

@@ -19,7 +19,9 @@ use routelab::namesrv::{ChannelId, Profile};
 use routelab::net::register::body_crc32;
 use routelab::remoting::headers::RegisterBrokerRequestHeader;
 use routelab::remoting::{CommandHeader, Frame, RemotingCommand, RequestCode, ResponseCode};
-use routelab::server::body::{compress_register_body, register_body, standard_json, V3_0_11, V5_0_0};
+use routelab::server::body::{
+    compress_register_body, register_body, standard_json, V3_0_11, V5_0_0,
+};
 use routelab::server::config::ServerConfig;
 use routelab::server::dispatch::{dispatch, State};
 use routelab::server::handlers::Ctx;
@@ -60,8 +62,10 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(parsed) = &parsed {
         if !compressed || version < V3_0_11 {
             // Start from our own output, where re-reading floats is exact.
-            let norm = register_body(&standard_json(parsed), false, 479, v5).expect("standard JSON reads");
-            let back = register_body(&standard_json(&norm), false, 479, v5).expect("standard JSON reads");
+            let norm =
+                register_body(&standard_json(parsed), false, 479, v5).expect("standard JSON reads");
+            let back =
+                register_body(&standard_json(&norm), false, 479, v5).expect("standard JSON reads");
             assert_eq!(back, norm);
         }
     }
@@ -101,8 +105,16 @@ fuzz_target!(|data: &[u8]| {
         remote: None,
     };
     let out = dispatch(&mut state, &ctx, &Frame::new(cmd, body.clone()));
-    let code = out.response.expect("REGISTER_BROKER is answered").command.code;
+    let code = out
+        .response
+        .expect("REGISTER_BROKER is answered")
+        .command
+        .code;
     if bad_crc || parsed.is_err() {
-        assert_eq!(code, ResponseCode::SYSTEM_ERROR, "crc wrong: {bad_crc}, body: {parsed:?}");
+        assert_eq!(
+            code,
+            ResponseCode::SYSTEM_ERROR,
+            "crc wrong: {bad_crc}, body: {parsed:?}"
+        );
     }
 });
