@@ -46,7 +46,9 @@ fn write_value(value: &Value, bare_keys: bool, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                if bare_keys && key.parse::<i64>().is_ok() {
+                // Bare only what a Java Long key prints as: "+1" or "01" would come out as `+1`
+                // / `01`, which neither fastjson nor our reader takes back as the same key.
+                if bare_keys && key.parse::<i64>().is_ok_and(|n| n.to_string() == *key) {
                     out.push_str(key);
                 } else {
                     out.push_str(&Value::String(key.clone()).to_string());
@@ -277,6 +279,23 @@ mod tests {
         assert!(text.contains(r#""7":{"#), "{text}");
         let back: ClusterInfo = crate::model::fastjson::from_body(text.as_bytes()).unwrap();
         assert_eq!(back, ci);
+    }
+
+    /// The legacy_body fuzz target's round trip fails on `{"brokerAddrs":{"+1":"x"}}` without the
+    /// canonical-form rule: it was written `{+1:"x"}`, which does not read back. A 5.x broker can send
+    /// such a value in its topic queue mappings, and an old client gets it in a legacy route.
+    #[test]
+    fn legacy_keys_that_are_not_canonical_integers_stay_quoted() {
+        let value: Value =
+            serde_json::from_str(r#"{"brokerAddrs":{"+1":"x","01":"y","-0":"z","-2":"w"}}"#)
+                .unwrap();
+        let text = String::from_utf8(legacy_json(&value)).unwrap();
+        assert_eq!(
+            text,
+            r#"{"brokerAddrs":{"+1":"x","-0":"z",-2:"w","01":"y"}}"#
+        );
+        let back: Value = crate::model::fastjson::from_body(text.as_bytes()).unwrap();
+        assert_eq!(back, value);
     }
 
     fn sample() -> RegisterBrokerBody {
