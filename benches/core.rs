@@ -1,5 +1,7 @@
 //! Core benchmarks: `cargo bench --bench core` prints the median of several runs of each operation.
 //! Figures are recorded in BENCHMARKS.md; tests never assert on time.
+// A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -6,6 +6,8 @@
 //! - REGISTER_BROKER with 1,000 topics (the DataVersion bumped each time), one connection, in turn.
 //!
 //! Figures are recorded in BENCHMARKS.md; tests never assert on time.
+// A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/support/peer.rs"]

@@ -2,6 +2,8 @@
 //! refused unless allowed with `--allow-origin`, and `--token` is required when set; `--dist` is
 //! where the page comes from.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/bridge.rs"]
 mod bridge;

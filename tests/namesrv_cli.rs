@@ -1,6 +1,8 @@
 //! `routelab namesrv` as a process: `-p` prints the effective config (file, then flags), the KV
 //! store survives a restart, and SIGTERM stops the server cleanly.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/ours.rs"]
 mod ours;

@@ -7,6 +7,7 @@
 //! - [`HttpArgs`]: the clap flags, flattened into each command's arguments.
 //! - [`HttpAccess`]: the validated values the HTTP server ([`super::server::App`]) is built from.
 //! - [`reach_message`]: "bound to 127.0.0.1 only …", printed at start.
+#![warn(clippy::indexing_slicing)]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -7,6 +7,7 @@
 //! `acceptStandardJsonOnly`.
 //!
 //! [`register_body`] reads the JSON body and the zlib-compressed body of §6.4.
+#![warn(clippy::indexing_slicing)]
 
 use std::io::Read;
 
@@ -187,17 +188,18 @@ fn decode_compressed(
 /// topicSysFlag nor order (they decode as 0 / false).
 fn topic_config_from_string(text: &str, v5: bool) -> Result<TopicConfig, BodyError> {
     let parts: Vec<&str> = text.split(' ').collect();
-    let fits = if v5 {
-        parts.len() >= 5
-    } else {
-        parts.len() == 5
+    // A pattern rather than indexing: the text comes from the broker, the count is checked here.
+    let (name, read, write, perm, filter, rest) = match parts.as_slice() {
+        [name, read, write, perm, filter, rest @ ..] if v5 || rest.is_empty() => {
+            (*name, *read, *write, *perm, *filter, rest)
+        }
+        _ => {
+            return Err(err(format!(
+                "java.lang.NullPointerException: topic config {text:?} does not have {} space-separated fields",
+                if v5 { "at least 5" } else { "exactly 5" }
+            )))
+        }
     };
-    if !fits {
-        return Err(err(format!(
-            "java.lang.NullPointerException: topic config {text:?} does not have {} space-separated fields",
-            if v5 { "at least 5" } else { "exactly 5" }
-        )));
-    }
     let num = |s: &str| {
         s.parse::<i32>().map_err(|_| {
             err(format!(
@@ -205,21 +207,20 @@ fn topic_config_from_string(text: &str, v5: bool) -> Result<TopicConfig, BodyErr
             ))
         })
     };
-    let filter = parts[4];
     if filter != "SINGLE_TAG" && filter != "MULTI_TAG" {
         return Err(err(format!(
             "java.lang.IllegalArgumentException: No enum constant TopicFilterType.{filter}"
         )));
     }
     Ok(TopicConfig {
-        topic_name: parts[0].to_owned(),
-        read_queue_nums: num(parts[1])?,
-        write_queue_nums: num(parts[2])?,
-        perm: num(parts[3])?,
+        topic_name: name.to_owned(),
+        read_queue_nums: num(read)?,
+        write_queue_nums: num(write)?,
+        perm: num(perm)?,
         topic_filter_type: filter.to_owned(),
         // Java ignores attributes it cannot parse (a value may contain blanks).
-        attributes: (parts.len() > 5)
-            .then(|| serde_json::from_str(&parts[5..].join(" ")).ok())
+        attributes: (!rest.is_empty())
+            .then(|| serde_json::from_str(&rest.join(" ")).ok())
             .flatten(),
         ..TopicConfig::default()
     })

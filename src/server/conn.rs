@@ -7,6 +7,7 @@
 //! - no complete frame for `idle_timeout` closes it (serverChannelMaxIdleTimeSeconds);
 //! - responses wait in a bounded queue; a peer that stops reading fills it and is dropped, and one
 //!   write may take at most `write_timeout`, so a slow reader never holds anything others need.
+#![warn(clippy::indexing_slicing)]
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
