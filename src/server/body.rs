@@ -24,6 +24,24 @@ pub const V4_9_4: i32 = 401;
 pub const V5_0_0: i32 = 413;
 /// The most an inflated register body may grow to; a zlib bomb stops here.
 pub const MAX_INFLATED: u64 = 64 * 1024 * 1024;
+/// The most topics one register body may carry. RouteLab's own bound (Java has none): far above
+/// any real broker's table, it keeps one request from making the route tables grow without end.
+pub const MAX_TOPICS_PER_BODY: usize = 100_000;
+
+fn too_many_topics(count: usize) -> BodyError {
+    err(format!(
+        "the register body carries {count} topics, more than RouteLab's limit of {MAX_TOPICS_PER_BODY}"
+    ))
+}
+
+/// A JSON body already parsed: its topic count checked.
+fn within_topic_limit(body: RegisterBrokerBody) -> Result<RegisterBrokerBody, BodyError> {
+    let count = body.topic_config_serialize_wrapper.topic_config_table.len();
+    if count > MAX_TOPICS_PER_BODY {
+        return Err(too_many_topics(count));
+    }
+    Ok(body)
+}
 
 /// Standard JSON (serde's output: every key quoted, maps sorted).
 pub fn standard_json<T: Serialize>(value: &T) -> Vec<u8> {
@@ -94,13 +112,15 @@ pub fn register_body(
     if version < V3_0_11 {
         let wrapper: TopicConfigSerializeWrapper =
             crate::model::fastjson::from_body(body).map_err(|e| err(e.to_string()))?;
-        return Ok(RegisterBrokerBody {
+        return within_topic_limit(RegisterBrokerBody {
             filter_server_list: Vec::new(),
             topic_config_serialize_wrapper: wrapper,
         });
     }
     if !compressed {
-        return crate::model::fastjson::from_body(body).map_err(|e| err(e.to_string()));
+        return crate::model::fastjson::from_body(body)
+            .map_err(|e| err(e.to_string()))
+            .and_then(within_topic_limit);
     }
     let mut inflated = Vec::new();
     flate2::read::ZlibDecoder::new(body)
@@ -154,6 +174,10 @@ fn decode_compressed(
     let data_version: DataVersion =
         crate::model::fastjson::from_str(c.text()?).map_err(|e| err(e.to_string()))?;
     let count = c.int()?;
+    // Checked before reading: the count is the broker's word, the loop below would trust it.
+    if usize::try_from(count).is_ok_and(|n| n > MAX_TOPICS_PER_BODY) {
+        return Err(too_many_topics(usize::try_from(count).unwrap_or(usize::MAX)));
+    }
     let mut wrapper = TopicConfigSerializeWrapper {
         data_version,
         ..TopicConfigSerializeWrapper::default()
@@ -306,6 +330,42 @@ mod tests {
         assert!(register_body(&z, true, 409, false).is_err());
         let z4 = compress_register_body(&body, false);
         assert!(register_body(&z4, true, 409, false).is_ok());
+    }
+
+    #[test]
+    fn topics_beyond_the_limit_are_refused_in_both_forms() {
+        let mut body = sample();
+        let table = &mut body.topic_config_serialize_wrapper.topic_config_table;
+        let template = table["T"].clone();
+        for i in table.len()..=MAX_TOPICS_PER_BODY {
+            let name = format!("T{i}");
+            table.insert(
+                name.clone(),
+                TopicConfig {
+                    topic_name: name,
+                    ..template.clone()
+                },
+            );
+        }
+        assert_eq!(table.len(), MAX_TOPICS_PER_BODY + 1);
+        let json = standard_json(&body);
+        let z = compress_register_body(&body, true);
+        for e in [
+            register_body(&json, false, 479, true).err(),
+            register_body(&z, true, 479, true).err(),
+        ] {
+            let e = e.expect("refused").to_string();
+            assert!(e.contains("more than RouteLab's limit of 100000"), "{e}");
+        }
+        // One fewer is accepted.
+        let table = &mut body.topic_config_serialize_wrapper.topic_config_table;
+        table.remove("T");
+        let z = compress_register_body(&body, true);
+        let back = register_body(&z, true, 479, true).unwrap();
+        assert_eq!(
+            back.topic_config_serialize_wrapper.topic_config_table.len(),
+            MAX_TOPICS_PER_BODY
+        );
     }
 
     #[test]
