@@ -176,7 +176,9 @@ fn decode_compressed(
     let count = c.int()?;
     // Checked before reading: the count is the broker's word, the loop below would trust it.
     if usize::try_from(count).is_ok_and(|n| n > MAX_TOPICS_PER_BODY) {
-        return Err(too_many_topics(usize::try_from(count).unwrap_or(usize::MAX)));
+        return Err(too_many_topics(
+            usize::try_from(count).unwrap_or(usize::MAX),
+        ));
     }
     let mut wrapper = TopicConfigSerializeWrapper {
         data_version,

@@ -17,7 +17,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 
@@ -31,7 +31,13 @@ use crate::remoting::frame;
 /// Responses queued per connection before the peer counts as not reading.
 const WRITE_QUEUE: usize = 256;
 
-pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr) {
+/// `slot` is this connection's share of `--max-connections`, given back when it ends.
+pub(super) async fn serve(
+    shared: Arc<Shared>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    slot: OwnedSemaphorePermit,
+) {
     let channel = shared.new_channel();
     shared
         .metrics
@@ -122,6 +128,8 @@ pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAd
     token.cancel();
     let _ = writer.await;
     shared.channel_closed(channel, Some(&remote), reason);
+    // Before the gauge goes down, so whoever sees it lower can connect.
+    drop(slot);
     shared
         .metrics
         .connections_open
