@@ -6,6 +6,8 @@
 //! reads the snapshot and the updates. Printed: the median full-refresh time (the bridge's own
 //! `poll_duration_ms` over several polls) and the size of an idle update against the snapshot.
 //! `-- --json FILE` also writes the figures for `scripts/bench`. Tests never assert on time.
+// A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/support/peer.rs"]

@@ -2,6 +2,8 @@
 //! (the suite lives in `routelab::bench`, shared with the JavaScript module so the wasm/native
 //! ratio compares the same work). `-- --json FILE` also writes the figures as JSON for
 //! `scripts/bench`. Figures are recorded in BENCHMARKS.md; tests never assert on time.
+// A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Instant;
 

@@ -13,6 +13,8 @@
 //! broker missing from GET_BROKER_CLUSTER_INFO at the end.
 //!
 //! Figures are recorded in BENCHMARKS.md; tests never assert on time.
+// A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/support/peer.rs"]

@@ -7,6 +7,8 @@
 //! at rate 1000 (the scenario maximum). A producer sends synchronously, so its real rate is bounded
 //! by the simulated latency (1–10 ms per attempt). Events are drained every virtual second and
 //! dropped, as a long-running caller would.
+// A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -2,6 +2,8 @@
 //! `rocketmq-namesrv`, see `tests/support/peer.rs`), with brokers registered over kept-open
 //! connections.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/peer.rs"]
 mod peer;

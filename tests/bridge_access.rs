@@ -1,6 +1,8 @@
 //! Who may open /ws (Origin, token) and what `/` serves (the dashboard with the live marker, or
 //! how to build it), with the bridge polling the real peer NameServer.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/bridge.rs"]
 mod bridge;

@@ -3,6 +3,8 @@
 //! NameServer dying (failing, old data kept, the other NameServer untouched) and coming back, each
 //! as updates; /metrics; routes spread over polls for a cluster with many topics.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/bridge.rs"]
 mod bridge;

@@ -1,6 +1,8 @@
 //! Dashboard component tests in headless Chromium: the reducer driven through the rendered page
 //! (time controls, broker actions, the add-broker form's validation).
 #![cfg(target_arch = "wasm32")]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -4,6 +4,8 @@
 //! resync on a gap, reconnect backoff, the page's bridge URL rules, "Fork into simulator", and
 //! the broker buttons of `routelab demo`.
 #![cfg(target_arch = "wasm32")]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};

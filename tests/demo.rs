@@ -4,6 +4,8 @@
 //! Nothing here measures time: every wait is for a condition, with a deadline that only turns a
 //! hang into a readable failure.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/bridge.rs"]
 mod bridge;

@@ -4,6 +4,8 @@
 //! makes it unregister (104), and SIGKILL drops it as soon as its connection closes. Which request
 //! did what is read from our server's `/metrics` (request counts by code).
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/broker.rs"]
 mod broker;

@@ -1,6 +1,8 @@
 //! "Fork into simulator" (src/live/fork.rs): a live view becomes a scenario that the strict parser
 //! accepts and that, after the brokers' first registration, gives the simulator the same cluster and
 //! the same routes as the live NameServers held.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

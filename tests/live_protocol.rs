@@ -1,6 +1,8 @@
 //! The live protocol (src/live): diff then apply reproduces the new view, messages survive JSON, the
 //! reducer refuses what it cannot apply, and an idle update is tiny next to a snapshot.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
 use routelab::live::{

@@ -2,6 +2,8 @@
 //! refused unless allowed with `--allow-origin`, and `--token` is required when set; `--dist` is
 //! where the page comes from.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/bridge.rs"]
 mod bridge;
@@ -124,4 +126,62 @@ async fn commands_are_refused() {
     v.send_text(r#"{"type":"command","text":"kill broker-a"}"#)
         .await;
     assert_eq!(v.closed_by_bridge().await, Some(1008));
+}
+
+/// `--max-viewers`: one more upgrade is refused with 503 and a body that says why, and counted;
+/// a slot is free again once a viewer leaves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn viewers_beyond_the_limit_are_refused() {
+    let ns = start(HttpAccess {
+        max_viewers: 2,
+        ..HttpAccess::default()
+    })
+    .await;
+    let url = ws_url(&ns, "");
+    let mut v1 = try_connect(&url, None).await.expect("first viewer");
+    let mut v2 = try_connect(&url, None).await.expect("second viewer");
+    assert!(matches!(v1.next().await, ServerMessage::Snapshot(_)));
+    assert!(matches!(v2.next().await, ServerMessage::Snapshot(_)));
+    assert_eq!(try_connect(&url, None).await.err(), Some(503));
+
+    // What a person trying it by hand would read.
+    let ws = ns.handle().ws_addr().expect("--ws is on");
+    let mut s = TcpStream::connect(ws).await.expect("connect");
+    let req = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    s.write_all(req.as_bytes()).await.expect("send");
+    let mut raw = Vec::new();
+    tokio::time::timeout(bridge::DEADLINE, s.read_to_end(&mut raw))
+        .await
+        .expect("an answer before the deadline")
+        .expect("read");
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+    assert!(
+        text.contains("too many viewers: 2 connected already"),
+        "{text}"
+    );
+    let metrics = page(&ns, "/metrics").await;
+    assert!(
+        metrics.contains("routelab_bridge_viewers_refused_total{reason=\"full\"} 2"),
+        "{metrics}"
+    );
+
+    // Once v1 is gone, a new viewer gets its slot (retried: the bridge learns of the close
+    // asynchronously).
+    drop(v1);
+    let deadline = tokio::time::Instant::now() + bridge::DEADLINE;
+    let mut v3 = loop {
+        match try_connect(&url, None).await {
+            Ok(v) => break v,
+            Err(503) => {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the slot never freed"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            Err(other) => panic!("refused with {other}"),
+        }
+    };
+    assert!(matches!(v3.next().await, ServerMessage::Snapshot(_)));
 }

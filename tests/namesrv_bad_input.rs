@@ -5,6 +5,8 @@
 //! connection is closed without an answer, the tables stay as they were, and the server keeps
 //! answering new connections.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/ours.rs"]
 mod ours;
@@ -228,4 +230,37 @@ async fn a_client_that_never_reads_cannot_stall_others() {
         other.cluster_info().await.unwrap().broker_addr_table.len(),
         1
     );
+}
+
+/// `--max-connections`: one more connection is closed at once and counted, those open keep being
+/// served, and a slot is free again once a connection ends.
+#[tokio::test]
+async fn connections_beyond_the_limit_are_closed_at_once() {
+    use std::sync::atomic::Ordering;
+    let ns = Ours::start(Profile::V5, |c| c.max_connections = 2).await;
+    let metrics = || ns.handle().shared().metrics();
+    let c1 = ns.client().await;
+    let c2 = ns.client().await;
+    // An answer on each means both hold a slot.
+    c1.cluster_info().await.unwrap();
+    c2.cluster_info().await.unwrap();
+
+    let mut third = TcpStream::connect(ns.addr()).await.expect("connect");
+    let mut buf = [0u8; 16];
+    let read = tokio::time::timeout(PATIENCE, third.read(&mut buf))
+        .await
+        .expect("the server neither closed nor kept the third connection");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+    assert_eq!(metrics().connections_refused.load(Ordering::Relaxed), 1);
+    c2.cluster_info().await.unwrap();
+
+    drop(c1);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while metrics().connections_open.load(Ordering::Relaxed) > 1 {
+        assert!(tokio::time::Instant::now() < deadline, "c1 never closed");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let c3 = ns.client().await;
+    c3.cluster_info().await.unwrap();
+    assert_eq!(metrics().connections_refused.load(Ordering::Relaxed), 1);
 }

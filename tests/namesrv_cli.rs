@@ -1,6 +1,8 @@
 //! `routelab namesrv` as a process: `-p` prints the effective config (file, then flags), the KV
 //! store survives a restart, and SIGTERM stops the server cleanly.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/ours.rs"]
 mod ours;
@@ -93,11 +95,15 @@ fn sigterm_stops_it_cleanly() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    out.read_line(&mut line).unwrap();
     assert!(line.contains("The Name Server boot success"), "{line}");
+    // The default bind and connection bound are said at start.
+    let mut reach = String::new();
+    out.read_line(&mut reach).unwrap();
+    assert!(reach.contains("bound to 127.0.0.1 only"), "{reach}");
+    assert!(reach.contains("at most 10000 connections"), "{reach}");
     let status = Command::new("kill")
         .arg(child.id().to_string())
         .status()

@@ -4,6 +4,8 @@
 //! topic must agree, up to rocketmq-rust's known deviations from Java — each allowance is written
 //! next to the code that makes it.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/ours.rs"]
 mod ours;

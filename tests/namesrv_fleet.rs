@@ -2,6 +2,8 @@
 //! concurrently, several times each, lose nothing. The timings of the same load on a schedule are
 //! in `benches/namesrv_load.rs` (`--brokers`), not here.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/ours.rs"]
 mod ours;

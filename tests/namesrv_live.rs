@@ -2,6 +2,8 @@
 //! each change with exact heartbeat times (`broker_live`), and `/metrics` with the NameServer's own
 //! families.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/bridge.rs"]
 mod bridge;

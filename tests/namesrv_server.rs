@@ -3,6 +3,8 @@
 //! lenient headers. Bad input is in `namesrv_bad_input.rs`, the comparison with rocketmq-rust in
 //! `namesrv_differential.rs`.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/ours.rs"]
 mod ours;

@@ -3,6 +3,8 @@
 //! registered over kept-open connections, as real brokers do, then every typed request is checked
 //! against what the server must hold.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/peer.rs"]
 mod peer;

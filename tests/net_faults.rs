@@ -3,6 +3,8 @@
 //! Each case must end in the right `ClientError`, mark the client closed where the connection is
 //! unusable, and never hang past the request timeout or panic.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeMap;
 use std::future::Future;

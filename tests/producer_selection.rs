@@ -5,6 +5,8 @@
 //!
 //! Expected indexes are derived from the spec's rules (start value, pre-increment, mask, modulo), not
 //! read back from the code under test.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

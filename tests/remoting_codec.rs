@@ -4,6 +4,8 @@
 //! and broker (the team's peer captures; `hdr_real_broker_*` are the broker's REGISTER_BROKER and
 //! UNREGISTER_BROKER requests). That peer writes explicit nulls (`"remark":null`) and its own field
 //! order, which the lenient JSON reader must accept.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -1,5 +1,7 @@
 //! Leaving the tables: UNREGISTER_BROKER (spec §2.3), the expiry scan, closed channels,
 //! BROKER_HEARTBEAT and QUERY_DATA_VERSION (spec §2.4), with the events and reasons they report.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -1,5 +1,7 @@
 //! Write perms (spec §2.5), topic deletion and registration (§2.6), the read-only queries (§2.7),
 //! route pickup (§3) and the KV store (§4).
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -1,5 +1,7 @@
 //! REGISTER_BROKER: the 4.x rules (spec §2.1), the 5.x differences (spec §2.2) and the validation that
 //! keeps bad requests out of the tables.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

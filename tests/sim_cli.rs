@@ -1,6 +1,8 @@
 //! `routelab sim` as a teacher runs it: presets by name, files and standard input, `--until`, the two
 //! output formats, and exit code 2 with the field path for anything it cannot run.
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Write;
 use std::path::PathBuf;

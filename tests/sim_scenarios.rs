@@ -2,6 +2,8 @@
 //! promises, the JSON Schema in docs/ lists exactly what the parser accepts, and bad files are refused
 //! with the path of the field at fault. Plain Rust only (no file system, threads or clock), so this file
 //! also runs under wasm32 with wasm-bindgen-test.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

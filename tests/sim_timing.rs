@@ -6,6 +6,8 @@
 //! `tests/data/sim_golden.json`).
 //!
 //! Times in assertions are virtual milliseconds.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

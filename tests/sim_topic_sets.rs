@@ -2,6 +2,8 @@
 //! the broker groups round-robin. Parsing, the spread (deterministic, documented in
 //! docs/scenario.md#topic-set), errors with field paths, and the big-cluster preset built on them.
 //! Plain Rust only, so this file also runs under wasm32 with wasm-bindgen-test.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -1,6 +1,8 @@
 //! The WebAssembly module's JavaScript API, called the way JavaScript calls it: plain objects in,
 //! plain objects out, exceptions on bad input. Runs in headless Chromium.
 #![cfg(all(target_arch = "wasm32", feature = "js-api"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use js_sys::{Reflect, JSON};
 use routelab::wasm_api::{JsProducer, JsRouteManager, JsSim};

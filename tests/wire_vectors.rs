@@ -6,6 +6,8 @@
 //! is its REGISTER_BROKER body `wire/0001_c2s_code103_op0.body`, header `bodyCrc32` 531750830) and the
 //! spec's `tv_register_body_4x.json` (§9.6, with its trailing newline). That peer writes explicit nulls
 //! (`"zoneName":null`) where fastjson omits them.
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -5,6 +5,7 @@
 //! through the user's browser (including via DNS rebinding, where the page's host name points at
 //! 127.0.0.1 but its origin stays foreign). Clients that are not browsers send no Origin and are
 //! let in: they could connect anyway.
+#![warn(clippy::indexing_slicing)]
 
 use std::net::SocketAddr;
 
@@ -83,27 +84,27 @@ pub fn check_token(query: Option<&str>, token: Option<&str>) -> Result<(), Refus
 
 /// Decodes `%XX` and `+` as a browser encodes a query value; invalid escapes stay as they are.
 fn percent_decode(v: &str) -> String {
-    let bytes = v.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match std::str::from_utf8(&bytes[i + 1..i + 3])
+    let mut rest = v.as_bytes();
+    let mut out = Vec::with_capacity(rest.len());
+    // Slice patterns rather than indexes: the query is the client's, of any shape.
+    while let [first, tail @ ..] = rest {
+        rest = tail;
+        match (first, tail) {
+            (b'+', _) => out.push(b' '),
+            (b'%', [hi, lo, after @ ..]) => {
+                match std::str::from_utf8(&[*hi, *lo])
                     .ok()
                     .and_then(|h| u8::from_str_radix(h, 16).ok())
                 {
                     Some(b) => {
                         out.push(b);
-                        i += 2;
+                        rest = after;
                     }
                     None => out.push(b'%'),
                 }
             }
-            b => out.push(b),
+            (b, _) => out.push(*b),
         }
-        i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
 }
@@ -181,6 +182,23 @@ mod tests {
         assert_eq!(normalize_origin("http://a/b"), None);
         assert_eq!(normalize_origin("ftp://a"), None);
         assert_eq!(normalize_origin("http://"), None);
+    }
+
+    #[test]
+    fn percent_decoding_takes_any_shape() {
+        for (raw, decoded) in [
+            ("a+b", "a b"),
+            ("%41", "A"),
+            ("x%41y", "xAy"),
+            ("%", "%"),
+            ("%4", "%4"),
+            ("%zz1", "%zz1"),
+            ("%%41", "%A"),
+            ("%e2%82%ac", "\u{20ac}"),
+            ("%ff", "\u{fffd}"),
+        ] {
+            assert_eq!(percent_decode(raw), decoded, "{raw}");
+        }
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub struct BridgeConfig {
     pub route_concurrency: usize,
     /// Messages a viewer may have waiting; a viewer that falls this far behind is dropped.
     pub viewer_queue: usize,
+    /// Viewers connected at once (`--max-viewers`).
+    pub max_viewers: usize,
 }
 
 impl BridgeConfig {
@@ -73,6 +75,7 @@ impl BridgeConfig {
             routes_per_poll: 256,
             route_concurrency: 8,
             viewer_queue: DEFAULT_VIEWER_QUEUE,
+            max_viewers: super::http_args::DEFAULT_MAX_VIEWERS,
         }
     }
 }
@@ -103,6 +106,7 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
             routes_per_poll: args.routes_per_poll,
             route_concurrency: args.route_concurrency,
             viewer_queue: DEFAULT_VIEWER_QUEUE,
+            max_viewers: access.max_viewers,
         })
     }
 }
@@ -195,6 +199,10 @@ mod tests {
         assert_eq!(c.allow_origins, strings(&["http://localhost:8080"]));
         assert_eq!(c.listen, SocketAddr::from(([127, 0, 0, 1], 7878)));
         assert_eq!(c.interval, Duration::from_secs(2));
+        assert_eq!(c.max_viewers, 256);
+        let c = parse(&["--namesrv", "a:1", "--max-viewers", "7"]).unwrap();
+        assert_eq!(c.max_viewers, 7);
+        assert!(parse(&["--namesrv", "a:1", "--max-viewers", "0"]).is_err());
         assert!(parse(&["--namesrv", "a:1", "--token", "has space"]).is_err());
         assert!(parse(&["--namesrv", "a:1", "--allow-origin", "*"]).is_err());
         assert!(parse(&["--namesrv", "a:1", "--listen", "localhost:1"]).is_err());

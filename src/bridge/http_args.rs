@@ -7,6 +7,7 @@
 //! - [`HttpArgs`]: the clap flags, flattened into each command's arguments.
 //! - [`HttpAccess`]: the validated values the HTTP server ([`super::server::App`]) is built from.
 //! - [`reach_message`]: "bound to 127.0.0.1 only …", printed at start.
+#![warn(clippy::indexing_slicing)]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -26,7 +27,14 @@ pub struct HttpArgs {
     /// Require ?token=TOKEN on /ws (open the page as /?token=TOKEN). Example: --token s3cret
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
+    /// Viewers connected to /ws at once; one more is refused with 503.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_VIEWERS)]
+    pub max_viewers: usize,
 }
+
+/// A team's worth of dashboards many times over, while each viewer's queue and socket stay
+/// bounded in total.
+pub const DEFAULT_MAX_VIEWERS: usize = 256;
 
 impl Default for HttpArgs {
     /// The command line's defaults (clap's, which a derived `Default` would not know).
@@ -35,6 +43,7 @@ impl Default for HttpArgs {
             dist: PathBuf::from("dist"),
             allow_origin: Vec::new(),
             token: None,
+            max_viewers: DEFAULT_MAX_VIEWERS,
         }
     }
 }
@@ -54,6 +63,8 @@ pub struct HttpAccess {
     /// Extra origins allowed on /ws, normalized by [`super::access::normalize_origin`].
     pub allow_origins: Vec<String>,
     pub token: Option<String>,
+    /// Viewers connected at once.
+    pub max_viewers: usize,
 }
 
 impl Default for HttpAccess {
@@ -62,6 +73,7 @@ impl Default for HttpAccess {
             dist: PathBuf::from("dist"),
             allow_origins: Vec::new(),
             token: None,
+            max_viewers: DEFAULT_MAX_VIEWERS,
         }
     }
 }
@@ -85,10 +97,14 @@ impl TryFrom<&HttpArgs> for HttpAccess {
                 return Err("--token: expected printable characters without spaces".into());
             }
         }
+        if args.max_viewers == 0 {
+            return Err("--max-viewers must be at least 1".into());
+        }
         Ok(Self {
             dist: args.dist.clone(),
             allow_origins,
             token: args.token.clone(),
+            max_viewers: args.max_viewers,
         })
     }
 }
@@ -136,6 +152,10 @@ mod tests {
             },
             HttpArgs {
                 token: Some(String::new()),
+                ..HttpArgs::default()
+            },
+            HttpArgs {
+                max_viewers: 0,
                 ..HttpArgs::default()
             },
         ] {

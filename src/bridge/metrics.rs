@@ -57,6 +57,7 @@ pub struct MetricsData {
     pub bytes_sent: u64,
     pub viewers_dropped_slow: u64,
     pub viewers_closed_bad_input: u64,
+    pub viewers_refused_full: u64,
     pub seq: u64,
 }
 
@@ -69,6 +70,8 @@ pub struct Metrics {
     pub bytes_sent: AtomicU64,
     pub viewers_dropped_slow: AtomicU64,
     pub viewers_closed_bad_input: AtomicU64,
+    /// Upgrades refused because `--max-viewers` were connected.
+    pub viewers_refused_full: AtomicU64,
 }
 
 impl Metrics {
@@ -99,6 +102,7 @@ impl Metrics {
             bytes_sent: self.bytes_sent.load(Ordering::Relaxed),
             viewers_dropped_slow: self.viewers_dropped_slow.load(Ordering::Relaxed),
             viewers_closed_bad_input: self.viewers_closed_bad_input.load(Ordering::Relaxed),
+            viewers_refused_full: self.viewers_refused_full.load(Ordering::Relaxed),
             seq,
         }
     }
@@ -249,6 +253,18 @@ fn render_viewers(out: &mut String, d: &MetricsData) {
             v as f64,
         );
     }
+    header(
+        out,
+        "viewers_refused_total",
+        "counter",
+        "WebSocket upgrades refused, by reason.",
+    );
+    sample(
+        out,
+        &format!("{P}viewers_refused_total"),
+        &[("reason", "full".to_owned())],
+        d.viewers_refused_full as f64,
+    );
     single(
         out,
         "seq",

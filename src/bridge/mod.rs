@@ -118,6 +118,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         shutdown: shutdown.clone(),
         extra_metrics: None,
         commands: None,
+        viewer_slots: server::ViewerSlots::new(config.max_viewers),
     });
     let router = server::router(app);
     let stop = shutdown.clone();

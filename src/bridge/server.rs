@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -64,6 +64,43 @@ pub struct App {
     pub extra_metrics: Option<ExtraMetrics>,
     /// Accepts viewers' commands (only `routelab demo` has one).
     pub commands: Option<CommandSink>,
+    /// `--max-viewers`.
+    pub viewer_slots: ViewerSlots,
+}
+
+/// At most `max` viewers at once, counted from the upgrade on, so upgrades racing each other
+/// cannot overshoot.
+#[derive(Debug)]
+pub struct ViewerSlots {
+    max: usize,
+    taken: Arc<AtomicUsize>,
+}
+
+impl ViewerSlots {
+    pub fn new(max: usize) -> Self {
+        Self {
+            max,
+            taken: Arc::default(),
+        }
+    }
+
+    fn try_take(&self) -> Option<ViewerSlot> {
+        self.taken
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < self.max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| ViewerSlot(Arc::clone(&self.taken)))
+    }
+}
+
+/// One viewer's slot, given back on drop (also when the upgrade never completes).
+struct ViewerSlot(Arc<AtomicUsize>);
+
+impl Drop for ViewerSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// The routes.
@@ -143,10 +180,22 @@ async fn ws(
         }
         Ok(()) => {}
     }
+    let Some(slot) = app.viewer_slots.try_take() else {
+        let max = app.viewer_slots.max;
+        app.metrics
+            .viewers_refused_full
+            .fetch_add(1, Ordering::Relaxed);
+        tracing::warn!("refused a WebSocket: {max} viewers connected already (--max-viewers)");
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("too many viewers: {max} connected already (--max-viewers); try again later\n"),
+        )
+            .into_response();
+    };
     match upgrade {
         Ok(u) => u
             .max_message_size(MAX_VIEWER_MESSAGE)
-            .on_upgrade(move |socket| serve_viewer(app, socket)),
+            .on_upgrade(move |socket| serve_viewer(app, socket, slot)),
         Err(rejection) => rejection.into_response(),
     }
 }
@@ -163,7 +212,7 @@ enum End {
     Kicked,
 }
 
-async fn serve_viewer(app: Arc<App>, socket: WebSocket) {
+async fn serve_viewer(app: Arc<App>, socket: WebSocket, slot: ViewerSlot) {
     let mut viewer = app.hub.connect();
     let id = viewer.id;
     tracing::info!(viewer = id, "viewer connected");
@@ -236,6 +285,9 @@ async fn serve_viewer(app: Arc<App>, socket: WebSocket) {
         End::Gone => tracing::info!(viewer = id, "viewer left"),
         End::Broken(why) => tracing::info!(viewer = id, "viewer connection ended: {why}"),
     }
+    // Before the hub forgets the viewer, so whoever sees the viewer count drop can connect.
+    drop(slot);
+    drop(viewer);
 }
 
 async fn send(

@@ -111,7 +111,7 @@ fn show(reply: &Reply) {
 pub fn startup_text(demo: &Demo, dist: &std::path::Path, expiry: std::time::Duration) -> String {
     let names: Vec<&str> = demo.brokers().iter().map(|b| b.name.as_str()).collect();
     let reach = demo.http_addr().map_or_else(String::new, |a| {
-        crate::bridge::http_args::reach_message(a, None, "--listen")
+        crate::bridge::http_args::reach_message(a, demo.token.as_deref(), "--listen")
     });
     let built = if dist.join("index.html").is_file() {
         String::new()

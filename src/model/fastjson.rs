@@ -4,6 +4,7 @@
 //! not JSON, so [`from_body`] first tries serde_json as is and, only if that fails, quotes bare numeric
 //! object keys (outside string literals, and only in key position) and hands the result to serde_json
 //! again. serde_json does all the parsing; this module only normalises keys.
+#![warn(clippy::indexing_slicing)]
 
 use serde::de::DeserializeOwned;
 

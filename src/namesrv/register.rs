@@ -118,6 +118,9 @@ impl RouteManager {
         }
 
         // Step 4: the id's address.
+        // Step 2 inserted this group and nothing since removes it; re-borrowing ends the borrow
+        // that step 3's events needed.
+        #[allow(clippy::expect_used)]
         let group = self
             .broker_addr_table
             .0

@@ -3,6 +3,7 @@
 //!
 //! The maximum frame length is checked on the 4-byte prefix, before the frame is buffered, so a bogus
 //! length from the peer costs nothing but an error.
+#![warn(clippy::indexing_slicing)]
 
 use bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};

@@ -4,6 +4,7 @@
 //! also use `Properties.store` (a `#date` comment, escaped `\:` `\=` `\uXXXX`). [`parse`] reads
 //! both, following `Properties.load`: `#`/`!` comments, `=`, `:` or blanks between key and value,
 //! backslash continuation lines, and the escapes `\t \n \r \f \uXXXX`.
+#![warn(clippy::indexing_slicing)]
 
 use std::collections::BTreeMap;
 

@@ -16,6 +16,7 @@
 //!
 //! Bodies are read with [`crate::model::fastjson`] ([`Frame::body_as`]), which accepts fastjson's
 //! legacy bare map keys.
+#![warn(clippy::indexing_slicing)]
 
 pub mod codes;
 pub mod command;

@@ -7,6 +7,7 @@
 //! `acceptStandardJsonOnly`.
 //!
 //! [`register_body`] reads the JSON body and the zlib-compressed body of §6.4.
+#![warn(clippy::indexing_slicing)]
 
 use std::io::Read;
 
@@ -23,6 +24,24 @@ pub const V4_9_4: i32 = 401;
 pub const V5_0_0: i32 = 413;
 /// The most an inflated register body may grow to; a zlib bomb stops here.
 pub const MAX_INFLATED: u64 = 64 * 1024 * 1024;
+/// The most topics one register body may carry. RouteLab's own bound (Java has none): far above
+/// any real broker's table, it keeps one request from making the route tables grow without end.
+pub const MAX_TOPICS_PER_BODY: usize = 100_000;
+
+fn too_many_topics(count: usize) -> BodyError {
+    err(format!(
+        "the register body carries {count} topics, more than RouteLab's limit of {MAX_TOPICS_PER_BODY}"
+    ))
+}
+
+/// A JSON body already parsed: its topic count checked.
+fn within_topic_limit(body: RegisterBrokerBody) -> Result<RegisterBrokerBody, BodyError> {
+    let count = body.topic_config_serialize_wrapper.topic_config_table.len();
+    if count > MAX_TOPICS_PER_BODY {
+        return Err(too_many_topics(count));
+    }
+    Ok(body)
+}
 
 /// Standard JSON (serde's output: every key quoted, maps sorted).
 pub fn standard_json<T: Serialize>(value: &T) -> Vec<u8> {
@@ -95,13 +114,15 @@ pub fn register_body(
     if version < V3_0_11 {
         let wrapper: TopicConfigSerializeWrapper =
             crate::model::fastjson::from_body(body).map_err(|e| err(e.to_string()))?;
-        return Ok(RegisterBrokerBody {
+        return within_topic_limit(RegisterBrokerBody {
             filter_server_list: Vec::new(),
             topic_config_serialize_wrapper: wrapper,
         });
     }
     if !compressed {
-        return crate::model::fastjson::from_body(body).map_err(|e| err(e.to_string()));
+        return crate::model::fastjson::from_body(body)
+            .map_err(|e| err(e.to_string()))
+            .and_then(within_topic_limit);
     }
     let mut inflated = Vec::new();
     flate2::read::ZlibDecoder::new(body)
@@ -155,6 +176,12 @@ fn decode_compressed(
     let data_version: DataVersion =
         crate::model::fastjson::from_str(c.text()?).map_err(|e| err(e.to_string()))?;
     let count = c.int()?;
+    // Checked before reading: the count is the broker's word, the loop below would trust it.
+    if usize::try_from(count).is_ok_and(|n| n > MAX_TOPICS_PER_BODY) {
+        return Err(too_many_topics(
+            usize::try_from(count).unwrap_or(usize::MAX),
+        ));
+    }
     let mut wrapper = TopicConfigSerializeWrapper {
         data_version,
         ..TopicConfigSerializeWrapper::default()
@@ -189,17 +216,18 @@ fn decode_compressed(
 /// topicSysFlag nor order (they decode as 0 / false).
 fn topic_config_from_string(text: &str, v5: bool) -> Result<TopicConfig, BodyError> {
     let parts: Vec<&str> = text.split(' ').collect();
-    let fits = if v5 {
-        parts.len() >= 5
-    } else {
-        parts.len() == 5
+    // A pattern rather than indexing: the text comes from the broker, the count is checked here.
+    let (name, read, write, perm, filter, rest) = match parts.as_slice() {
+        [name, read, write, perm, filter, rest @ ..] if v5 || rest.is_empty() => {
+            (*name, *read, *write, *perm, *filter, rest)
+        }
+        _ => {
+            return Err(err(format!(
+                "java.lang.NullPointerException: topic config {text:?} does not have {} space-separated fields",
+                if v5 { "at least 5" } else { "exactly 5" }
+            )))
+        }
     };
-    if !fits {
-        return Err(err(format!(
-            "java.lang.NullPointerException: topic config {text:?} does not have {} space-separated fields",
-            if v5 { "at least 5" } else { "exactly 5" }
-        )));
-    }
     let num = |s: &str| {
         s.parse::<i32>().map_err(|_| {
             err(format!(
@@ -207,21 +235,20 @@ fn topic_config_from_string(text: &str, v5: bool) -> Result<TopicConfig, BodyErr
             ))
         })
     };
-    let filter = parts[4];
     if filter != "SINGLE_TAG" && filter != "MULTI_TAG" {
         return Err(err(format!(
             "java.lang.IllegalArgumentException: No enum constant TopicFilterType.{filter}"
         )));
     }
     Ok(TopicConfig {
-        topic_name: parts[0].to_owned(),
-        read_queue_nums: num(parts[1])?,
-        write_queue_nums: num(parts[2])?,
-        perm: num(parts[3])?,
+        topic_name: name.to_owned(),
+        read_queue_nums: num(read)?,
+        write_queue_nums: num(write)?,
+        perm: num(perm)?,
         topic_filter_type: filter.to_owned(),
         // Java ignores attributes it cannot parse (a value may contain blanks).
-        attributes: (parts.len() > 5)
-            .then(|| serde_json::from_str(&parts[5..].join(" ")).ok())
+        attributes: (!rest.is_empty())
+            .then(|| serde_json::from_str(&rest.join(" ")).ok())
             .flatten(),
         ..TopicConfig::default()
     })
@@ -324,6 +351,42 @@ mod tests {
         assert!(register_body(&z, true, 409, false).is_err());
         let z4 = compress_register_body(&body, false);
         assert!(register_body(&z4, true, 409, false).is_ok());
+    }
+
+    #[test]
+    fn topics_beyond_the_limit_are_refused_in_both_forms() {
+        let mut body = sample();
+        let table = &mut body.topic_config_serialize_wrapper.topic_config_table;
+        let template = table["T"].clone();
+        for i in table.len()..=MAX_TOPICS_PER_BODY {
+            let name = format!("T{i}");
+            table.insert(
+                name.clone(),
+                TopicConfig {
+                    topic_name: name,
+                    ..template.clone()
+                },
+            );
+        }
+        assert_eq!(table.len(), MAX_TOPICS_PER_BODY + 1);
+        let json = standard_json(&body);
+        let z = compress_register_body(&body, true);
+        for e in [
+            register_body(&json, false, 479, true).err(),
+            register_body(&z, true, 479, true).err(),
+        ] {
+            let e = e.expect("refused").to_string();
+            assert!(e.contains("more than RouteLab's limit of 100000"), "{e}");
+        }
+        // One fewer is accepted.
+        let table = &mut body.topic_config_serialize_wrapper.topic_config_table;
+        table.remove("T");
+        let z = compress_register_body(&body, true);
+        let back = register_body(&z, true, 479, true).unwrap();
+        assert_eq!(
+            back.topic_config_serialize_wrapper.topic_config_table.len(),
+            MAX_TOPICS_PER_BODY
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         let profile = config.profile;
         let kv_path = config.settings.kv_config_path.clone();
         let token = config.ws_access.token.clone();
+        let max_connections = config.max_connections;
         let stop = crate::bridge::cli::stop_signal();
         let handle = match super::run(config).await {
             Ok(h) => h,
@@ -46,6 +47,10 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
             handle.local_addr(),
             kv_path.display()
         ));
+        say(format_args!(
+            "  {} (at most {max_connections} connections)",
+            reach_message(handle.local_addr())
+        ));
         if let Some(ws) = handle.ws_addr() {
             say(format_args!(
                 "  dashboard: {}\n  {}\n  metrics:   {}metrics",
@@ -59,4 +64,36 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         handle.shutdown().await;
         ExitCode::SUCCESS
     })
+}
+
+/// Who can reach the NameServer port. It has no authentication, as RocketMQ's has none: whoever
+/// connects may register brokers and change the config, so the start-up line says who that is.
+pub fn reach_message(addr: std::net::SocketAddr) -> String {
+    if addr.ip().is_loopback() {
+        format!(
+            "bound to {} only: other machines cannot connect (use --listen 0.0.0.0:{} to allow them)",
+            addr.ip(),
+            addr.port()
+        )
+    } else {
+        format!(
+            "bound to {}: anyone who can reach this port can register brokers and change the config, \
+             as with RocketMQ's NameServer",
+            addr.ip()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reach_message_says_who_can_connect() {
+        let local = reach_message("127.0.0.1:9876".parse().unwrap());
+        assert!(local.starts_with("bound to 127.0.0.1 only"), "{local}");
+        assert!(local.contains("--listen 0.0.0.0:9876"), "{local}");
+        let open = reach_message("0.0.0.0:9876".parse().unwrap());
+        assert!(open.contains("anyone who can reach this port"), "{open}");
+    }
 }

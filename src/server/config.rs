@@ -12,6 +12,10 @@ use std::time::Duration;
 use crate::bridge::http_args::HttpAccess;
 use crate::namesrv::{NamesrvConfig, Profile};
 
+/// Enough for a large cluster's brokers and clients, each holding one connection, while keeping a
+/// flood of connections from exhausting file descriptors and memory.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+
 /// Keys UPDATE_NAMESRV_CONFIG always refuses (Java adds `rocketmqHome` to `configBlackList`).
 const ALWAYS_BLACK_LISTED: &str = "rocketmqHome";
 
@@ -63,6 +67,9 @@ pub struct NamesrvArgs {
     /// long (serverChannelMaxIdleTimeSeconds) [default: 120].
     #[arg(long, value_name = "SECS")]
     pub idle_secs: Option<u64>,
+    /// Connections open at once; one more is accepted and closed at once [default: 10000].
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
     /// Also serve the live dashboard, its WebSocket and /metrics, on this address or, with no
     /// value, on 127.0.0.1:7878 (this machine only; 0.0.0.0:7878 lets others in, then consider
     /// --token).
@@ -109,6 +116,8 @@ pub struct ServerConfig {
     pub max_frame_len: usize,
     /// How long writing one response may take before the connection is dropped as too slow.
     pub write_timeout: Duration,
+    /// Connections open at once (RouteLab's bound; Java has none): beyond it, closed on accept.
+    pub max_connections: usize,
     /// `--ws`: the dashboard, WebSocket and /metrics address.
     pub ws: Option<SocketAddr>,
     /// `--dist`, `--allow-origin`, `--token` for `--ws`.
@@ -136,6 +145,7 @@ impl ServerConfig {
             idle_timeout: Duration::from_secs(120),
             max_frame_len: crate::remoting::DEFAULT_MAX_FRAME_LEN,
             write_timeout: Duration::from_secs(10),
+            max_connections: DEFAULT_MAX_CONNECTIONS,
             ws: None,
             ws_access: HttpAccess::default(),
             ws_commands: None,
@@ -180,6 +190,12 @@ impl ServerConfig {
         }
         if let Some(secs) = args.idle_secs {
             config.idle_timeout = Duration::from_secs(secs.max(1));
+        }
+        if let Some(n) = args.max_connections {
+            if n == 0 {
+                return Err("--max-connections must be at least 1".into());
+            }
+            config.max_connections = n;
         }
         if args.ws.is_some() {
             config.ws = args.ws;
@@ -412,6 +428,23 @@ mod tests {
         assert!(parse(&["--home", "/x", "--token", "s3cret"]).is_err());
         assert!(parse(&["--home", "/x", "--ws", "--allow-origin", "*"]).is_err());
         assert!(parse(&["--home", "/x", "--ws", "--token", "a b"]).is_err());
+        // The limits: defaults, then flags.
+        let c = parse(&["--home", "/x", "--ws"]).unwrap();
+        assert_eq!(c.max_connections, 10_000);
+        assert_eq!(c.ws_access.max_viewers, 256);
+        let c = parse(&[
+            "--home",
+            "/x",
+            "--ws",
+            "--max-viewers",
+            "3",
+            "--max-connections",
+            "5",
+        ])
+        .unwrap();
+        assert_eq!((c.max_connections, c.ws_access.max_viewers), (5, 3));
+        assert!(parse(&["--home", "/x", "--max-connections", "0"]).is_err());
+        assert!(parse(&["--home", "/x", "--ws", "--max-viewers", "0"]).is_err());
     }
 
     #[test]

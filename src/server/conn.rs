@@ -8,6 +8,7 @@
 //!   response written closes it: see [`IdleClock`];
 //! - responses wait in a bounded queue; a peer that stops reading fills it and is dropped, and one
 //!   write may take at most `write_timeout`, so a slow reader never holds anything others need.
+#![warn(clippy::indexing_slicing)]
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,7 +19,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::time::Instant;
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
@@ -86,7 +87,13 @@ impl IdleClock {
     }
 }
 
-pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr) {
+/// `slot` is this connection's share of `--max-connections`, given back when it ends.
+pub(super) async fn serve(
+    shared: Arc<Shared>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    slot: OwnedSemaphorePermit,
+) {
     let channel = shared.new_channel();
     shared
         .metrics
@@ -186,6 +193,8 @@ pub(super) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAd
     token.cancel();
     let _ = writer.await;
     shared.channel_closed(channel, Some(&remote), reason);
+    // Before the gauge goes down, so whoever sees it lower can connect.
+    drop(slot);
     shared
         .metrics
         .connections_open

@@ -1,6 +1,7 @@
 //! Request code → handler, as a pure function over the server state: [`dispatch`] takes the state,
 //! a decoded frame and its context, and returns what to send back (if anything). No I/O, no clock:
 //! unit tests drive it directly.
+#![warn(clippy::indexing_slicing)]
 
 use super::config::ServerConfig;
 use super::handlers::{self, broker, kv, routes, Ctx, Req};

@@ -16,7 +16,7 @@ use super::Shared;
 use crate::bridge::http_args::HttpAccess;
 use crate::bridge::hub::Hub;
 use crate::bridge::metrics::Metrics;
-use crate::bridge::server::{router, App, CommandSink, ExtraMetrics};
+use crate::bridge::server::{router, App, CommandSink, ExtraMetrics, ViewerSlots};
 use crate::live::{BrokerLive, NamesrvStatus, NamesrvView, RouteEntry, Source, SourceKind};
 
 /// How often a view is published even without a change.
@@ -114,6 +114,7 @@ pub(super) async fn start(
             })
         }))),
         commands,
+        viewer_slots: ViewerSlots::new(access.max_viewers),
     });
     let stop = shared.shutdown.clone();
     tasks.spawn(async move {

@@ -37,6 +37,8 @@ pub struct ServerMetrics {
     pub connections_bad_input: AtomicU64,
     /// Connections closed for idleness.
     pub connections_idle_closed: AtomicU64,
+    /// Connections closed on accept because `--max-connections` were open.
+    pub connections_refused: AtomicU64,
 }
 
 impl ServerMetrics {
@@ -97,6 +99,13 @@ impl ServerMetrics {
             "connections_idle_closed_total",
             "Connections closed for idleness.",
             self.connections_idle_closed.load(Ordering::Relaxed),
+            "counter",
+        );
+        counter(
+            &mut out,
+            "connections_refused_total",
+            "Connections closed on accept because --max-connections were open.",
+            self.connections_refused.load(Ordering::Relaxed),
             "counter",
         );
         let _ = writeln!(out, "# HELP {p}broker_heartbeat_age_seconds Time since each live broker's last registration or heartbeat.\n# TYPE {p}broker_heartbeat_age_seconds gauge");

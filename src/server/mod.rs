@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -107,6 +107,11 @@ impl Shared {
     /// A read of the state (tables, config) under the lock.
     pub fn with_state<R>(&self, f: impl FnOnce(&State) -> R) -> R {
         f(&lock(&self.state))
+    }
+
+    /// The counters `/metrics` shows.
+    pub fn metrics(&self) -> &metrics::ServerMetrics {
+        &self.metrics
     }
 
     /// A receiver woken after each change of the tables.
@@ -323,6 +328,9 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
 
 async fn accept_loop(shared: Arc<Shared>, listener: TcpListener) {
     let mut conns = JoinSet::new();
+    let max = shared.with_state(|s| s.config.max_connections);
+    // One permit per open connection, held by its task: a count that cannot drift.
+    let slots = Arc::new(Semaphore::new(max.min(Semaphore::MAX_PERMITS)));
     loop {
         let accepted = tokio::select! {
             () = shared.shutdown.cancelled() => break,
@@ -331,9 +339,22 @@ async fn accept_loop(shared: Arc<Shared>, listener: TcpListener) {
             Some(_) = conns.join_next(), if !conns.is_empty() => continue,
         };
         match accepted {
-            Ok((stream, peer)) => {
-                conns.spawn(conn::serve(Arc::clone(&shared), stream, peer));
-            }
+            Ok((stream, peer)) => match Arc::clone(&slots).try_acquire_owned() {
+                Ok(slot) => {
+                    conns.spawn(conn::serve(Arc::clone(&shared), stream, peer, slot));
+                }
+                // Accepted and dropped at once: the peer sees the close instead of waiting in the
+                // backlog, and the connections already open are not slowed.
+                Err(_) => {
+                    let refused = shared
+                        .metrics
+                        .connections_refused
+                        .fetch_add(1, Ordering::Relaxed)
+                        + 1;
+                    tracing::warn!(%peer, refused, "closing a new connection: {max} open already (--max-connections)");
+                    drop(stream);
+                }
+            },
             // Out of file descriptors and the like: back off instead of spinning.
             Err(e) => {
                 tracing::warn!("accept failed: {e}");

@@ -375,6 +375,8 @@ impl Reducible for AppState {
 }
 
 /// A scenario with one NameServer and nothing else.
+// A constant document, not input: it parses or every page load (and the UI tests) fail.
+#[allow(clippy::expect_used)]
 pub fn empty_scenario() -> Scenario {
     Scenario::from_json("{\"routelab\":1}").expect("the empty scenario is valid")
 }

@@ -7,6 +7,7 @@
 //! - [`routes`]: routes, cluster info, member groups, topic lists, perms, delete/register topic.
 //! - [`kv`]: the KV config codes.
 //! - [`config`](self::config): GET/UPDATE_NAMESRV_CONFIG.
+#![warn(clippy::indexing_slicing)]
 
 pub mod broker;
 pub mod config;
