@@ -17,10 +17,16 @@ use std::time::Duration;
 
 use bridge::{config, connect, http_get, is_ok, metric, start, ws_url, Viewer, DEADLINE};
 use futures_util::{SinkExt, StreamExt};
-use ours::Ours;
+use ours::{client_with, Ours, PATIENCE};
 use peer::{register_broker, topics, ScratchDir};
 use routelab::live::LiveState;
+use routelab::model::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};
 use routelab::namesrv::Profile;
+use routelab::net::ClientConfig;
+use routelab::remoting::headers::RegisterBrokerRequestHeader;
+use routelab::remoting::DEFAULT_MAX_FRAME_LEN;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -196,4 +202,286 @@ async fn two_hundred_viewers_all_get_every_update() {
         "only the stuck viewer was dropped"
     );
     bridge.shutdown().await;
+}
+
+// --- Our NameServer under a registration fleet and hostile clients at once -------------------
+
+const BROKERS: usize = 600;
+const ROUNDS: i64 = 3;
+const SLOWLORIS: usize = 50;
+const GARBAGE: usize = 50;
+const CLUSTER: &str = "HostileCluster";
+/// A frame length the server accepts (just under its default maximum) but that never arrives whole.
+const NEAR_MAX: i32 = DEFAULT_MAX_FRAME_LEN as i32 - 16;
+
+/// `routelab namesrv` as a child process (so its peak memory can be read), killed on drop.
+struct Child {
+    child: std::process::Child,
+    addr: String,
+    _home: ScratchDir,
+}
+
+impl Child {
+    fn start() -> Self {
+        let home = ScratchDir::new("ns-hostile");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_routelab"))
+            .args(["namesrv", "--listen", "127.0.0.1:0", "--home"])
+            .arg(home.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("routelab namesrv starts");
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().expect("its stdout")),
+            &mut line,
+        )
+        .expect("the boot line");
+        // "... listening on 127.0.0.1:PORT (5.x rules, ..."
+        let addr = line
+            .split("listening on ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in the boot line: {line}"))
+            .to_owned();
+        Self {
+            child,
+            addr,
+            _home: home,
+        }
+    }
+
+    /// The peak resident set size in kB (VmHWM), where /proc has it.
+    fn peak_rss_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn broker_name(i: usize) -> String {
+    format!("hostile-broker-{i:04}")
+}
+
+fn broker_header(i: usize) -> RegisterBrokerRequestHeader {
+    RegisterBrokerRequestHeader {
+        broker_name: broker_name(i),
+        broker_addr: format!("127.0.0.1:{}", 20_000 + i),
+        cluster_name: CLUSTER.into(),
+        ha_server_addr: format!("127.0.0.1:{}", 40_000 + i),
+        broker_id: 0,
+        ..Default::default()
+    }
+}
+
+/// A new DataVersion each round, so each registration really rewrites the broker's topics.
+fn broker_body(i: usize, round: i64) -> RegisterBrokerBody {
+    RegisterBrokerBody {
+        filter_server_list: Vec::new(),
+        topic_config_serialize_wrapper: TopicConfigSerializeWrapper::new(
+            DataVersion::new(round, 1_700_000_000_000 + round),
+            (0..2).map(|t| TopicConfig::new(&format!("HostileTopic-{i:04}-{t}"), 4, 4, 6)),
+        ),
+    }
+}
+
+/// A small deterministic generator (xorshift): garbage that differs per connection, reproducibly.
+struct Noise(u64);
+
+impl Noise {
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                self.0 as u8
+            })
+            .collect()
+    }
+}
+
+/// A complete GET_BROKER_CLUSTER_INFO frame with a JSON header.
+fn cluster_info_frame() -> Vec<u8> {
+    let header = br#"{"code":106,"opaque":1,"version":479}"#;
+    let mut out = Vec::new();
+    out.extend_from_slice(&((4 + header.len()) as i32).to_be_bytes());
+    out.extend_from_slice(&(header.len() as u32).to_be_bytes());
+    out.extend_from_slice(header);
+    out
+}
+
+/// A slowloris: a byte at a time with pauses, until `stop`. Even ones trickle real frames (never
+/// reading the answers); odd ones declare a frame just under the maximum and trickle its body, which
+/// costs the server memory only if it allocates what a frame claims before it has arrived.
+async fn slowloris(addr: String, n: usize, stop: Arc<AtomicBool>) {
+    let Ok(mut s) = TcpStream::connect(&addr).await else {
+        return;
+    };
+    let bytes = if n % 2 == 0 {
+        cluster_info_frame()
+    } else {
+        let mut b = NEAR_MAX.to_be_bytes().to_vec();
+        b.extend_from_slice(&Noise(n as u64 + 1).bytes(4096));
+        b
+    };
+    for &byte in bytes.iter().cycle() {
+        if stop.load(Ordering::Relaxed) || s.write_all(&[byte]).await.is_err() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Garbage connections, one after another until `stop`: random bytes, an oversize length, a
+/// negative length, a near-maximum length with a little body; each followed by end-of-stream, so
+/// the server must close it (answering first is allowed when random bytes happen to parse).
+/// Returns how many the server closed.
+async fn garbage(addr: String, n: usize, stop: Arc<AtomicBool>) -> usize {
+    let mut noise = Noise(0x9e37_79b9_7f4a_7c15 ^ (n as u64 + 1));
+    let mut closed = 0;
+    let mut kind = n;
+    // At least one round each, however fast the registrations finish.
+    loop {
+        let mut bytes = match kind % 4 {
+            0 => Vec::new(),
+            1 => i32::MAX.to_be_bytes().to_vec(),
+            2 => (-16i32).to_be_bytes().to_vec(),
+            _ => NEAR_MAX.to_be_bytes().to_vec(),
+        };
+        bytes.extend_from_slice(&noise.bytes(1024));
+        kind += 1;
+        let mut s = TcpStream::connect(&addr)
+            .await
+            .expect("connect for garbage");
+        // The server may close while we write: that is the point, not a failure.
+        let _ = s.write_all(&bytes).await;
+        let _ = s.shutdown().await;
+        let mut sink = [0u8; 4096];
+        let ended = tokio::time::timeout(DEADLINE, async {
+            loop {
+                match s.read(&mut sink).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => continue,
+                }
+            }
+        })
+        .await;
+        assert!(ended.is_ok(), "a garbage connection was never closed");
+        closed += 1;
+        if stop.load(Ordering::Relaxed) {
+            return closed;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn namesrv_keeps_every_registration_under_hostile_clients() {
+    let ns = Child::start();
+    let addr = ns.addr.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+
+    let hostile: Vec<_> = (0..SLOWLORIS)
+        .map(|n| tokio::spawn(slowloris(addr.clone(), n, Arc::clone(&stop))))
+        .collect();
+    let junk: Vec<_> = (0..GARBAGE)
+        .map(|n| tokio::spawn(garbage(addr.clone(), n, Arc::clone(&stop))))
+        .collect();
+
+    let config = ClientConfig {
+        // Generous: the point is that nothing is lost, not how fast it goes.
+        request_timeout: PATIENCE,
+        ..ClientConfig::default()
+    };
+    let mut clients = Vec::with_capacity(BROKERS);
+    for _ in 0..BROKERS {
+        clients.push(client_with(&addr, config.clone()).await);
+    }
+    // Every broker at once on its own connection, ROUNDS registrations in a row; an error is any
+    // answer other than SUCCESS (or none at all).
+    let brokers: Vec<_> = clients
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            tokio::spawn(async move {
+                for round in 1..=ROUNDS {
+                    c.register_broker(&broker_header(i), &broker_body(i, round))
+                        .await
+                        .unwrap_or_else(|e| panic!("{} round {round}: {e}", broker_name(i)));
+                }
+                c
+            })
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(BROKERS);
+    for b in brokers {
+        kept.push(
+            tokio::time::timeout(DEADLINE, b)
+                .await
+                .expect("a broker hangs")
+                .expect("a broker task"),
+        );
+    }
+
+    // Checked while the hostile clients are still connected: they must not have cost anything.
+    let checker = client_with(&addr, ClientConfig::default()).await;
+    let info = checker
+        .cluster_info()
+        .await
+        .expect("GET_BROKER_CLUSTER_INFO");
+    let in_cluster = info.cluster_addr_table.get(CLUSTER).expect("the cluster");
+    assert_eq!(in_cluster.len(), BROKERS, "brokers in clusterAddrTable");
+    for i in 0..BROKERS {
+        assert!(
+            info.broker_addr_table.contains_key(broker_name(i).as_str()),
+            "{} missing from brokerAddrTable",
+            broker_name(i)
+        );
+    }
+    let route = checker
+        .route("HostileTopic-0000-0")
+        .await
+        .expect("GET_ROUTEINFO_BY_TOPIC")
+        .expect("a route for a registered topic");
+    assert_eq!(route.queue_datas.len(), 1);
+
+    stop.store(true, Ordering::Relaxed);
+    for h in hostile {
+        tokio::time::timeout(DEADLINE, h)
+            .await
+            .expect("a slowloris hangs")
+            .expect("a slowloris task");
+    }
+    let mut closed = 0;
+    for j in junk {
+        closed += tokio::time::timeout(DEADLINE, j)
+            .await
+            .expect("a garbage sender hangs")
+            .expect("a garbage task");
+    }
+    assert!(closed >= GARBAGE, "only {closed} garbage connections ran");
+
+    // 600 brokers' tables are a few megabytes and each connection's buffers a few kilobytes; the
+    // binary itself takes tens of megabytes. 300 MB leaves room for a slow allocator yet fails if
+    // the server allocates what a length prefix claims (25 slowloris x 16 MiB is 400 MiB). Only
+    // where /proc exists (Linux); elsewhere the rest of the test still runs.
+    if let Some(kb) = ns.peak_rss_kb() {
+        assert!(kb < 300 * 1024, "peak RSS {kb} kB");
+    }
+    for c in kept {
+        c.close();
+    }
+    checker.close();
 }
