@@ -3,6 +3,8 @@
 //! garbage. What is asserted is that nothing is lost and nobody well-behaved is harmed; no timing
 //! is asserted (every wait has a generous deadline that only turns a hang into a failure).
 #![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/bridge.rs"]
 mod bridge;
