@@ -281,10 +281,9 @@ fn the_command_reads_the_terminal() {
     }
 }
 
-/// SIGTERM stops it cleanly even right after the start-up text, with standard input still open.
-#[cfg(unix)]
-#[test]
-fn sigterm_stops_it_cleanly() {
+/// `routelab demo` on free ports, after its first line of start-up text, with that output closed
+/// (the reader is dropped) and standard input open.
+fn demo_past_its_first_line() -> std::process::Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_routelab"))
         .args(["demo", "--port", "0", "--listen", "127.0.0.1:0"])
         .stdin(Stdio::piped())
@@ -297,6 +296,14 @@ fn sigterm_stops_it_cleanly() {
         .read_line(&mut first)
         .expect("the start-up text");
     assert!(first.starts_with("routelab demo:"), "{first}");
+    child
+}
+
+/// SIGTERM stops it cleanly even right after the start-up text, with standard input still open.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_it_cleanly() {
+    let mut child = demo_past_its_first_line();
     let killed = Command::new("kill")
         .arg(child.id().to_string())
         .status()
@@ -310,18 +317,7 @@ fn sigterm_stops_it_cleanly() {
 /// the demo keeps taking commands and stops cleanly on `quit` instead of dying on a broken pipe.
 #[test]
 fn a_closed_output_does_not_stop_it() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_routelab"))
-        .args(["demo", "--port", "0", "--listen", "127.0.0.1:0"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start routelab demo");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("the start-up text");
-    assert!(first.starts_with("routelab demo:"), "{first}");
+    let mut child = demo_past_its_first_line();
     let mut input = child.stdin.take().expect("stdin");
     input
         .write_all(b"list\nhelp\nfrobnicate\nquit\n")
