@@ -14,7 +14,7 @@ async fn mount() -> Element {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<routelab::ui::App>::with_root(root.clone()).render();
+    yew::Renderer::<routelab::ui::WorkshopApp>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
     root
 }
