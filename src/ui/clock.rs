@@ -1,9 +1,10 @@
 //! Real time → `Msg::Tick`: one tick per animation frame while playing, owned by an effect (stopped
 //! on unmount or pause), and Space to play/pause.
 //!
-//! Each tick may simulate for a few ms of real time (`SIM_BUDGET_MS`); what it does not reach is
-//! owed to the next frame (see `AppState::owed_ms`), so a big cluster at 60× leaves the browser
-//! time to render and paint within the frame instead of stalling it.
+//! A frame either simulates, for a few ms of real time at most (`SIM_BUDGET_MS`), or renders the
+//! panels (one in `RENDER_EVERY`); what a frame does not simulate is owed to the next ones (see
+//! `AppState::owed_ms`), so a big cluster at 60× leaves the browser time to lay out and paint
+//! within the frame instead of stalling it.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -19,9 +20,8 @@ use super::Store;
 /// old interval clock rendered 10): a render with the browser's style, layout and paint is most of
 /// a frame on a big cluster, and ages changing 60 times a second cannot be read anyway.
 const RENDER_EVERY: u32 = 3;
-/// Real ms of simulation a frame that renders may spend, and one that does not (a 60 Hz frame is
-/// 16.7 ms).
-const SIM_BUDGET_RENDER_MS: f64 = 2.0;
+/// Real ms of simulation a frame that does not render may spend (a 60 Hz frame is 16.7 ms). A frame
+/// that renders does not simulate: what it would have is owed to the next two.
 const SIM_BUDGET_MS: f64 = 8.0;
 /// A longer gap between frames (a hidden tab, a debugger) counts as this much.
 const MAX_FRAME_MS: f64 = 100.0;
@@ -94,15 +94,12 @@ pub fn use_sim_clock(store: Store) {
                 FrameLoop::start(move |dt_ms| {
                     let render = frame.get() % RENDER_EVERY == 0;
                     frame.set(frame.get().wrapping_add(1));
-                    let budget = if render {
-                        SIM_BUDGET_RENDER_MS
-                    } else {
-                        SIM_BUDGET_MS
-                    };
-                    let deadline = js_sys::Date::now() + budget;
+                    let deadline = js_sys::Date::now() + SIM_BUDGET_MS;
+                    let budget =
+                        (!render).then(|| Budget::new(move || js_sys::Date::now() < deadline));
                     store.dispatch(Msg::Tick {
                         dt_ms,
-                        budget: Budget::new(move || js_sys::Date::now() < deadline),
+                        budget,
                         render,
                     })
                 })

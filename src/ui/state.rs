@@ -133,12 +133,13 @@ const MAX_OWED_REAL_MS: f64 = 250.0;
 
 /// What the user (or the clock) asks for.
 pub enum Msg {
-    /// `dt_ms` real ms went by: advance the simulator by that times the speed, within the budget.
-    /// Without `render` the state still advances but compares equal (same `version`), so the panels
-    /// skip this frame and show it with the next rendering one.
+    /// `dt_ms` real ms went by: advance the simulator by that times the speed, within the budget
+    /// (none: only owe it, this frame is for rendering). Without `render` the state still advances
+    /// but compares equal (same `version`), so the panels skip this frame and show it with the next
+    /// rendering one.
     Tick {
         dt_ms: f64,
-        budget: Budget,
+        budget: Option<Budget>,
         render: bool,
     },
     TogglePlay,
@@ -320,9 +321,12 @@ impl AppState {
 
     /// One frame of play: the virtual time `dt_ms` real ms ask for (plus what earlier frames still
     /// owe), as far as the budget allows; the rest is owed to the next frame.
-    fn play_for(&mut self, dt_ms: f64, budget: &Budget) {
+    fn play_for(&mut self, dt_ms: f64, budget: Option<&Budget>) {
         let cap = MAX_OWED_REAL_MS * self.speed;
         self.owed_ms = (self.owed_ms + dt_ms.max(0.0) * self.speed).min(cap);
+        let Some(budget) = budget else {
+            return;
+        };
         let before = self.sim.borrow().now();
         let target = before + self.owed_ms as u64;
         self.sim
@@ -405,7 +409,7 @@ impl Reducible for AppState {
                 if !s.playing {
                     return self;
                 }
-                s.play_for(dt_ms, &budget);
+                s.play_for(dt_ms, budget.as_ref());
             }
             Msg::TogglePlay => {
                 s.playing = !s.playing;
