@@ -25,7 +25,7 @@ mod vlist;
 pub use root::{
     live_href, stash_fork, LiveApp, LiveAppProps, WorkshopApp, FORK_HASH, LIVE_PAGE, WORKSHOP_PAGE,
 };
-pub use state::{AppState, Msg, Selection};
+pub use state::{AppState, Budget, Msg, Selection};
 pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;

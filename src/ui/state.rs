@@ -158,6 +158,12 @@ pub enum Msg {
 }
 
 impl AppState {
+    /// True while playing with the simulator well behind the speed asked (more than half the owed
+    /// cap): the virtual clock then runs slower than the speed shown, and the time bar says so.
+    pub fn falling_behind(&self) -> bool {
+        self.playing && self.owed_ms > MAX_OWED_REAL_MS * self.speed / 2.0
+    }
+
     /// The state for a scenario, paused at t = 0.
     pub fn new(scenario: Scenario) -> Self {
         let topic = first_user_topic(&scenario);
