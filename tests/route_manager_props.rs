@@ -232,6 +232,25 @@ fn apply(rm: &mut RouteManager, now: u64, op: &Op, history: &mut History) -> Str
                     history.guard_emptied.remove(GROUPS[*group]);
                 }
             }
+            // Spec §2.2: after a 5.x master's registration (heartbeats included) every topic of
+            // its body has QueueData of its group — also when the manager skipped looking them up.
+            let stored = rm
+                .broker_addr_table()
+                .get(GROUPS[*group])
+                .and_then(|g| g.broker_addrs.get(&0))
+                .is_some_and(|a| *a == ADDRS[*addr]);
+            if result.is_ok() && rm.profile() == Profile::V5 && *id == 0 && stored {
+                for t in topics.keys() {
+                    assert!(
+                        rm.topic_queue_table()
+                            .get(TOPICS[*t])
+                            .is_some_and(|m| m.contains_key(GROUPS[*group])),
+                        "{} of {} missing after its master registered",
+                        TOPICS[*t],
+                        GROUPS[*group]
+                    );
+                }
+            }
             format!("{result:?}")
         }
         Op::Unregister {

@@ -68,6 +68,9 @@ pub struct RouteManager {
     /// 5.x `BatchUnregistrationService` queue: requests with the reason they were made.
     pending_unregistrations: VecDeque<(UnregisterBroker, RemovalReason)>,
     events: VecDeque<Event>,
+    /// How many QueueData have left topicQueueTable: a 5.x heartbeat compares it with
+    /// [`tables::FilledTopics`] to know that none of its topics can have gone missing.
+    queue_removals: u64,
 }
 
 impl RouteManager {
@@ -90,6 +93,7 @@ impl RouteManager {
             kv: KvConfig::default(),
             pending_unregistrations: VecDeque::new(),
             events: VecDeque::new(),
+            queue_removals: 0,
         }
     }
 
@@ -210,6 +214,7 @@ impl RouteManager {
             .topic_queue_table
             .remove_queue(topic.as_str(), broker_name)
         {
+            self.queue_removals += 1;
             let topic_removed = self.topic_queue_table.get(topic.as_str()).is_none();
             self.events.push_back(Event::TopicQueueRemoved {
                 topic: topic.clone(),

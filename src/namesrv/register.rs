@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::event::{Event, RejectReason, TopicRemovalReason};
 use super::request::RegisterBroker;
-use super::tables::BrokerLiveInfo;
+use super::tables::{BrokerLiveInfo, FilledTopics};
 use super::{RouteError, RouteManager};
 use crate::model::perm::PERM_WRITE;
 use crate::model::{BrokerAddr, BrokerData, QueueData, TopicConfig, TopicName, MASTER_ID};
@@ -217,10 +217,24 @@ impl RouteManager {
                 }
             }
         }
-        let to_write: Vec<&TopicConfig> = if register_first || version_changed {
-            wrapper.topic_config_table.values().collect()
+        let body = &wrapper.topic_config_table;
+        let key = self.live_key(&req.cluster_name, &req.broker_addr);
+        let rewrite = register_first || version_changed;
+        // A heartbeat with the topics of the last update, and no QueueData removed since: every one
+        // is still here, so there is nothing to look up (with 10,000 topics, most of its cost).
+        let all_here = !rewrite
+            && self.broker_live_table.filled(&key).is_some_and(|f| {
+                f.removals == self.queue_removals
+                    && f.broker_name == *name
+                    && f.topics.iter().eq(body.keys())
+            });
+        if all_here {
+            return self.update_mappings(req, rewrite);
+        }
+        let to_write: Vec<&TopicConfig> = if rewrite {
+            body.values().collect()
         } else {
-            self.topics_missing_here(&wrapper.topic_config_table, name.as_str())
+            self.topics_missing_here(body, name.as_str())
         };
         for tc in to_write {
             let topic = TopicName::from(tc.topic_name.as_str());
@@ -231,7 +245,24 @@ impl RouteManager {
             };
             self.put_queue_data(&topic, queue_data_of(name, tc, perm));
         }
-        if version_changed || register_first {
+        let filled = FilledTopics {
+            broker_name: name.clone(),
+            removals: self.queue_removals,
+            topics: body.keys().cloned().collect(),
+        };
+        self.broker_live_table.set_filled(key, filled);
+        self.update_mappings(req, rewrite);
+    }
+
+    /// 5.x static topics: a first or changed registration stores its TopicQueueMappingInfo.
+    fn update_mappings(&mut self, req: &RegisterBroker, rewrite: bool) {
+        let name = &req.broker_name;
+        let mappings = req
+            .topics()
+            .topic_queue_mapping_info_map
+            .as_ref()
+            .filter(|m| !m.is_empty());
+        if rewrite {
             for (topic, info) in mappings.into_iter().flatten() {
                 let bname = info
                     .get("bname")

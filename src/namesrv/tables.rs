@@ -176,10 +176,25 @@ pub struct BrokerLiveRow<'a> {
 /// expired. Heartbeats only raise deadlines and removals only drop them, so the bound stays valid
 /// without work; only an insertion with an earlier deadline lowers it, and a scan that had to look
 /// makes it exact again.
+///
+/// It also remembers, per broker, the topics of its last 5.x topic update ([`FilledTopics`]), and
+/// forgets them with the broker.
 #[derive(Clone, Debug)]
 pub struct BrokerLiveTable {
     map: BTreeMap<BrokerAddrInfo, BrokerLiveInfo>,
     deadline_floor: u64,
+    filled: BTreeMap<BrokerAddrInfo, FilledTopics>,
+}
+
+/// The topics a broker's last 5.x registration carried, every one of which had QueueData of its
+/// group afterwards, and the manager's count of QueueData removals at that moment. While no QueueData
+/// has been removed since and a heartbeat carries the same topics, none can be missing, so the
+/// heartbeat need not look each one up in topicQueueTable.
+#[derive(Clone, Debug)]
+pub(crate) struct FilledTopics {
+    pub broker_name: BrokerName,
+    pub removals: u64,
+    pub topics: Vec<String>,
 }
 
 impl Default for BrokerLiveTable {
@@ -187,11 +202,13 @@ impl Default for BrokerLiveTable {
         Self {
             map: BTreeMap::new(),
             deadline_floor: u64::MAX,
+            filled: BTreeMap::new(),
         }
     }
 }
 
-/// Two tables are equal when they hold the same entries; the scan bound is bookkeeping.
+/// Two tables are equal when they hold the same entries; the scan bound and the remembered topics
+/// are bookkeeping.
 impl PartialEq for BrokerLiveTable {
     fn eq(&self, other: &Self) -> bool {
         self.map == other.map
@@ -242,7 +259,18 @@ impl BrokerLiveTable {
 
     /// Removes an entry.
     pub(crate) fn remove(&mut self, key: &BrokerAddrInfo) -> Option<BrokerLiveInfo> {
+        self.filled.remove(key);
         self.map.remove(key)
+    }
+
+    /// What the broker's last 5.x topic update left in place, if remembered.
+    pub(crate) fn filled(&self, key: &BrokerAddrInfo) -> Option<&FilledTopics> {
+        self.filled.get(key)
+    }
+
+    /// Remembers what a 5.x topic update left in place.
+    pub(crate) fn set_filled(&mut self, key: BrokerAddrInfo, filled: FilledTopics) {
+        self.filled.insert(key, filled);
     }
 
     /// Sets an entry's `lastUpdateTimestamp`; false when the broker is not live. The deadline
