@@ -25,10 +25,10 @@ mod presets;
 mod producer;
 mod report;
 pub mod scenario;
+mod timers;
 mod topic_sets;
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use event::{describe, SimEvent, SimEventKind};
@@ -145,7 +145,7 @@ pub(crate) struct Conn {
 
 /// What a timer does when it fires. Timers of a process restarted or stopped since they were set
 /// carry an old epoch and are ignored.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
     Action(usize),
     Scan(usize),
@@ -154,6 +154,16 @@ enum Timer {
     RoutePoll { producer: usize, epoch: u64 },
     SendTick { producer: usize, epoch: u64 },
     AttemptDone { producer: usize, epoch: u64 },
+}
+
+impl Timer {
+    /// The producer whose send chain this timer belongs to (a send tick or an attempt's end).
+    fn send_chain_producer(&self) -> Option<usize> {
+        match self {
+            Timer::SendTick { producer, .. } | Timer::AttemptDone { producer, .. } => Some(*producer),
+            _ => None,
+        }
+    }
 }
 
 /// The simulated world.
@@ -169,9 +179,8 @@ pub struct Sim {
     producers: Vec<ProducerNode>,
     conns: BTreeMap<ChannelId, Conn>,
     next_channel: u64,
-    /// (time, insertion order, timer): a min-heap; insertion order breaks ties deterministically.
-    timers: BinaryHeap<Reverse<(u64, u64, Timer)>>,
-    seq: u64,
+    /// Pending timers, fired by time; insertion order breaks ties deterministically.
+    timers: timers::TimerQueue,
     events: VecDeque<SimEvent>,
     /// broker address ↔ NameServer links that are cut.
     cut_broker_ns: BTreeSet<(String, usize)>,
@@ -211,8 +220,7 @@ impl Sim {
             producers: Vec::new(),
             conns: BTreeMap::new(),
             next_channel: 1,
-            timers: BinaryHeap::new(),
-            seq: 0,
+            timers: timers::TimerQueue::default(),
             events: VecDeque::new(),
             cut_broker_ns: BTreeSet::new(),
             generated: std::sync::Arc::new(topic_sets::expand(scenario)),
@@ -280,7 +288,7 @@ impl Sim {
 
     /// When the next timer fires, if any.
     pub fn next_timer(&self) -> Option<u64> {
-        self.timers.peek().map(|Reverse((t, _, _))| *t)
+        self.timers.next_time()
     }
 
     /// Fires every timer due at the next timer's time and moves the clock there. Returns that time,
@@ -288,13 +296,7 @@ impl Sim {
     pub fn step(&mut self) -> Option<u64> {
         let t = self.next_timer()?;
         self.now = self.now.max(t);
-        while let Some(Reverse((due, _, _))) = self.timers.peek() {
-            if *due > t {
-                break;
-            }
-            let Some(Reverse((_, _, timer))) = self.timers.pop() else {
-                break;
-            };
+        while let Some(timer) = self.timers.pop_due(t) {
             self.fire(timer);
         }
         Some(t)
@@ -346,8 +348,7 @@ impl Sim {
     }
 
     fn schedule(&mut self, at: u64, timer: Timer) {
-        self.seq += 1;
-        self.timers.push(Reverse((at, self.seq, timer)));
+        self.timers.push(at, timer);
     }
 
     fn schedule_scan(&mut self, ns: usize, at: u64) {

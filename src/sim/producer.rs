@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::event::SimEventKind;
 use super::scenario::ProducerSpec;
 use super::{Sim, Timer, FIRST_ROUTE_POLL_MS, SEND_ATTEMPTS};
+use crate::model::{BrokerName, ProducerGroup, TopicName};
 use crate::producer::{
     ClientProfile, MessageQueue, MqFaultStrategy, SendOutcome, TopicPublishInfo,
 };
@@ -68,6 +69,9 @@ pub struct ProducerNode {
     pub active: bool,
     pub(crate) epoch: u64,
     pub(crate) in_flight: Option<InFlight>,
+    /// The group and topic as shared names, cloned into every send event.
+    pub(crate) group_name: ProducerGroup,
+    pub(crate) topic_name: TopicName,
 }
 
 impl Sim {
@@ -87,6 +91,8 @@ impl Sim {
             active: true,
             epoch: 1,
             in_flight: None,
+            group_name: ProducerGroup::from(spec.group.as_str()),
+            topic_name: TopicName::from(spec.topic.as_str()),
         });
         let p = self.producers.len() - 1;
         self.schedule(
@@ -239,11 +245,11 @@ impl Sim {
     ) {
         let node = &mut self.producers[p];
         node.stats.failed += 1;
-        let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+        let (producer, topic) = (node.group_name.clone(), node.topic_name.clone());
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            broker_name: mq.map(|q| q.broker_name.to_string()),
+            broker_name: mq.map(|q| q.broker_name.as_str().to_owned()),
             queue_id: mq.map(|q| q.queue_id),
             attempt,
             ok: false,
@@ -261,7 +267,13 @@ impl Sim {
 
     /// One attempt: pick a queue (avoiding the last broker on retries), check the budget, and decide
     /// how the broker answers and how long it takes.
-    fn begin_attempt(&mut self, p: usize, first_begin: u64, times: u32, last: Option<String>) {
+    fn begin_attempt(
+        &mut self,
+        p: usize,
+        first_begin: u64,
+        times: u32,
+        last: Option<BrokerName>,
+    ) {
         let now = self.now;
         let node = &mut self.producers[p];
         let Some(info) = node.info.as_mut() else {
@@ -270,7 +282,7 @@ impl Sim {
         let mq = node.strategy.select_one_message_queue(
             now,
             info,
-            last.as_deref(),
+            last.as_ref().map(BrokerName::as_str),
             times > 0,
             &mut self.rng,
         );
@@ -325,10 +337,12 @@ impl Sim {
         let cut = node.cut_brokers.contains(addr.as_str());
         let index = self.brokers.iter().position(|b| b.addr == addr.as_str());
         // autoCreateTopicEnable: a running broker creates a missing topic from TBW102 on the send.
+        let mut accepts = index.and_then(|b| self.brokers[b].accepts(mq.topic.as_str()));
         if let Some(b) = index {
             let running = self.brokers[b].is_up() && !cut;
-            if running && self.brokers[b].accepts(mq.topic.as_str()).is_none() {
+            if running && accepts.is_none() {
                 self.auto_create_topic(b, mq.topic.as_str());
+                accepts = self.brokers[b].accepts(mq.topic.as_str());
             }
         }
         let broker = index.map(|b| &self.brokers[b]);
@@ -338,7 +352,7 @@ impl Sim {
                 (SendOutcome::RemotingError, remaining + 1, Some("timeout"))
             }
             Some(super::BrokerState::Running) => {
-                match broker.and_then(|b| b.accepts(mq.topic.as_str())) {
+                match accepts {
                     Some(true) => (SendOutcome::Ok, 1 + self.rng.next_below(10), None),
                     Some(false) => (
                         SendOutcome::BrokerError,
@@ -378,11 +392,12 @@ impl Sim {
             }
         }
         let ok = f.outcome == SendOutcome::Ok;
-        let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+        let (producer, topic) = (node.group_name.clone(), node.topic_name.clone());
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            broker_name: Some(f.mq.broker_name.to_string()),
+            // as_str().to_owned(), not to_string(): no trip through the formatter on every send.
+            broker_name: Some(f.mq.broker_name.as_str().to_owned()),
             queue_id: Some(f.mq.queue_id),
             attempt: f.attempt,
             ok,
@@ -397,7 +412,7 @@ impl Sim {
                 p,
                 f.first_begin,
                 f.attempt,
-                Some(f.mq.broker_name.to_string()),
+                Some(f.mq.broker_name.clone()),
             );
             return;
         } else {
