@@ -13,8 +13,15 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 macro_rules! name_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[derive(Clone, Debug, Default, Eq, PartialOrd, Ord, Hash)]
         pub struct $name(Arc<str>);
+
+        // Copies of one name share its text, so equal pointers answer without comparing bytes.
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+            }
+        }
 
         impl $name {
             /// Wraps a name as it arrives; validation belongs to the request that carries it.

@@ -156,16 +156,6 @@ enum Timer {
     AttemptDone { producer: usize, epoch: u64 },
 }
 
-impl Timer {
-    /// The producer whose send chain this timer belongs to (a send tick or an attempt's end).
-    fn send_chain_producer(&self) -> Option<usize> {
-        match self {
-            Timer::SendTick { producer, .. } | Timer::AttemptDone { producer, .. } => Some(*producer),
-            _ => None,
-        }
-    }
-}
-
 /// The simulated world.
 #[derive(Clone, Debug)]
 pub struct Sim {
@@ -331,7 +321,10 @@ impl Sim {
 
     /// Every event not yet polled.
     pub fn drain_events(&mut self) -> Vec<SimEvent> {
-        self.events.drain(..).collect()
+        // Hands over the queue's own buffer (no copy of each event: there is one per simulated
+        // send) and starts a new one as large as the batch just taken, so it need not grow again.
+        let fresh = VecDeque::with_capacity(self.events.len());
+        Vec::from(std::mem::replace(&mut self.events, fresh))
     }
 
     /// Whether `action` could be applied now ([`Sim::apply`] would accept it), changing nothing.

@@ -1,14 +1,12 @@
-//! The simulator's timer queue: timers fire in (time, insertion order), exactly as one min-heap
-//! would fire them, but a producer's send chain does not go through the heap.
+//! The simulator's timer queue: timers fire in (time, insertion order), exactly as the min-heap it
+//! replaces fired them.
 //!
-//! Why: every simulated send schedules and fires two timers (the send tick, then the attempt's
-//! end), and a shared heap made those pushes and pops a large part of a send's cost. A producer has
-//! at most one send-chain timer pending (each one, when it fires, schedules at most the next), so
-//! each producer gets one slot for it; everything else (scans, registrations, route polls, actions)
-//! stays in the heap. The queue's head is the smaller of the heap's head and the earliest slot.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+//! Why not a heap: every simulated send schedules and fires two timers (the send tick, then the
+//! attempt's end), and the heap's sifting made those a large part of a send's cost. Here the
+//! pending timers are one vector sorted latest first, so the next timer is the last element (a pop)
+//! and a new timer is placed by binary search. Send-chain timers are due within milliseconds, so
+//! they land near the end and an insertion moves only the few timers due before them; the timers
+//! due far ahead (scans, registrations, route polls) are few and set rarely.
 
 use super::Timer;
 
@@ -16,104 +14,66 @@ use super::Timer;
 /// order of two entries never depends on the timer itself.
 type Entry = (u64, u64, Timer);
 
-/// An empty slot's key: later than any timer.
-const EMPTY: u128 = u128::MAX;
-
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TimerQueue {
-    /// Every timer that is not in a slot.
-    heap: BinaryHeap<Reverse<Entry>>,
-    /// Per producer, the (time, order) key of its pending send-chain timer, as one number (time in
-    /// the high half) so that finding the earliest is a plain minimum; [`EMPTY`] when none.
-    slot_keys: Vec<u128>,
-    /// Per producer, its pending send-chain timer (meaningful when its key is not [`EMPTY`]).
-    slot_timers: Vec<Option<Timer>>,
-    /// The producer whose slot holds the earliest key (any, when every slot is empty).
-    earliest_slot: usize,
+    /// Sorted by (time, order), latest first: the next timer is the last.
+    pending: Vec<Entry>,
     /// The last insertion order given.
     seq: u64,
-}
-
-fn pack(at: u64, seq: u64) -> u128 {
-    (u128::from(at) << 64) | u128::from(seq)
-}
-
-/// The time of a packed key.
-fn time_of(key: u128) -> u64 {
-    (key >> 64) as u64
 }
 
 impl TimerQueue {
     /// Schedules `timer` at `at`.
     pub fn push(&mut self, at: u64, timer: Timer) {
         self.seq += 1;
-        let Some(p) = timer.send_chain_producer() else {
-            self.heap.push(Reverse((at, self.seq, timer)));
-            return;
-        };
-        if self.slot_keys.len() <= p {
-            self.slot_keys.resize(p + 1, EMPTY);
-            self.slot_timers.resize(p + 1, None);
-        }
-        if self.slot_keys[p] != EMPTY {
-            // Not expected (one chain per producer), but the heap keeps the order right anyway.
-            self.heap.push(Reverse((at, self.seq, timer)));
-            return;
-        }
-        let key = pack(at, self.seq);
-        self.slot_keys[p] = key;
-        self.slot_timers[p] = Some(timer);
-        if key < self.slot_head() {
-            self.earliest_slot = p;
-        }
-    }
-
-    /// The earliest slot's key ([`EMPTY`] when none).
-    fn slot_head(&self) -> u128 {
-        self.slot_keys
-            .get(self.earliest_slot)
-            .copied()
-            .unwrap_or(EMPTY)
-    }
-
-    /// The heap head's key ([`EMPTY`] when none).
-    fn heap_head(&self) -> u128 {
-        self.heap
-            .peek()
-            .map_or(EMPTY, |Reverse((at, seq, _))| pack(*at, *seq))
+        let key = (at, self.seq);
+        // Entries before the position are later than the new one (no entry has an equal key).
+        let pos = self.pending.partition_point(|e| (e.0, e.1) > key);
+        self.pending.insert(pos, (at, self.seq, timer));
     }
 
     /// The time of the next timer, if any.
     pub fn next_time(&self) -> Option<u64> {
-        let head = self.heap_head().min(self.slot_head());
-        (head != EMPTY).then(|| time_of(head))
+        self.pending.last().map(|e| e.0)
     }
 
     /// Removes and returns the next timer if it is due at or before `t`.
     pub fn pop_due(&mut self, t: u64) -> Option<Timer> {
-        let (heap, slot) = (self.heap_head(), self.slot_head());
-        let head = heap.min(slot);
-        if head == EMPTY || time_of(head) > t {
+        if self.pending.last()?.0 > t {
             return None;
         }
-        if slot < heap {
-            let p = self.earliest_slot;
-            self.slot_keys[p] = EMPTY;
-            let timer = self.slot_timers[p].take();
-            self.earliest_slot = self.find_earliest_slot();
-            timer
-        } else {
-            self.heap.pop().map(|Reverse((_, _, timer))| timer)
-        }
+        self.pending.pop().map(|e| e.2)
     }
+}
 
-    fn find_earliest_slot(&self) -> usize {
-        let mut best = (EMPTY, 0);
-        for (p, &key) in self.slot_keys.iter().enumerate() {
-            if key < best.0 {
-                best = (key, p);
-            }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Timers fire by time, then in the order they were set, as a (time, order) min-heap fires them.
+    #[test]
+    fn fires_by_time_then_insertion_order() {
+        let mut q = TimerQueue::default();
+        let set = [(5, 0), (3, 1), (5, 2), (3, 3), (9, 4), (3, 5)];
+        for (at, i) in set {
+            q.push(at, Timer::Action(i));
         }
-        best.1
+        assert_eq!(q.next_time(), Some(3));
+        assert_eq!(q.pop_due(2), None);
+        let mut fired = Vec::new();
+        while let Some(Timer::Action(i)) = q.pop_due(5) {
+            fired.push(i);
+        }
+        assert_eq!(fired, vec![1, 3, 5, 0, 2]);
+        // A timer set for a time already reached fires after those set before it for that time.
+        q.push(9, Timer::Action(6));
+        q.push(7, Timer::Action(7));
+        assert_eq!(q.pop_due(9), Some(Timer::Action(7)));
+        assert_eq!(q.pop_due(9), Some(Timer::Action(4)));
+        assert_eq!(q.pop_due(9), Some(Timer::Action(6)));
+        assert_eq!(q.pop_due(u64::MAX), None);
+        assert_eq!(q.next_time(), None);
     }
 }
