@@ -33,6 +33,11 @@ macro_rules! name_type {
             pub fn as_str(&self) -> &str {
                 &self.0
             }
+
+            /// Whether `other` is a copy of this very name (shares its text), not merely equal.
+            pub fn shares_text(&self, other: &Self) -> bool {
+                Arc::ptr_eq(&self.0, &other.0)
+            }
         }
 
         impl fmt::Display for $name {

@@ -25,6 +25,7 @@ mod presets;
 mod producer;
 mod report;
 pub mod scenario;
+mod targets;
 mod timers;
 mod topic_sets;
 
@@ -566,6 +567,11 @@ impl Sim {
                                 *c,
                             )
                             .ok();
+                            p.targets = p
+                                .info
+                                .as_ref()
+                                .map(|i| targets::targets_of(i, &self.brokers))
+                                .unwrap_or_default();
                         }
                     }
                     if let Some(ft) = fault_tolerance {

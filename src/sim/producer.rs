@@ -72,6 +72,8 @@ pub struct ProducerNode {
     /// The group and topic as shared names, cloned into every send event.
     pub(crate) group_name: ProducerGroup,
     pub(crate) topic_name: TopicName,
+    /// Where the queues of `info` lead (kept with `info`).
+    pub(crate) targets: Vec<super::targets::Target>,
 }
 
 impl Sim {
@@ -93,6 +95,7 @@ impl Sim {
             in_flight: None,
             group_name: ProducerGroup::from(spec.group.as_str()),
             topic_name: TopicName::from(spec.topic.as_str()),
+            targets: Vec::new(),
         });
         let p = self.producers.len() - 1;
         self.schedule(
@@ -201,6 +204,7 @@ impl Sim {
                 .is_some_and(|i| i.topic_route_data.sorted() == route.sorted());
             if !same {
                 if let Ok(info) = TopicPublishInfo::from_route(&topic, &route, node.client) {
+                    node.targets = super::targets::targets_of(&info, &self.brokers);
                     node.info = Some(info);
                     changed = true;
                 }
@@ -267,13 +271,7 @@ impl Sim {
 
     /// One attempt: pick a queue (avoiding the last broker on retries), check the budget, and decide
     /// how the broker answers and how long it takes.
-    fn begin_attempt(
-        &mut self,
-        p: usize,
-        first_begin: u64,
-        times: u32,
-        last: Option<BrokerName>,
-    ) {
+    fn begin_attempt(&mut self, p: usize, first_begin: u64, times: u32, last: Option<BrokerName>) {
         let now = self.now;
         let node = &mut self.producers[p];
         let Some(info) = node.info.as_mut() else {
@@ -326,16 +324,22 @@ impl Sim {
         remaining: u64,
     ) -> (SendOutcome, u64, Option<&'static str>) {
         let node = &self.producers[p];
-        let master = node
-            .info
-            .as_ref()
-            .and_then(|i| i.topic_route_data.broker_data(mq.broker_name.as_str()))
-            .and_then(|b| b.master_addr());
+        let target = super::targets::find(&node.targets, &mq.broker_name);
+        let master = match target {
+            Some(t) => t.master.as_ref(),
+            None => node
+                .info
+                .as_ref()
+                .and_then(|i| i.topic_route_data.broker_data(mq.broker_name.as_str()))
+                .and_then(|b| b.master_addr()),
+        };
         let Some(addr) = master else {
             return (SendOutcome::ClientError, 0, Some("no_master"));
         };
         let cut = node.cut_brokers.contains(addr.as_str());
-        let index = self.brokers.iter().position(|b| b.addr == addr.as_str());
+        let index = target
+            .and_then(|t| t.broker)
+            .or_else(|| self.brokers.iter().position(|b| b.addr == addr.as_str()));
         // autoCreateTopicEnable: a running broker creates a missing topic from TBW102 on the send.
         let mut accepts = index.and_then(|b| self.brokers[b].accepts(mq.topic.as_str()));
         if let Some(b) = index {
@@ -351,21 +355,19 @@ impl Sim {
             Some(super::BrokerState::Frozen) => {
                 (SendOutcome::RemotingError, remaining + 1, Some("timeout"))
             }
-            Some(super::BrokerState::Running) => {
-                match accepts {
-                    Some(true) => (SendOutcome::Ok, 1 + self.rng.next_below(10), None),
-                    Some(false) => (
-                        SendOutcome::BrokerError,
-                        1 + self.rng.next_below(3),
-                        Some("no_permission"),
-                    ),
-                    None => (
-                        SendOutcome::BrokerError,
-                        1 + self.rng.next_below(3),
-                        Some("topic_not_exist"),
-                    ),
-                }
-            }
+            Some(super::BrokerState::Running) => match accepts {
+                Some(true) => (SendOutcome::Ok, 1 + self.rng.next_below(10), None),
+                Some(false) => (
+                    SendOutcome::BrokerError,
+                    1 + self.rng.next_below(3),
+                    Some("no_permission"),
+                ),
+                None => (
+                    SendOutcome::BrokerError,
+                    1 + self.rng.next_below(3),
+                    Some("topic_not_exist"),
+                ),
+            },
             _ => (
                 SendOutcome::RemotingError,
                 1 + self.rng.next_below(3),
@@ -408,12 +410,7 @@ impl Sim {
         if ok {
             node.stats.ok += 1;
         } else if f.attempt < SEND_ATTEMPTS {
-            self.begin_attempt(
-                p,
-                f.first_begin,
-                f.attempt,
-                Some(f.mq.broker_name.clone()),
-            );
+            self.begin_attempt(p, f.first_begin, f.attempt, Some(f.mq.broker_name.clone()));
             return;
         } else {
             node.stats.failed += 1;

@@ -4,7 +4,7 @@
 //! Why not a heap: every simulated send schedules and fires two timers (the send tick, then the
 //! attempt's end), and the heap's sifting made those a large part of a send's cost. Here the
 //! pending timers are one vector sorted latest first, so the next timer is the last element (a pop)
-//! and a new timer is placed by binary search. Send-chain timers are due within milliseconds, so
+//! and a new timer is placed by a search from the end. Send-chain timers are due within milliseconds, so
 //! they land near the end and an insertion moves only the few timers due before them; the timers
 //! due far ahead (scans, registrations, route polls) are few and set rarely.
 
@@ -27,8 +27,13 @@ impl TimerQueue {
     pub fn push(&mut self, at: u64, timer: Timer) {
         self.seq += 1;
         let key = (at, self.seq);
-        // Entries before the position are later than the new one (no entry has an equal key).
-        let pos = self.pending.partition_point(|e| (e.0, e.1) > key);
+        // After the last entry later than the new one (no entry has an equal key). Searched from
+        // the end: a send-chain timer is due soon, so only a few entries are due before it.
+        let pos = self
+            .pending
+            .iter()
+            .rposition(|e| (e.0, e.1) > key)
+            .map_or(0, |i| i + 1);
         self.pending.insert(pos, (at, self.seq, timer));
     }
 
