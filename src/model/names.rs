@@ -13,13 +13,20 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 macro_rules! name_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, Default, Eq, PartialOrd, Ord, Hash)]
+        #[derive(Clone, Debug, Default, Eq, PartialOrd, Ord)]
         pub struct $name(Arc<str>);
 
         // Copies of one name share its text, so equal pointers answer without comparing bytes.
         impl PartialEq for $name {
             fn eq(&self, other: &Self) -> bool {
                 Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+            }
+        }
+
+        // By the text, as equality is (and as a String's hash was).
+        impl std::hash::Hash for $name {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                self.0.hash(state);
             }
         }
 
