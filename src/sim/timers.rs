@@ -3,16 +3,21 @@
 //!
 //! Why not a heap: every simulated send schedules and fires two timers (the send tick, then the
 //! attempt's end), and the heap's sifting made those a large part of a send's cost. Here the
-//! pending timers are one vector sorted latest first, so the next timer is the last element (a pop)
-//! and a new timer is placed by a search from the end. Send-chain timers are due within milliseconds, so
-//! they land near the end and an insertion moves only the few timers due before them; the timers
-//! due far ahead (scans, registrations, route polls) are few and set rarely.
+//! pending timers are one vector sorted latest first: the next timer is the last element (a pop),
+//! and a new one is placed by a search from the end. Send-chain timers are due within
+//! milliseconds, so they land near the end and an insertion moves only the few timers due before
+//! them; timers due far ahead (scans, registrations, route polls) are few and set rarely. With
+//! hundreds of producers an insertion moves more (linear in the pending timers, against the
+//! heap's logarithm): a cost accepted for the scenarios a workshop runs, which have a few dozen.
 
 use super::Timer;
 
 /// A pending timer: (time, insertion order, what it does). Insertion orders are unique, so the
 /// order of two entries never depends on the timer itself.
 type Entry = (u64, u64, Timer);
+
+/// Up to this many pending timers, a new one is placed by a scan from the end.
+const LINEAR_SEARCH_MAX: usize = 64;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TimerQueue {
@@ -28,12 +33,14 @@ impl TimerQueue {
         self.seq += 1;
         let key = (at, self.seq);
         // After the last entry later than the new one (no entry has an equal key). Searched from
-        // the end: a send-chain timer is due soon, so only a few entries are due before it.
-        let pos = self
-            .pending
-            .iter()
-            .rposition(|e| (e.0, e.1) > key)
-            .map_or(0, |i| i + 1);
+        // the end while the queue is short: a send-chain timer is due soon, so only a few entries
+        // are due before it, and a short scan beats a binary search's mispredicted branches.
+        let later = |e: &Entry| (e.0, e.1) > key;
+        let pos = if self.pending.len() <= LINEAR_SEARCH_MAX {
+            self.pending.iter().rposition(later).map_or(0, |i| i + 1)
+        } else {
+            self.pending.partition_point(later)
+        };
         self.pending.insert(pos, (at, self.seq, timer));
     }
 
@@ -80,5 +87,23 @@ mod tests {
         assert_eq!(q.pop_due(9), Some(Timer::Action(6)));
         assert_eq!(q.pop_due(u64::MAX), None);
         assert_eq!(q.next_time(), None);
+    }
+
+    /// Past the length where placement switches to a binary search, the order is the same.
+    #[test]
+    fn long_queues_keep_the_order() {
+        let mut q = TimerQueue::default();
+        let n = 3 * LINEAR_SEARCH_MAX;
+        // Times 0, 7, 14, … modulo 10: many ties, set in a scrambled order.
+        for i in 0..n {
+            q.push((i as u64 * 7) % 10, Timer::Action(i));
+        }
+        let mut fired = Vec::new();
+        while let Some(Timer::Action(i)) = q.pop_due(u64::MAX) {
+            fired.push(i);
+        }
+        let mut expected: Vec<usize> = (0..n).collect();
+        expected.sort_by_key(|&i| ((i as u64 * 7) % 10, i));
+        assert_eq!(fired, expected);
     }
 }
