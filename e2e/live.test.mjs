@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,7 +68,7 @@ async function startPeer(port) {
 }
 
 before(async () => {
-  for (const [path, how] of [[PEER, 'scripts/setup --peer'], [ROUTELAB, 'cargo build'], [join(DIST, 'index.html'), 'trunk build --release']]) {
+  for (const [path, how] of [[PEER, 'scripts/setup --peer'], [ROUTELAB, 'cargo build'], [join(DIST, 'live.html'), 'trunk build --release']]) {
     assert.ok(existsSync(path), `${path} is missing: run ${how}`);
   }
   mkdirSync(SHOTS, { recursive: true });
@@ -141,12 +141,26 @@ test('live mode: the bridge shows a real NameServer, follows a broker leaving, k
   await page.locator('[data-testid=broker][data-addr="127.0.0.1:10911"][data-registered=true]')
     .waitFor({ timeout: 10_000 });
 
-  // fork into the simulator: the same broker, now under the virtual clock
+  // fork into the simulator: the workshop page (its own bundle) opens with the same broker, now
+  // under the virtual clock
   await page.click('[data-testid=fork]');
   await page.locator('[data-testid=clock]').waitFor({ timeout: 10_000 });
+  assert.equal(new URL(page.url()).pathname, '/index.html');
   await broker('127.0.0.1:10911').waitFor({ timeout: 10_000 });
   assert.match(await page.textContent('[data-testid=route-view]'), /127\.0\.0\.1:10911/);
   await page.screenshot({ path: join(SHOTS, 'live-forked.png'), fullPage: true });
+
+  // the workshop asked for a bridge (`?live=`) sends the visitor on to live mode's page
+  const wsUrl = `ws://127.0.0.1:${httpPort}/ws`;
+  await page.goto(`http://127.0.0.1:${httpPort}/index.html?live=${encodeURIComponent(wsUrl)}`);
+  await page.locator('[data-testid=live-status][data-state=live]').waitFor({ timeout: 30_000 });
+  assert.equal(new URL(page.url()).pathname, '/live.html');
+  // and a share link opened on the bridge's page lands in the workshop with its scenario
+  const share = Buffer.from(readFileSync(new URL('../scenarios/2m-2s.json', import.meta.url)))
+    .toString('base64url');
+  await page.goto(`http://127.0.0.1:${httpPort}/#scenario=${share}`);
+  await page.locator('[data-testid=clock]').waitFor({ timeout: 30_000 });
+  assert.equal(new URL(page.url()).pathname, '/index.html');
 
   a.close(); again.close();
   assert.deepEqual(errors, [], `page errors; bridge log:\n${bridge.output}`);

@@ -89,14 +89,27 @@ pub fn core_suite(now_ms: &mut dyn FnMut() -> f64, scale: f64) -> Vec<Measure> {
 
     let mut big = RouteManager::new(Profile::V4);
     for i in 0..1000 {
-        let _ = big.register_broker(0, &broker(i, 2, 1));
+        let _ = big.register_broker(50_000, &broker(i, 2, 1));
     }
     m.measure(
         "scan_1000",
         "scan over 1,000 live brokers, none expired",
-        1000,
+        1_000_000,
         &mut || {
             black_box(big.scan_not_active_brokers(60_000));
+        },
+    );
+    // The scan's walk: one more broker, registered long before the others, is found expired and
+    // removed on each run (its registration is part of the cost).
+    let late = broker(1000, 2, 1);
+    m.measure(
+        "scan_1000_expire",
+        "scan over 1,000 live brokers, one expired and removed (with its registration)",
+        1000,
+        &mut || {
+            let _ = big.register_broker(0, &late);
+            black_box(big.scan_not_active_brokers(150_000));
+            big.drain_events();
         },
     );
 
@@ -192,7 +205,7 @@ mod tests {
         };
         let got = core_suite(&mut clock, 0.0);
         let keys: Vec<&str> = got.iter().map(|m| m.key.as_str()).collect();
-        assert_eq!(keys.len(), 11, "{keys:?}");
+        assert_eq!(keys.len(), 12, "{keys:?}");
         assert!(keys.contains(&"route_pickup") && keys.contains(&"select_v5_ft"));
         // One iteration per run at scale 0: 1 ms per iteration.
         assert!(got.iter().all(|m| m.iters == 1 && m.median_us == 1000.0));

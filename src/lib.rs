@@ -34,10 +34,12 @@
 //!   the live dashboard, driven from the terminal or the page.
 //! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
 //!   `Producer`, `Sim`).
-//! - `ui` (wasm32 only): the Yew dashboard.
+//! - `ui` (wasm32 only): the Yew dashboard: the workshop and live mode, two pages.
 //!
-//! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`) and `dashboard` (the wasm app built by
-//! Trunk, `src/bin/dashboard.rs`).
+//! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`), `dashboard` (the workshop, the wasm app
+//! Trunk builds for index.html, `src/bin/dashboard.rs`) and `live` (live mode's page, live.html,
+//! built by `scripts/build-live` as Trunk's post-build hook, `src/bin/live.rs`): two bundles, so the
+//! workshop does not download live mode.
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod admin;

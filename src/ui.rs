@@ -1,6 +1,7 @@
 //! The workshop dashboard (wasm32 only): a Yew UI over the simulator.
 //!
-//! `root` chooses between the simulator and live mode. `state` holds the simulator's reducer (pure:
+//! `root` holds the two pages' roots: the workshop (simulator) and live mode, built as separate
+//! bundles. `state` holds the simulator's reducer (pure:
 //! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
 //! live mode; each other module is one panel.
 
@@ -21,8 +22,10 @@ mod timebar;
 mod topic_picker;
 mod vlist;
 
-pub use root::{App, AppProps};
-pub use state::{AppState, Msg, Selection};
+pub use root::{
+    live_href, stash_fork, LiveApp, LiveAppProps, WorkshopApp, FORK_HASH, LIVE_PAGE, WORKSHOP_PAGE,
+};
+pub use state::{AppState, Budget, Msg, Selection};
 pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;

@@ -53,7 +53,7 @@ async fn origins_other_than_the_bridge_are_refused_unless_allowed() {
 async fn a_token_is_required_when_set() {
     let ns = Peer::start();
     let dist = ScratchDir::new("dist");
-    std::fs::write(dist.path().join("index.html"), "<html><head></head></html>").unwrap();
+    std::fs::write(dist.path().join("live.html"), "<html><head></head></html>").unwrap();
     let mut c = config(&[ns.addr()], dist.path());
     c.token = Some("s3cret".into());
     let bridge = start(c).await;
@@ -81,17 +81,24 @@ async fn a_token_is_required_when_set() {
 async fn the_dashboard_is_served_with_the_live_marker() {
     let ns = Peer::start();
     let dist = ScratchDir::new("dist");
-    let index = "<!DOCTYPE html><html><head><title>RouteLab</title></head><body></body></html>";
-    std::fs::write(dist.path().join("index.html"), index).unwrap();
+    let live = "<!DOCTYPE html><html><head><title>RouteLab live</title></head><body></body></html>";
+    let workshop = "<!DOCTYPE html><html><head><title>RouteLab</title></head><body></body></html>";
+    std::fs::write(dist.path().join("live.html"), live).unwrap();
+    std::fs::write(dist.path().join("index.html"), workshop).unwrap();
     std::fs::write(dist.path().join("app.js"), "console.log(1)").unwrap();
     let bridge = start(config(&[ns.addr()], dist.path())).await;
 
-    let marked = r#"<title>RouteLab</title><meta name="routelab-live" content="/ws"></head>"#;
-    for path in ["/", "/index.html"] {
+    // `/` is live mode's page, marked; the workshop beside it is served as built (fork opens it).
+    let marked = r#"<title>RouteLab live</title><meta name="routelab-live" content="/ws"></head>"#;
+    for path in ["/", "/live.html"] {
         let (status, body) = http_get(&bridge, path).await;
         assert_eq!(status, 200, "{path}");
         assert!(body.contains(marked), "{path}: {body}");
     }
+    assert_eq!(
+        http_get(&bridge, "/index.html").await,
+        (200, workshop.into())
+    );
     assert_eq!(
         http_get(&bridge, "/app.js").await,
         (200, "console.log(1)".into())

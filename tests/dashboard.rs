@@ -14,7 +14,7 @@ async fn mount() -> Element {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<routelab::ui::App>::with_root(root.clone()).render();
+    yew::Renderer::<routelab::ui::WorkshopApp>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
     root
 }
@@ -204,4 +204,39 @@ async fn scrolling_a_windowed_list_moves_the_window() {
     assert!(!rows.contains(&"row 0".to_owned()), "{rows:?}");
     assert!(rows.len() <= 20, "{} rows in the DOM", rows.len());
     assert_eq!(list.get_attribute("data-first").as_deref(), Some("96"));
+}
+
+/// When the simulator cannot keep up with the speed asked, the owed time piles up to its cap and the
+/// time bar says the clock runs slower than chosen; once a frame has time to catch up, it does not.
+#[wasm_bindgen_test]
+fn the_time_bar_says_when_the_simulator_falls_behind() {
+    use routelab::ui::{AppState, Budget, Msg};
+    use yew::Reducible;
+    let scenario =
+        routelab::sim::Scenario::from_json(routelab::sim::preset("crash-hang-stop").unwrap().json)
+            .unwrap();
+    let mut s = std::rc::Rc::new(AppState::new(scenario));
+    s = s.reduce(Msg::SetSpeed(60.0));
+    s = s.reduce(Msg::TogglePlay);
+    assert!(!s.falling_behind(), "nothing owed yet");
+    // Frames that only render owe their time: 3 × 100 ms at 60× = 18 virtual seconds.
+    for _ in 0..3 {
+        s = s.reduce(Msg::Tick {
+            dt_ms: 100.0,
+            budget: None,
+            render: true,
+        });
+    }
+    assert!(s.falling_behind());
+    let before = s.sim.borrow().now();
+    s = s.reduce(Msg::Tick {
+        dt_ms: 0.0,
+        budget: Some(Budget::new(|| true)),
+        render: false,
+    });
+    assert!(!s.falling_behind(), "a frame with time to spare catches up");
+    assert!(
+        s.sim.borrow().now() >= before + 15_000,
+        "the owed time was simulated"
+    );
 }

@@ -19,7 +19,7 @@ use routelab::live::{
 use routelab::model::{BrokerData, ClusterInfo, QueueData, TopicRouteData};
 use routelab::ui::live::state::{Conn, LiveModel, LiveMsg, LiveStore, BACKOFF_MAX_MS};
 use routelab::ui::live::url::{live_url, Page};
-use routelab::ui::{App, AppProps};
+use routelab::ui::{LiveApp, LiveAppProps, WorkshopApp, FORK_HASH, WORKSHOP_PAGE};
 use routelab::view::mqadmin::{cluster_list, topic_route, BrokerRuntime};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -126,19 +126,26 @@ fn update(seq: u64, sent_at_ms: u64, old: &[NamesrvView], new: &[NamesrvView]) -
     .unwrap()
 }
 
-/// Mounts the dashboard in live mode without a socket; returns the page root and the live store.
+/// Mounts live mode's page without a socket; returns the page root and the live store.
 async fn mount_live() -> (Element, LiveStore) {
+    mount_live_opening(None).await
+}
+
+/// The same, with the pages it would open handed to `on_open` instead (a test page must not
+/// navigate away).
+async fn mount_live_opening(on_open: Option<Callback<String>>) -> (Element, LiveStore) {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     let slot: Rc<RefCell<Option<LiveStore>>> = Rc::default();
-    let props = AppProps {
+    let props = LiveAppProps {
         live_feed: Some({
             let slot = slot.clone();
             Callback::from(move |s| *slot.borrow_mut() = Some(s))
         }),
+        on_open,
     };
-    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    yew::Renderer::<LiveApp>::with_root_and_props(root.clone(), props).render();
     yew::scheduler::flush().await;
     let store = slot
         .borrow()
@@ -413,15 +420,45 @@ async fn reported_heartbeats_are_shown_with_rings() {
         .is_none());
 }
 
-/// "Fork into simulator" opens the simulator, paused at t = 0, with the live brokers, and the
-/// route it shows for TopicTest has the live groups and perms.
+/// "Fork into simulator" opens the workshop page with the forked scenario waiting in session
+/// storage; the workshop then shows it paused at t = 0, with the live brokers, and the route it
+/// shows for TopicTest has the live groups and perms.
 #[wasm_bindgen_test]
 async fn fork_opens_the_simulator_with_the_same_brokers_and_routes() {
-    let (root, store) = mount_live().await;
+    let opened: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (live, store) = mount_live_opening(Some({
+        let opened = opened.clone();
+        Callback::from(move |href| opened.borrow_mut().push(href))
+    }))
+    .await;
     let views = vec![view(NS_A, T0, true, true), view(NS_B, T0, true, true)];
     feed(&store, snapshot(1, T0, views)).await;
-    click(&find(&root, "[data-testid=fork]"));
+    click(&find(&live, "[data-testid=fork]"));
     yew::scheduler::flush().await;
+    assert_eq!(*opened.borrow(), [format!("{WORKSHOP_PAGE}{FORK_HASH}")]);
+    live.remove();
+
+    // The workshop page, opened at index.html#fork.
+    let window = web_sys::window().unwrap();
+    let history = window.history().unwrap();
+    let before = window.location().href().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(FORK_HASH))
+        .unwrap();
+    let document = window.document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<WorkshopApp>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&before))
+        .unwrap();
+    let storage = window.session_storage().unwrap().unwrap();
+    assert_eq!(
+        storage.length().unwrap(),
+        0,
+        "the workshop took the forked scenario out of session storage"
+    );
 
     assert_eq!(text(&root, "[data-testid=clock]"), "t = 0.0 s");
     let cards = root
@@ -571,7 +608,7 @@ async fn an_unreachable_bridge_shows_reconnecting() {
     let document = window.document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::Renderer::<LiveApp>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
     history
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&before))

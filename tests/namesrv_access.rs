@@ -86,10 +86,10 @@ async fn other_origins_are_refused_unless_allowed() {
 async fn a_token_is_required_when_set_and_the_page_comes_from_dist() {
     let dist = ScratchDir::new("dist");
     std::fs::write(
-        dist.path().join("index.html"),
+        dist.path().join("live.html"),
         "<html><head></head><body>ours</body></html>",
     )
-    .expect("write index.html");
+    .expect("write live.html");
     let ns = start(HttpAccess {
         dist: dist.path().to_path_buf(),
         token: Some("s3cret".into()),

@@ -421,6 +421,58 @@ async fn update_config_persists_and_survives_a_restart() {
     }
 }
 
+/// Items of the `-c` file RouteLab does not use (here NettyServerConfig's `serverWorkerThreads`) are
+/// kept as Java's `Configuration.registerConfig(properties)` keeps them: GET_NAMESRV_CONFIG shows
+/// them, UPDATE_NAMESRV_CONFIG may change them (`mergeIfExist`) but not add new ones, and the file
+/// written back still has them.
+#[tokio::test]
+async fn items_of_the_config_file_nobody_uses_are_kept() {
+    use routelab::server::{run, NamesrvArgs, ServerConfig};
+    let home = peer::ScratchDir::new("nscfg-extra");
+    let file = home.path().join("namesrv.properties");
+    std::fs::write(&file, "serverWorkerThreads=8\norderMessageEnable=true\n").unwrap();
+    let args = NamesrvArgs {
+        config_file: Some(file.clone()),
+        listen: Some("127.0.0.1:0".parse().unwrap()),
+        home: Some(home.path().to_path_buf()),
+        ..Default::default()
+    };
+    let handle = run(ServerConfig::from_args(&args).unwrap()).await.unwrap();
+    let c = client_with(&handle.local_addr().to_string(), ClientConfig::default()).await;
+    let config = c.namesrv_config().await.unwrap();
+    assert_eq!(
+        config.get("serverWorkerThreads").map(String::as_str),
+        Some("8")
+    );
+
+    let f = call(
+        &c,
+        raw(Rc::UPDATE_NAMESRV_CONFIG, &[], V5),
+        b"serverWorkerThreads=16\nneverInTheFile=1\n",
+    )
+    .await;
+    assert_eq!(f.command.code, ResponseCode::SUCCESS);
+    let config = c.namesrv_config().await.unwrap();
+    assert_eq!(
+        config.get("serverWorkerThreads").map(String::as_str),
+        Some("16")
+    );
+    assert_eq!(
+        config.get("neverInTheFile"),
+        None,
+        "update adds no new item"
+    );
+    let written =
+        routelab::net::properties::parse(&std::fs::read_to_string(&file).unwrap_or_default());
+    assert_eq!(written, config, "the file holds every item GET answers");
+    assert_eq!(
+        written.get("orderMessageEnable").map(String::as_str),
+        Some("true")
+    );
+    c.close();
+    handle.shutdown().await;
+}
+
 /// Closing a broker's registering connection removes it at once.
 #[tokio::test]
 async fn closed_connection_removes_the_broker() {

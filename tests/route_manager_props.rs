@@ -262,7 +262,16 @@ fn apply(rm: &mut RouteManager, now: u64, op: &Op, history: &mut History) -> Str
             rm.query_data_version(now, &identity(*group, *addr), &data_version(*counter, 0))
         ),
         Op::Scan => {
+            // The scan skips its walk while its deadline bound proves nothing expired; it must
+            // still find exactly what a full walk of brokerLiveTable finds.
+            let walked: Vec<_> = rm
+                .broker_live_table()
+                .iter()
+                .filter(|(_, live)| live.is_expired(now))
+                .map(|(key, _)| key.clone())
+                .collect();
             let expired = rm.scan_not_active_brokers(now);
+            assert_eq!(expired, walked, "scan at {now} vs a full walk");
             let applied = rm.apply_pending_unregistrations();
             format!("{expired:?} {applied}")
         }

@@ -424,6 +424,39 @@ fn unchanged_version_only_fills_missing_topics_5x() {
     assert_eq!(perm(&rm, "T3", BA), 6, "missing topic added");
 }
 
+/// Spec §2.2 (per-topic condition), with a topicQueueTable far larger than the body: the missing
+/// topic is found by lookups rather than by walking the whole table, with the same result.
+#[test]
+fn unchanged_version_fills_missing_topics_in_a_large_table_5x() {
+    let mut rm = manager(Profile::V5);
+    let many: Vec<String> = (0..100).map(|i| format!("U{i:03}")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    reg(&mut rm, T0, &master(C1, BB, B_MASTER, 1, &many));
+    reg(&mut rm, T0, &master(C1, BA, A_MASTER, 1, &["T1", "U050"]));
+    rm.drain_events();
+    reg(
+        &mut rm,
+        T0 + 1,
+        &broker_with(
+            C1,
+            BA,
+            0,
+            A_MASTER,
+            version(1),
+            vec![tc("T1", 4), tc("T3", 6), tc("U050", 6), tc("U099", 6)],
+        ),
+    );
+    assert_eq!(perm(&rm, "T1", BA), 6, "present topic not rewritten");
+    assert_eq!(
+        topic_changes(&rm.drain_events()),
+        vec![
+            ("T3".to_owned(), BA.to_owned()),
+            ("U099".to_owned(), BA.to_owned())
+        ],
+        "only the topics missing for this group are written, in body order"
+    );
+}
+
 /// Spec §2.2 (who may write topic config): a new-version slave (header enableActingMaster present)
 /// that holds the group's minimum id while no master is present is the prime slave and writes its
 /// topics with their perm unchanged when acting master is off.

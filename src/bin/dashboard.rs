@@ -1,8 +1,8 @@
-//! The dashboard: a Yew app built for wasm32 by Trunk (`index.html` names this bin).
+//! The workshop dashboard: a Yew app built for wasm32 by Trunk (`index.html` names this bin).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    yew::Renderer::<routelab::ui::App>::new().render();
+    yew::Renderer::<routelab::ui::WorkshopApp>::new().render();
 }
 
 // Native builds compile every bin: the dashboard only exists in the browser.

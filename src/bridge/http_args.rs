@@ -15,7 +15,7 @@ use std::path::PathBuf;
 /// `--dist`, `--allow-origin`, `--token`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct HttpArgs {
-    /// The built dashboard (`trunk build --release` writes it to dist/). Without an index.html
+    /// The built dashboard (`trunk build --release` writes it to dist/). Without its live.html
     /// there, / explains how to build it; /ws and /metrics work anyway.
     #[arg(long, value_name = "DIR", default_value = "dist")]
     pub dist: PathBuf,

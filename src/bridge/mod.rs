@@ -3,8 +3,9 @@
 //! One task per NameServer polls it (cluster info, topic list, then a bounded round of topic
 //! routes) and publishes the resulting [`crate::live::NamesrvView`] to the [`hub::Hub`], which diffs
 //! it and pushes updates to every connected viewer over `/ws`. The HTTP server also serves the built
-//! dashboard (with the live-mode marker in index.html) and `/metrics`. Only read requests are ever
-//! sent to a NameServer. The messages are documented in `docs/live-protocol.md`.
+//! dashboard (live mode's live.html with the live-mode marker at `/`, the workshop beside it) and
+//! `/metrics`. Only read requests are ever sent to a NameServer. The messages are documented in
+//! `docs/live-protocol.md`.
 //!
 //! # Layout
 //!
@@ -17,7 +18,7 @@
 //! - [`access`]: the Origin and token rules (pure).
 //! - [`http_args`]: `--dist`, `--allow-origin`, `--token`, shared with `routelab namesrv --ws` and
 //!   `routelab demo`.
-//! - [`page`]: index.html with the live marker, the "not built" page (pure).
+//! - [`page`]: live.html with the live marker, the "not built" page (pure).
 //! - [`metrics`]: counters and the Prometheus text format (pure rendering).
 
 pub mod access;

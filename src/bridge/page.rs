@@ -1,9 +1,9 @@
-//! The page at `/`: the built dashboard's index.html with the live-mode marker, or a short page
-//! explaining how to build the dashboard. Pure.
+//! The page at `/`: the built dashboard's live.html (live mode's own bundle) with the live-mode
+//! marker, or a short page explaining how to build the dashboard. Pure.
 //!
 //! The contract with the dashboard: a `<meta name="routelab-live" content="WS-URL">` in the head
-//! tells it to start in live mode and connect to `WS-URL` (relative to the page). Trunk's output is
-//! served unchanged otherwise, so the same `dist/` works with `trunk serve` (workshop mode).
+//! tells it to connect to `WS-URL` (relative to the page). Trunk's output is served unchanged
+//! otherwise, so the same `dist/` works with `trunk serve` (the workshop at `/`).
 
 /// The marker's name.
 pub const LIVE_META_NAME: &str = "routelab-live";
@@ -44,7 +44,7 @@ pub fn not_built_page(dist: &str) -> String {
 <body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
 <h1>RouteLab bridge</h1>
 <p>The bridge is running, but the dashboard is not built: <code>{}</code> has no
-<code>index.html</code>.</p>
+<code>live.html</code>.</p>
 <p>Build it from a RouteLab checkout, then reload this page:</p>
 <pre>trunk build --release</pre>
 <p>(or start the bridge with <code>--dist</code> pointing at a built dashboard).</p>

@@ -1,4 +1,4 @@
-//! HTTP: the dashboard's files, `/` with the live marker, `/ws` (Origin and token checked before the
+//! HTTP: the dashboard's files, `/` (live mode's page, `live.html`) with the live marker, `/ws` (Origin and token checked before the
 //! upgrade), `/metrics`.
 
 use std::net::SocketAddr;
@@ -108,15 +108,19 @@ pub fn router(app: Arc<App>) -> Router {
     let files = ServeDir::new(&app.dist);
     Router::new()
         .route("/", get(index))
-        .route("/index.html", get(index))
+        .route(LIVE_PAGE_PATH, get(index))
         .route("/ws", get(ws))
         .route("/metrics", get(metrics))
         .fallback_service(files)
         .with_state(app)
 }
 
+/// Live mode's page: what `/` serves. The workshop (`/index.html`) is served as built, so "Fork into
+/// simulator" and the "Simulator" button open the simulator on the bridge's own origin.
+const LIVE_PAGE_PATH: &str = "/live.html";
+
 async fn index(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
-    let path = app.dist.join("index.html");
+    let path = app.dist.join(LIVE_PAGE_PATH.trim_start_matches('/'));
     match tokio::fs::read_to_string(&path).await {
         Ok(html) => {
             // The token goes into the page only for someone who already opened it with the token.
@@ -125,7 +129,7 @@ async fn index(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Respon
                 .as_deref()
                 .filter(|_| check_token(query.as_deref(), app.token.as_deref()).is_ok());
             let page = inject_live_meta(&html, &live_ws_url(token));
-            // index.html changes with each build and carries the marker: never cache it.
+            // live.html changes with each build and carries the marker: never cache it.
             ([(header::CACHE_CONTROL, "no-cache")], Html(page)).into_response()
         }
         Err(e) => {

@@ -113,7 +113,7 @@ pub fn startup_text(demo: &Demo, dist: &std::path::Path, expiry: std::time::Dura
     let reach = demo.http_addr().map_or_else(String::new, |a| {
         crate::bridge::http_args::reach_message(a, demo.token.as_deref(), "--listen")
     });
-    let built = if dist.join("index.html").is_file() {
+    let built = if dist.join("live.html").is_file() {
         String::new()
     } else {
         format!(

@@ -22,6 +22,9 @@ impl RouteManager {
     /// 4.x removes it at once (live entry, then the channel-destroyed cleanup); 5.x queues an
     /// unregistration for it. Returns the expired brokers.
     pub fn scan_not_active_brokers(&mut self, now_ms: u64) -> Vec<BrokerAddrInfo> {
+        if !self.broker_live_table.may_have_expired(now_ms) {
+            return Vec::new();
+        }
         let expired: Vec<(BrokerAddrInfo, u64, u64)> = self
             .broker_live_table
             .iter()
@@ -41,12 +44,14 @@ impl RouteManager {
             };
             match self.profile {
                 Profile::V4 => {
-                    self.broker_live_table.0.remove(key);
+                    self.broker_live_table.remove(key);
                     self.destroy_v4(&key.broker_addr, reason);
                 }
                 Profile::V5 => self.destroy_v5(key, reason),
             }
         }
+        // 5.x keeps expired entries until the unregistration batch runs, so they still count.
+        self.broker_live_table.refresh_deadline_floor();
         expired.into_iter().map(|(k, _, _)| k).collect()
     }
 
@@ -55,11 +60,7 @@ impl RouteManager {
     pub fn next_expiry_ms(&self) -> Option<u64> {
         self.broker_live_table
             .iter()
-            .map(|(_, l)| {
-                l.last_update_timestamp
-                    .saturating_add(l.heartbeat_timeout_millis)
-                    .saturating_add(1)
-            })
+            .map(|(_, l)| l.deadline().saturating_add(1))
             .min()
     }
 
@@ -92,7 +93,7 @@ impl RouteManager {
     /// first group holding it, and clean up the group, its cluster-set name and its topics if empty.
     fn destroy_v4(&mut self, addr: &BrokerAddr, reason: RemovalReason) {
         let key = self.live_key(&Default::default(), addr);
-        let was_live = self.broker_live_table.0.remove(&key).is_some();
+        let was_live = self.broker_live_table.remove(&key).is_some();
         self.filter_server_table.0.remove(&key);
         let holder = self.broker_addr_table.0.iter_mut().find_map(|(name, g)| {
             let id = g
@@ -212,12 +213,6 @@ impl RouteManager {
     }
 
     fn touch(&mut self, now_ms: u64, key: &BrokerAddrInfo) -> bool {
-        match self.broker_live_table.0.get_mut(key) {
-            Some(live) => {
-                live.last_update_timestamp = now_ms;
-                true
-            }
-            None => false,
-        }
+        self.broker_live_table.touch(key, now_ms)
     }
 }

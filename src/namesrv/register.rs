@@ -1,5 +1,7 @@
 //! REGISTER_BROKER (spec §2.1 for 4.x, §2.2 for the 5.x differences).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::event::{Event, RejectReason, TopicRemovalReason};
@@ -102,7 +104,7 @@ impl RouteManager {
                     .get(&old_key)
                     .map(|l| l.data_version.state());
                 if old_state.is_some_and(|s| s > wrapper.data_version.state()) {
-                    self.broker_live_table.0.remove(&key);
+                    self.broker_live_table.remove(&key);
                     self.reject(req, RejectReason::StaleStateVersion);
                     return Ok(RegisterBrokerResult::default());
                 }
@@ -166,7 +168,7 @@ impl RouteManager {
         } else {
             default_timeout
         };
-        self.broker_live_table.0.insert(
+        self.broker_live_table.insert(
             key.clone(),
             BrokerLiveInfo {
                 last_update_timestamp: now_ms,
@@ -215,21 +217,19 @@ impl RouteManager {
                 }
             }
         }
-        for tc in wrapper.topic_config_table.values() {
-            let missing = self
-                .topic_queue_table
-                .get(tc.topic_name.as_str())
-                .is_none_or(|m| !m.contains_key(name.as_str()));
-            if register_first || version_changed || missing {
-                // Named only when written: a heartbeat looks up thousands of topics and writes none.
-                let topic = TopicName::from(tc.topic_name.as_str());
-                let perm = if wipe_write {
-                    tc.perm & !PERM_WRITE
-                } else {
-                    tc.perm
-                };
-                self.put_queue_data(&topic, queue_data_of(name, tc, perm));
-            }
+        let to_write: Vec<&TopicConfig> = if register_first || version_changed {
+            wrapper.topic_config_table.values().collect()
+        } else {
+            self.topics_missing_here(&wrapper.topic_config_table, name.as_str())
+        };
+        for tc in to_write {
+            let topic = TopicName::from(tc.topic_name.as_str());
+            let perm = if wipe_write {
+                tc.perm & !PERM_WRITE
+            } else {
+                tc.perm
+            };
+            self.put_queue_data(&topic, queue_data_of(name, tc, perm));
         }
         if version_changed || register_first {
             for (topic, info) in mappings.into_iter().flatten() {
@@ -244,6 +244,34 @@ impl RouteManager {
                     .insert(bname, info.clone());
             }
         }
+    }
+
+    /// The body's topics for which `broker_name` has no QueueData here (5.x writes those even on a
+    /// heartbeat), in body order. Both tables are sorted by topic name, so when the body is not much
+    /// smaller than topicQueueTable one side-by-side walk replaces a tree lookup per topic.
+    fn topics_missing_here<'a>(
+        &self,
+        body: &'a BTreeMap<String, TopicConfig>,
+        broker_name: &str,
+    ) -> Vec<&'a TopicConfig> {
+        let table = &self.topic_queue_table.0;
+        let hosted = |groups: &BTreeMap<_, _>| groups.contains_key(broker_name);
+        if table.len() / 16 > body.len() {
+            return body
+                .values()
+                .filter(|tc| !table.get(tc.topic_name.as_str()).is_some_and(hosted))
+                .collect();
+        }
+        let mut rows = table.iter().peekable();
+        body.values()
+            .filter(|tc| {
+                let topic = tc.topic_name.as_str();
+                while rows.next_if(|(t, _)| t.as_str() < topic).is_some() {}
+                !rows
+                    .peek()
+                    .is_some_and(|(t, groups)| t.as_str() == topic && hosted(groups))
+            })
+            .collect()
     }
 
     fn reject(&mut self, req: &RegisterBroker, reason: RejectReason) {

@@ -181,10 +181,13 @@ pub(crate) fn validate_addr(field: &str, addr: &str) -> Result<(), RouteError> {
 /// TopicValidator's rule: `^[%|a-zA-Z0-9_-]+$`, at most 127 characters (255 for retry/DLQ topics).
 pub fn validate_topic_name(field: &str, topic: &str) -> Result<(), RouteError> {
     non_empty(field, topic)?;
-    if let Some(c) = topic
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '%' | '|' | '_' | '-')))
-    {
+    // Bytes first: every allowed character is ASCII, and a heartbeat checks thousands of names.
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'%' | b'|' | b'_' | b'-');
+    if !topic.bytes().all(allowed) {
+        let c = topic
+            .chars()
+            .find(|c| !(c.is_ascii() && allowed(*c as u8)))
+            .unwrap_or_default();
         return Err(RouteError::invalid(
             field,
             format!("{topic:?} contains {c:?}; allowed: letters, digits, '%', '|', '_', '-'"),

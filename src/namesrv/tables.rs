@@ -147,9 +147,13 @@ pub struct BrokerLiveInfo {
 impl BrokerLiveInfo {
     /// The scan's test (spec §2.4): expired when `last + timeout < now`.
     pub fn is_expired(&self, now_ms: u64) -> bool {
+        self.deadline() < now_ms
+    }
+
+    /// `lastUpdateTimestamp + timeout`: the last instant at which the broker is not yet expired.
+    pub fn deadline(&self) -> u64 {
         self.last_update_timestamp
             .saturating_add(self.heartbeat_timeout_millis)
-            < now_ms
     }
 }
 
@@ -166,42 +170,108 @@ pub struct BrokerLiveRow<'a> {
 
 /// `brokerLiveTable`: live broker → BrokerLiveInfo. Serializes as a list of rows because its key is a
 /// pair in 5.x.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BrokerLiveTable(pub(crate) BTreeMap<BrokerAddrInfo, BrokerLiveInfo>);
+///
+/// Beside the map it keeps `deadline_floor`, a lower bound on every entry's `last + timeout`, so that
+/// the expiry scan, which runs every few seconds over every broker, costs O(1) while nothing can have
+/// expired. Heartbeats only raise deadlines and removals only drop them, so the bound stays valid
+/// without work; only an insertion with an earlier deadline lowers it, and a scan that had to look
+/// makes it exact again.
+#[derive(Clone, Debug)]
+pub struct BrokerLiveTable {
+    map: BTreeMap<BrokerAddrInfo, BrokerLiveInfo>,
+    deadline_floor: u64,
+}
+
+impl Default for BrokerLiveTable {
+    fn default() -> Self {
+        Self {
+            map: BTreeMap::new(),
+            deadline_floor: u64::MAX,
+        }
+    }
+}
+
+/// Two tables are equal when they hold the same entries; the scan bound is bookkeeping.
+impl PartialEq for BrokerLiveTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.map == other.map
+    }
+}
+
+impl Eq for BrokerLiveTable {}
 
 impl BrokerLiveTable {
     /// The entry of a broker.
     pub fn get(&self, key: &BrokerAddrInfo) -> Option<&BrokerLiveInfo> {
-        self.0.get(key)
+        self.map.get(key)
     }
 
     /// All entries.
     pub fn iter(&self) -> impl Iterator<Item = (&BrokerAddrInfo, &BrokerLiveInfo)> {
-        self.0.iter()
+        self.map.iter()
     }
 
     /// Number of live brokers.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.map.len()
     }
 
     /// True when no broker is live.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.map.is_empty()
     }
 
     /// The entry registered on `channel`, if any.
     pub fn find_by_channel(&self, channel: ChannelId) -> Option<&BrokerAddrInfo> {
-        self.0
+        self.map
             .iter()
             .find(|(_, info)| info.channel == channel)
             .map(|(k, _)| k)
+    }
+
+    /// True when an entry may be expired at `now_ms`; false proves none is.
+    pub(crate) fn may_have_expired(&self, now_ms: u64) -> bool {
+        self.deadline_floor < now_ms
+    }
+
+    /// Adds or replaces an entry.
+    pub(crate) fn insert(&mut self, key: BrokerAddrInfo, info: BrokerLiveInfo) {
+        self.deadline_floor = self.deadline_floor.min(info.deadline());
+        self.map.insert(key, info);
+    }
+
+    /// Removes an entry.
+    pub(crate) fn remove(&mut self, key: &BrokerAddrInfo) -> Option<BrokerLiveInfo> {
+        self.map.remove(key)
+    }
+
+    /// Sets an entry's `lastUpdateTimestamp`; false when the broker is not live. The deadline
+    /// normally moves later; should a caller's clock step back, the bound follows it down.
+    pub(crate) fn touch(&mut self, key: &BrokerAddrInfo, now_ms: u64) -> bool {
+        match self.map.get_mut(key) {
+            Some(live) => {
+                live.last_update_timestamp = now_ms;
+                self.deadline_floor = self.deadline_floor.min(live.deadline());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Makes the scan bound exact: the earliest deadline of the entries now held.
+    pub(crate) fn refresh_deadline_floor(&mut self) {
+        self.deadline_floor = self
+            .map
+            .values()
+            .map(BrokerLiveInfo::deadline)
+            .min()
+            .unwrap_or(u64::MAX);
     }
 }
 
 impl Serialize for BrokerLiveTable {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|(k, info)| BrokerLiveRow {
+        s.collect_seq(self.map.iter().map(|(k, info)| BrokerLiveRow {
             cluster_name: k.cluster_name.as_str(),
             broker_addr: k.broker_addr.as_str(),
             info,

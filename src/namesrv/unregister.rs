@@ -58,7 +58,7 @@ impl RouteManager {
     /// cluster-set name and its topics) when it becomes empty.
     fn unregister_v4(&mut self, req: &UnregisterBroker, reason: RemovalReason) {
         let key = self.live_key(&req.cluster_name, &req.broker_addr);
-        self.broker_live_table.0.remove(&key);
+        self.broker_live_table.remove(&key);
         self.filter_server_table.0.remove(&key);
         let mut group_emptied = false;
         let mut removed_id = None;
@@ -98,7 +98,7 @@ impl RouteManager {
         let mut reduced: BTreeSet<BrokerName> = BTreeSet::new();
         for (req, reason) in &batch {
             let key = self.live_key(&req.cluster_name, &req.broker_addr);
-            self.broker_live_table.0.remove(&key);
+            self.broker_live_table.remove(&key);
             self.filter_server_table.0.remove(&key);
             let mut emptied = false;
             let mut removed_id = None;

@@ -36,7 +36,7 @@ const ALWAYS_BLACK_LISTED: &str = "rocketmqHome";
 /// rocketmqHome, kvConfigPath, configStorePath, orderMessageEnable, returnOrderTopicConfigToBroker,
 /// scanNotActiveBrokerInterval, unRegisterBrokerQueueCapacity, supportActingMaster,
 /// enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration, configBlackList,
-/// productEnvName, clusterTest. Unknown keys are ignored, as Java does.
+/// productEnvName, clusterTest. Other keys are kept and written back unchanged, as Java keeps them.
 #[derive(clap::Args, Debug, Clone, Default)]
 #[command(verbatim_doc_comment)]
 pub struct NamesrvArgs {
@@ -101,6 +101,10 @@ pub struct Settings {
     pub scan_not_active_broker_interval_ms: u64,
     /// `;`-separated keys UPDATE_NAMESRV_CONFIG refuses.
     pub config_black_list: String,
+    /// Items of the `-c` file that RouteLab has no use for. Java's `Configuration` keeps every item
+    /// it started with: GET_NAMESRV_CONFIG shows them, UPDATE_NAMESRV_CONFIG may change them and
+    /// they are written back to configStorePath, so a file shared with Java loses nothing.
+    pub extra: BTreeMap<String, String>,
 }
 
 /// Everything the server needs to start.
@@ -159,6 +163,7 @@ impl ServerConfig {
                 return_order_topic_config_to_broker: true,
                 scan_not_active_broker_interval_ms: 5_000,
                 config_black_list: "configBlackList;configStorePath;kvConfigPath".into(),
+                extra: BTreeMap::new(),
             },
         }
     }
@@ -173,9 +178,12 @@ impl ServerConfig {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
             for (key, value) in crate::net::properties::parse(&text) {
-                config
+                let known = config
                     .set(&key, &value)
                     .map_err(|e| format!("{}: {key}: {e}", file.display()))?;
+                if !known {
+                    config.settings.extra.insert(key, value);
+                }
             }
             config.settings.config_store_path = file.clone();
         }
@@ -241,7 +249,16 @@ impl ServerConfig {
         Ok(true)
     }
 
-    /// Every item with its value, by Java name (what `-p` prints and GET_NAMESRV_CONFIG answers).
+    /// What GET_NAMESRV_CONFIG answers and configStorePath receives: every item RouteLab knows,
+    /// and the items of the `-c` file it does not (Java's `allConfigs`).
+    pub fn all_items(&self) -> BTreeMap<String, String> {
+        let mut out = self.settings.extra.clone();
+        out.extend(self.properties());
+        out
+    }
+
+    /// Every item RouteLab knows, with its value, by Java name (what `-p` prints, as `mqnamesrv -p`
+    /// prints only its config objects).
     pub fn properties(&self) -> BTreeMap<String, String> {
         let mut out = self.settings.properties();
         out.insert("listenPort".into(), self.listen.port().to_string());
@@ -279,7 +296,11 @@ impl Settings {
                 ns.delete_topic_with_broker_registration = java_bool(value);
             }
             "configBlackList" => value.trim().clone_into(&mut self.config_black_list),
-            _ => return Ok(false),
+            // Java's `mergeIfExist`: an item nobody uses may change only if the file had it.
+            _ => match self.extra.get_mut(key) {
+                Some(kept) => value.clone_into(kept),
+                None => return Ok(false),
+            },
         }
         Ok(true)
     }
@@ -382,6 +403,24 @@ mod tests {
         let props = c.properties();
         assert_eq!(props["listenPort"], "7000");
         assert_eq!(props["orderMessageEnable"], "true");
+        assert!(
+            !props.contains_key("noSuchKey"),
+            "-p prints known items only"
+        );
+        let mut c = c;
+        assert_eq!(
+            c.all_items()["noSuchKey"],
+            "1",
+            "kept as Java's allConfigs keeps it"
+        );
+        assert_eq!(c.set("noSuchKey", "2"), Ok(true), "a kept item may change");
+        assert_eq!(
+            c.set("neverSeen", "2"),
+            Ok(false),
+            "mergeIfExist: others are ignored"
+        );
+        assert_eq!(c.all_items()["noSuchKey"], "2");
+        assert!(!c.all_items().contains_key("neverSeen"));
         std::fs::write(&file, "listenPort=abc\n").unwrap();
         let err = ServerConfig::from_args(&args).unwrap_err();
         assert!(err.contains("listenPort"), "{err}");

@@ -141,7 +141,7 @@ impl Shared {
                 (
                     self.config_seq.fetch_add(1, Ordering::Relaxed) + 1,
                     state.config.settings.config_store_path.clone(),
-                    config::properties_text(&state.config.properties()),
+                    config::properties_text(&state.config.all_items()),
                 )
             });
             (outcome, kv, config)

@@ -301,6 +301,23 @@ impl Sim {
         self.now = self.now.max(t);
     }
 
+    /// [`Sim::advance_to`] in slices, for a caller with a time budget (the dashboard, once per
+    /// animation frame): fires the timers due up to `t` one step at a time, asking `more()` after
+    /// each step whether to go on. Returns true once `t` is reached (the clock is then at `t`); when
+    /// stopped early the clock is at the last step's time and a later call carries on, so the same
+    /// events fire in the same order however the advance is sliced. At least one step is taken, so
+    /// repeated calls always make progress.
+    pub fn advance_toward(&mut self, t: u64, mut more: impl FnMut() -> bool) -> bool {
+        while self.next_timer().is_some_and(|next| next <= t) {
+            self.step();
+            if !more() && self.next_timer().is_some_and(|next| next <= t) {
+                return false;
+            }
+        }
+        self.now = self.now.max(t);
+        true
+    }
+
     /// Runs to the scenario's `until`.
     pub fn run(&mut self) {
         let until = self.until;

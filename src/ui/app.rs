@@ -54,13 +54,25 @@ const TABS: [(Tab, &str); 6] = [
     (Tab::Timing, "Timing"),
 ];
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct SimAppProps {
     /// A scenario to start on (a fork of live mode) instead of what the URL asks for.
     pub initial: Option<Rc<Scenario>>,
     /// Prefills the "Live…" control.
     pub live_url: AttrValue,
     pub on_live: Callback<String>,
+}
+
+/// The forked scenario is compared by identity: a derived deep comparison would walk a 10,000-topic
+/// scenario on every render of the root and add its code to the bundle.
+impl PartialEq for SimAppProps {
+    fn eq(&self, other: &Self) -> bool {
+        let same_initial = match (&self.initial, &other.initial) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        same_initial && self.live_url == other.live_url && self.on_live == other.on_live
+    }
 }
 
 /// The workshop dashboard.

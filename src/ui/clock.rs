@@ -1,31 +1,111 @@
-//! Real time → `Msg::Tick`: an interval owned by an effect (dropped on unmount), and Space to
-//! play/pause.
+//! Real time → `Msg::Tick`: one tick per animation frame while playing, owned by an effect (stopped
+//! on unmount or pause), and Space to play/pause.
+//!
+//! A frame either simulates, for a few ms of real time at most (`SIM_BUDGET_MS`), or renders the
+//! panels (one in `RENDER_EVERY`); what a frame does not simulate is owed to the next ones (see
+//! `AppState::owed_ms`), so a big cluster at 60× leaves the browser time to lay out and paint
+//! within the frame instead of stalling it.
 
-use gloo_timers::callback::Interval;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::state::Msg;
+use super::state::{Budget, Msg};
 use super::Store;
 
-/// Tick period in real ms.
-const TICK_MS: u32 = 100;
+/// The panels are rendered on one animation frame in this many (20 times a second at 60 Hz; the
+/// old interval clock rendered 10): a render with the browser's style, layout and paint is most of
+/// a frame on a big cluster, and ages changing 60 times a second cannot be read anyway.
+const RENDER_EVERY: u32 = 3;
+/// Real ms of simulation a frame that does not render may spend (a 60 Hz frame is 16.7 ms). A frame
+/// that renders does not simulate: what it would have is owed to the next two.
+const SIM_BUDGET_MS: f64 = 8.0;
+/// A longer gap between frames (a hidden tab, a debugger) counts as this much.
+const MAX_FRAME_MS: f64 = 100.0;
+
+/// The frame callback, shared with itself so it can ask for the next frame.
+type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+
+/// A `requestAnimationFrame` loop calling `on_frame` with the real ms since the previous frame,
+/// until dropped.
+struct FrameLoop {
+    window: web_sys::Window,
+    handle: Rc<Cell<Option<i32>>>,
+    /// The frame callback, which re-arms itself through this cell; emptied on drop to break the cycle.
+    callback: FrameCallback,
+}
+
+impl FrameLoop {
+    fn start(mut on_frame: impl FnMut(f64) + 'static) -> Option<Self> {
+        let window = web_sys::window()?;
+        let handle = Rc::new(Cell::new(None));
+        let callback: FrameCallback = Rc::new(RefCell::new(None));
+        let last = Cell::new(None::<f64>);
+        let closure = {
+            let (window, handle, callback) = (window.clone(), handle.clone(), callback.clone());
+            Closure::<dyn FnMut(f64)>::new(move |t: f64| {
+                // Re-arm first: the next frame is requested however long this one takes.
+                if let Some(cb) = callback.borrow().as_ref() {
+                    handle.set(
+                        window
+                            .request_animation_frame(cb.as_ref().unchecked_ref())
+                            .ok(),
+                    );
+                }
+                let dt = last.get().map_or(0.0, |l| (t - l).clamp(0.0, MAX_FRAME_MS));
+                last.set(Some(t));
+                on_frame(dt);
+            })
+        };
+        handle.set(
+            window
+                .request_animation_frame(closure.as_ref().unchecked_ref())
+                .ok(),
+        );
+        *callback.borrow_mut() = Some(closure);
+        Some(Self {
+            window,
+            handle,
+            callback,
+        })
+    }
+}
+
+impl Drop for FrameLoop {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            let _ = self.window.cancel_animation_frame(h);
+        }
+        self.callback.borrow_mut().take();
+    }
+}
 
 /// Drives the simulator while playing.
 #[hook]
 pub fn use_sim_clock(store: Store) {
     let playing = store.playing;
     use_effect_with(playing, move |playing| {
-        let interval = playing.then(|| {
-            let store = store.clone();
-            Interval::new(TICK_MS, move || {
-                store.dispatch(Msg::Tick {
-                    dt_ms: TICK_MS as f64,
+        let frames = playing
+            .then(|| {
+                let frame = Cell::new(0u32);
+                FrameLoop::start(move |dt_ms| {
+                    let render = frame.get() % RENDER_EVERY == 0;
+                    frame.set(frame.get().wrapping_add(1));
+                    let deadline = js_sys::Date::now() + SIM_BUDGET_MS;
+                    let budget =
+                        (!render).then(|| Budget::new(move || js_sys::Date::now() < deadline));
+                    store.dispatch(Msg::Tick {
+                        dt_ms,
+                        budget,
+                        render,
+                    })
                 })
             })
-        });
-        move || drop(interval)
+            .flatten();
+        move || drop(frames)
     });
 }
 

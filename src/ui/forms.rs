@@ -386,7 +386,7 @@ pub fn TimingForm(props: &FormProps) -> Html {
                     send_timeout_ms: Some(parse("send_timeout_ms", &vals.5)? as u64),
                 })
             })();
-            let mut scenario = store.base.clone();
+            let mut scenario = (*store.base).clone();
             match timing {
                 Ok(t) => scenario.timing = Some(t),
                 Err(e) => return error.set(Some(e)),

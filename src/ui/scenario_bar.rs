@@ -90,7 +90,7 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
         let (open, text, store) = (open.clone(), text.clone(), store.clone());
         Callback::from(move |_: MouseEvent| {
             if !*open {
-                let mut s = store.base.clone();
+                let mut s = (*store.base).clone();
                 s.actions.extend(store.applied.iter().cloned());
                 s.actions.sort_by(|a, b| a.at.total_cmp(&b.at));
                 text.set(s.to_json());

@@ -1,8 +1,8 @@
 //! The dashboard's state and its reducer. The reducer only drives the simulator (pure, no clock, no
-//! I/O): time arrives as `Msg::Tick { dt_ms }` from the clock effect.
+//! I/O): time arrives as `Msg::Tick` from the clock effect, once per animation frame.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -47,23 +47,34 @@ pub enum Selection {
     Topic(String),
 }
 
-/// The dashboard's state. The simulator sits behind `Rc<RefCell<_>>` so a tick does not copy the
-/// world; `version` changes on every mutation so components re-render.
+/// The dashboard's state. The simulator sits behind `Rc<RefCell<_>>` and the bulky parts behind
+/// `Rc`, so a tick (one per animation frame) copies no list; `version` changes on every mutation so
+/// components re-render, and the narrower counters below let a panel skip frames that did not touch
+/// what it shows.
 #[derive(Clone)]
 pub struct AppState {
     pub sim: Rc<RefCell<Sim>>,
     pub version: u64,
     /// The scenario as loaded (reset and share start from it).
-    pub base: Scenario,
+    pub base: Rc<Scenario>,
     /// The teacher's actions so far, with their times (appended to share links).
     pub applied: Vec<TimedAction>,
     pub playing: bool,
     pub speed: f64,
-    pub feed: VecDeque<FeedItem>,
+    /// Virtual ms the clock owes the simulator: what the last frames asked for and their time budget
+    /// did not reach (carried to the next frame; fractions of a ms included).
+    pub owed_ms: f64,
+    /// Replaced (a new `Rc`), never changed in place, whenever an item comes or grows: the feed
+    /// panel compares the pointer.
+    pub feed: Rc<VecDeque<FeedItem>>,
     pub topic: String,
     pub selection: Option<Selection>,
-    /// Keys of table rows changed by the last update (`ns/topic/broker`, `ns/broker-addr`).
-    pub changed: Vec<String>,
+    /// Keys of table rows changed by the last update that changed a table (`ns/topic/broker`,
+    /// `ns/broker-addr`); kept until the next one, so the highlight outlasts a 16 ms frame.
+    pub changed: Rc<HashSet<String>>,
+    /// Bumped when an event may have changed a table other than brokerLiveTable's timestamps
+    /// (topics, perms, brokers coming or going), so the tables re-render their rows only then.
+    pub tables_version: u64,
     /// An error to show (bad import, invalid action …).
     pub error: Option<String>,
     /// The preset the scenario came from, if any.
@@ -71,7 +82,7 @@ pub struct AppState {
     /// The next feed item's key.
     pub feed_seq: u64,
     /// The last send attempts per producer group, newest last.
-    pub picks: std::collections::BTreeMap<String, VecDeque<Pick>>,
+    pub picks: Rc<BTreeMap<String, VecDeque<Pick>>>,
     /// Bumped when a topic appears in or leaves a table, so the topic list is rebuilt only then.
     pub topics_version: u64,
 }
@@ -95,9 +106,42 @@ impl PartialEq for AppState {
     }
 }
 
+/// Whether a tick may go on simulating: the clock's time budget for one animation frame. The
+/// reducer only asks; the clock that made it reads real time.
+#[derive(Clone)]
+pub struct Budget(Rc<dyn Fn() -> bool>);
+
+impl Budget {
+    /// No limit: the whole advance in one go.
+    pub fn unlimited() -> Self {
+        Self(Rc::new(|| true))
+    }
+
+    /// A budget that lasts while `more()` says so.
+    pub fn new(more: impl Fn() -> bool + 'static) -> Self {
+        Self(Rc::new(more))
+    }
+
+    fn more(&self) -> bool {
+        (self.0)()
+    }
+}
+
+/// At most this many real ms of simulation are owed: when the simulator cannot keep up with the
+/// speed asked, the clock runs slower instead of falling ever further behind.
+const MAX_OWED_REAL_MS: f64 = 250.0;
+
 /// What the user (or the clock) asks for.
 pub enum Msg {
-    Tick { dt_ms: f64 },
+    /// `dt_ms` real ms went by: advance the simulator by that times the speed, within the budget
+    /// (none: only owe it, this frame is for rendering). Without `render` the state still advances
+    /// but compares equal (same `version`), so the panels skip this frame and show it with the next
+    /// rendering one.
+    Tick {
+        dt_ms: f64,
+        budget: Option<Budget>,
+        render: bool,
+    },
     TogglePlay,
     SetSpeed(f64),
     Step,
@@ -114,20 +158,28 @@ pub enum Msg {
 }
 
 impl AppState {
+    /// True while playing with the simulator well behind the speed asked (more than half the owed
+    /// cap): the virtual clock then runs slower than the speed shown, and the time bar says so.
+    pub fn falling_behind(&self) -> bool {
+        self.playing && self.owed_ms > MAX_OWED_REAL_MS * self.speed / 2.0
+    }
+
     /// The state for a scenario, paused at t = 0.
     pub fn new(scenario: Scenario) -> Self {
         let topic = first_user_topic(&scenario);
         let mut state = Self {
             sim: Rc::new(RefCell::new(Sim::new(&scenario))),
             version: 0,
-            base: scenario,
+            base: Rc::new(scenario),
             applied: Vec::new(),
             playing: false,
             speed: 10.0,
-            feed: VecDeque::new(),
+            owed_ms: 0.0,
+            feed: Rc::default(),
             topic,
             selection: None,
-            changed: Vec::new(),
+            changed: Rc::default(),
+            tables_version: 0,
             error: None,
             picks: Default::default(),
             preset: None,
@@ -151,10 +203,17 @@ impl AppState {
     /// Moves new simulator events into the feed and the changed-rows list.
     fn collect(&mut self) {
         let events = self.sim.borrow_mut().drain_events();
-        self.changed.clear();
+        if events.is_empty() {
+            return;
+        }
+        let mut changed = HashSet::new();
+        let mut tables_touched = false;
         let mut front_grown = false;
         for e in events {
-            self.changed.extend(changed_keys(&e));
+            if touches_tables(&e.kind) {
+                tables_touched = true;
+                changed.extend(changed_keys(&e));
+            }
             if let SimEventKind::Send {
                 producer,
                 broker_name: Some(b),
@@ -164,7 +223,9 @@ impl AppState {
                 ..
             } = &e.kind
             {
-                let strip = self.picks.entry(producer.as_str().to_owned()).or_default();
+                let strip = Rc::make_mut(&mut self.picks)
+                    .entry(producer.as_str().to_owned())
+                    .or_default();
                 strip.push_back(Pick {
                     t: e.t,
                     broker: b.clone(),
@@ -190,8 +251,7 @@ impl AppState {
                 // One line for the topics one registration (or removal) changed together. Its text is
                 // written once the group is complete (a first registration changes hundreds of topics).
                 let key = format!("{}|{namesrv}|{broker_name}|{change}", e.t);
-                if let Some(g) = self
-                    .feed
+                if let Some(g) = Rc::make_mut(&mut self.feed)
                     .front_mut()
                     .and_then(|f| f.group.as_mut())
                     .filter(|g| g.0 == key)
@@ -202,7 +262,7 @@ impl AppState {
                 }
                 self.finish_front(&mut front_grown);
                 self.feed_seq += 1;
-                self.feed.push_front(FeedItem {
+                Rc::make_mut(&mut self.feed).push_front(FeedItem {
                     t: e.t,
                     text: describe(&e),
                     kind: "topic",
@@ -214,7 +274,7 @@ impl AppState {
             }
             if is_feed_worthy(&e) {
                 self.finish_front(&mut front_grown);
-                self.feed.push_front(FeedItem {
+                Rc::make_mut(&mut self.feed).push_front(FeedItem {
                     t: e.t,
                     text: describe(&e),
                     kind: kind_name(&e.kind),
@@ -226,8 +286,13 @@ impl AppState {
             }
         }
         self.finish_front(&mut front_grown);
-        self.feed.truncate(FEED_LIMIT);
-        self.version += 1;
+        if self.feed.len() > FEED_LIMIT {
+            Rc::make_mut(&mut self.feed).truncate(FEED_LIMIT);
+        }
+        if tables_touched {
+            self.changed = Rc::new(changed);
+            self.tables_version += 1;
+        }
     }
 
     /// Writes the text of the front feed item when topics were merged into it.
@@ -235,7 +300,7 @@ impl AppState {
         if !std::mem::take(grown) {
             return;
         }
-        let Some(front) = self.feed.front_mut() else {
+        let Some(front) = Rc::make_mut(&mut self.feed).front_mut() else {
             return;
         };
         let Some((key, topics)) = &front.group else {
@@ -258,6 +323,24 @@ impl AppState {
             topics.len(),
             topics[..shown].join(", ")
         );
+    }
+
+    /// One frame of play: the virtual time `dt_ms` real ms ask for (plus what earlier frames still
+    /// owe), as far as the budget allows; the rest is owed to the next frame.
+    fn play_for(&mut self, dt_ms: f64, budget: Option<&Budget>) {
+        let cap = MAX_OWED_REAL_MS * self.speed;
+        self.owed_ms = (self.owed_ms + dt_ms.max(0.0) * self.speed).min(cap);
+        let Some(budget) = budget else {
+            return;
+        };
+        let before = self.sim.borrow().now();
+        let target = before + self.owed_ms as u64;
+        self.sim
+            .borrow_mut()
+            .advance_toward(target, || budget.more());
+        let after = self.sim.borrow().now();
+        self.owed_ms = (self.owed_ms - (after - before) as f64).max(0.0);
+        self.collect();
     }
 
     fn advance_by(&mut self, dt_ms: u64) {
@@ -323,15 +406,21 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut s = (*self).clone();
+        // Every message changes what is shown, except a frame the clock does not render.
+        if !matches!(msg, Msg::Tick { render: false, .. }) {
+            s.version += 1;
+        }
         match msg {
-            Msg::Tick { dt_ms } => {
+            Msg::Tick { dt_ms, budget, .. } => {
                 if !s.playing {
                     return self;
                 }
-                let dt = (dt_ms.max(0.0) * s.speed).round() as u64;
-                s.advance_by(dt);
+                s.play_for(dt_ms, budget.as_ref());
             }
-            Msg::TogglePlay => s.playing = !s.playing,
+            Msg::TogglePlay => {
+                s.playing = !s.playing;
+                s.owed_ms = 0.0;
+            }
             Msg::SetSpeed(x) => s.speed = x,
             Msg::Step => {
                 s.playing = false;
@@ -352,7 +441,7 @@ impl Reducible for AppState {
                 None => s.error = Some(format!("no preset named {name}")),
             },
             Msg::Reset => {
-                let mut next = AppState::new(s.base.clone());
+                let mut next = AppState::new((*s.base).clone());
                 next.preset = s.preset.clone();
                 return Rc::new(next);
             }
@@ -448,6 +537,18 @@ fn target_of(k: &SimEventKind) -> Option<Selection> {
         }
         _ => None,
     }
+}
+
+/// Whether an event may change a table row the dashboard shows, beyond brokerLiveTable's timestamps
+/// (which change with every heartbeat and are re-rendered on every frame anyway).
+fn touches_tables(k: &SimEventKind) -> bool {
+    !matches!(
+        k,
+        SimEventKind::BrokerRegistered { first: false, .. }
+            | SimEventKind::RoutePolled { .. }
+            | SimEventKind::RouteQuery { .. }
+            | SimEventKind::Send { .. }
+    )
 }
 
 fn changed_keys(e: &SimEvent) -> Vec<String> {

@@ -76,38 +76,72 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
         <div class="tables">
             <label class="filter">{ "filter topics " }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder="e.g. TopicTest" /></label>
             <div class="ns-tables">
-            { for sim.namesrvs().iter().enumerate().map(|(i, ns)| {
-                let m = &ns.manager;
-                let total: usize = m.topic_queue_table().iter()
-                    .filter(|(t, _)| contains_ci(t.as_str(), &f))
-                    .map(|(_, g)| g.len())
-                    .sum();
-                html! {
-                    <div class="ns-table" data-namesrv={ns.name.clone()}>
-                        <h3>{ ns.name.clone() }</h3>
-                        <h4>{ format!("topicQueueTable ({} topics, {total} rows)", m.topic_queue_table().len()) }</h4>
-                        <VirtualList len={total} row_height={ROW_PX} viewport={TOPICS_PX} testid="topic-queue-table"
-                            head={head(&["topic", "brokerName", "read", "write", "perm", "topicSysFlag"])}
-                            rows={topic_rows(store, i, f.clone())} />
-                        <h4>{ format!("brokerAddrTable ({} groups)", m.broker_addr_table().len()) }</h4>
-                        <VirtualList len={m.broker_addr_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
-                            testid="broker-addr-table" head={head(&["brokerName", "cluster", "brokerAddrs"])}
-                            rows={addr_rows(store, i)} />
-                        <h4>{ "clusterAddrTable" }</h4>
-                        <table><tbody>{ for m.cluster_addr_table().iter().map(|(c, names)| html!{ <tr>
-                            <td>{ c.to_string() }</td><td>{ names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ") }</td>
-                        </tr> }) }</tbody></table>
-                        <h4>{ format!("brokerLiveTable ({} brokers)", m.broker_live_table().len()) }</h4>
-                        <VirtualList len={m.broker_live_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
-                            testid="broker-live-table"
-                            head={head(&["brokerAddr", "lastUpdateTimestamp", "age", "timeout", "dataVersion", "haServerAddr"])}
-                            rows={live_rows(store, i)} />
-                        <h4>{ "filterServerTable" }</h4>
-                        <p class="hint">{ if m.filter_server_table().is_empty() { "empty (filter servers are a legacy feature)" } else { "" } }</p>
-                    </div>
-                }
+            { for (0..sim.namesrvs().len()).map(|i| html! {
+                <NsTables store={store.clone()} ns={i} filter={f.clone()} />
             }) }
             </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct NsTablesProps {
+    store: Store,
+    ns: usize,
+    /// Lowercase.
+    filter: String,
+}
+
+/// One NameServer's tables. brokerLiveTable's ages change on every frame; the other tables' rows
+/// (and topicQueueTable's row count, a walk over every topic) are recomputed only when the reducer
+/// says a table changed (`tables_version`), so a frame of plain heartbeats re-renders only them.
+#[component]
+fn NsTables(props: &NsTablesProps) -> Html {
+    let (store, i) = (&props.store, props.ns);
+    let key = (
+        std::rc::Rc::as_ptr(&store.sim) as usize,
+        store.tables_version,
+        props.filter.clone(),
+    );
+    let total = *use_memo(key.clone(), |(_, _, f)| {
+        store.sim.borrow().namesrvs().get(i).map_or(0, |ns| {
+            ns.manager
+                .topic_queue_table()
+                .iter()
+                .filter(|(t, _)| contains_ci(t.as_str(), f))
+                .map(|(_, g)| g.len())
+                .sum::<usize>()
+        })
+    });
+    let topic_cb = (*use_memo(key.clone(), |(_, _, f)| topic_rows(store, i, f.clone()))).clone();
+    let addr_cb = (*use_memo((key.0, key.1), |_| addr_rows(store, i))).clone();
+    let sim = store.sim.borrow();
+    let Some(ns) = sim.namesrvs().get(i) else {
+        return html! {};
+    };
+    let m = &ns.manager;
+    html! {
+        <div class="ns-table" data-namesrv={ns.name.clone()}>
+            <h3>{ ns.name.clone() }</h3>
+            <h4>{ format!("topicQueueTable ({} topics, {total} rows)", m.topic_queue_table().len()) }</h4>
+            <VirtualList len={total} row_height={ROW_PX} viewport={TOPICS_PX} testid="topic-queue-table"
+                head={head(&["topic", "brokerName", "read", "write", "perm", "topicSysFlag"])}
+                rows={topic_cb} />
+            <h4>{ format!("brokerAddrTable ({} groups)", m.broker_addr_table().len()) }</h4>
+            <VirtualList len={m.broker_addr_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
+                testid="broker-addr-table" head={head(&["brokerName", "cluster", "brokerAddrs"])}
+                rows={addr_cb} />
+            <h4>{ "clusterAddrTable" }</h4>
+            <table><tbody>{ for m.cluster_addr_table().iter().map(|(c, names)| html!{ <tr>
+                <td>{ c.to_string() }</td><td>{ names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ") }</td>
+            </tr> }) }</tbody></table>
+            <h4>{ format!("brokerLiveTable ({} brokers)", m.broker_live_table().len()) }</h4>
+            <VirtualList len={m.broker_live_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
+                testid="broker-live-table"
+                head={head(&["brokerAddr", "lastUpdateTimestamp", "age", "timeout", "dataVersion", "haServerAddr"])}
+                rows={live_rows(store, i)} />
+            <h4>{ "filterServerTable" }</h4>
+            <p class="hint">{ if m.filter_server_table().is_empty() { "empty (filter servers are a legacy feature)" } else { "" } }</p>
         </div>
     }
 }

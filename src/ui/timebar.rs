@@ -61,6 +61,10 @@ pub fn TimeBar(props: &TimeBarProps) -> Html {
             }) }
             <button data-testid="advance-to-expiry" onclick={dispatch(|| Msg::AdvanceToExpiry)}
                 title="run until a NameServer removes a broker (next expiry, idle close or scan)">{ "» next expiry" }</button>
+            // Always laid out, shown or hidden, so the bar does not jump while time runs.
+            <span class={classes!("behind", store.falling_behind().then_some("on"))} data-testid="behind"
+                title="the simulator cannot keep up with this speed here: virtual time runs slower than chosen">
+                { "⚠ slower than chosen" }</span>
             <span class="next" title="when the next timer fires">
                 { next.map(|t| format!("next timer in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_default() }
             </span>

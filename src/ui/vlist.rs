@@ -8,6 +8,9 @@ use yew::prelude::*;
 
 /// Rows rendered beyond the visible ones on each side, so a quick scroll does not show blanks.
 const OVERSCAN: usize = 4;
+/// Rows at least this tall (px) get one row of overscan: a broker card is already 136 px, and the
+/// cards are re-rendered on every frame that renders.
+const TALL_ROW_PX: u32 = 100;
 
 #[derive(Properties, PartialEq)]
 pub struct VirtualListProps {
@@ -30,10 +33,21 @@ pub struct VirtualListProps {
 
 /// The rows to render for a scroll position: the visible ones plus the overscan, within the list.
 pub fn window(len: usize, row_height: u32, viewport: u32, scroll_top: i32) -> Range<usize> {
+    window_with(len, row_height, viewport, scroll_top, OVERSCAN)
+}
+
+/// [`window`] with `overscan` rows on each side.
+fn window_with(
+    len: usize,
+    row_height: u32,
+    viewport: u32,
+    scroll_top: i32,
+    overscan: usize,
+) -> Range<usize> {
     let h = row_height.max(1) as usize;
     let first = (scroll_top.max(0) as usize / h).min(len);
-    let start = first.saturating_sub(OVERSCAN);
-    let end = (first + viewport as usize / h + 1 + OVERSCAN).min(len);
+    let start = first.saturating_sub(overscan);
+    let end = (first + viewport as usize / h + 1 + overscan).min(len);
     start..end
 }
 
@@ -41,14 +55,25 @@ pub fn window(len: usize, row_height: u32, viewport: u32, scroll_top: i32) -> Ra
 #[component]
 pub fn VirtualList(props: &VirtualListProps) -> Html {
     let scroll_top = use_state(|| 0i32);
-    let range = window(props.len, props.row_height, props.viewport, *scroll_top);
+    let over = if props.row_height >= TALL_ROW_PX {
+        1
+    } else {
+        OVERSCAN
+    };
+    let range = window_with(
+        props.len,
+        props.row_height,
+        props.viewport,
+        *scroll_top,
+        over,
+    );
     let onscroll = {
         let scroll_top = scroll_top.clone();
         let (len, h, vp) = (props.len, props.row_height, props.viewport);
         Callback::from(move |e: Event| {
             let top = e.target_unchecked_into::<web_sys::Element>().scroll_top();
             // Re-render only when the window moves, not on every scrolled pixel.
-            if window(len, h, vp, top) != window(len, h, vp, *scroll_top) {
+            if window_with(len, h, vp, top, over) != window_with(len, h, vp, *scroll_top, over) {
                 scroll_top.set(top);
             }
         })
@@ -57,7 +82,17 @@ pub fn VirtualList(props: &VirtualListProps) -> Html {
     let above = range.start * h;
     let below = (props.len - range.end) * h;
     let rows = props.rows.emit(range.clone());
-    let style = format!("max-height: {}px; overflow-y: auto", props.viewport);
+    // A list taller than its viewport gets exactly the viewport's height and `contain: strict`: the
+    // browser then lays out and paints what changes inside (ages, rings) without touching the page
+    // around it, a large part of a frame's cost on a big cluster. A short list keeps its own height.
+    let style = if props.len * h > props.viewport as usize {
+        format!(
+            "height: {}px; overflow-y: auto; contain: strict",
+            props.viewport
+        )
+    } else {
+        format!("max-height: {}px; overflow-y: auto", props.viewport)
+    };
     let body = match &props.head {
         Some(head) => html! {
             <table class="vtable">

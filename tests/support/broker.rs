@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use super::peer::{free_port, ScratchDir};
+use super::peer::{free_port, installed_bin, ScratchDir};
 
 /// How long the broker may take to listen (about 0.5 s on an idle machine).
 const START_LIMIT: Duration = Duration::from_secs(60);
@@ -27,27 +27,12 @@ const STOP_LIMIT: Duration = Duration::from_secs(30);
 
 /// The broker binary, or a panic telling how to install it.
 pub fn broker_bin() -> PathBuf {
-    if let Some(bin) = std::env::var_os("ROUTELAB_BROKER_BIN") {
-        let bin = PathBuf::from(bin);
-        assert!(
-            bin.is_file(),
-            "ROUTELAB_BROKER_BIN={} does not exist; unset it or run `scripts/setup --peer`",
-            bin.display()
-        );
-        return bin;
-    }
-    let dir = std::env::var_os("ROUTELAB_PEER_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/routelab/peer")))
-        .expect("neither ROUTELAB_PEER_DIR nor HOME is set");
-    let bin = dir.join("bin/rocketmq-broker-rust");
-    assert!(
-        bin.is_file(),
-        "the test broker (rocketmq-rust's rocketmq-broker) is not installed at {}: run \
-         `scripts/setup --peer` (about 14 minutes, once), or set ROUTELAB_BROKER_BIN",
-        bin.display()
-    );
-    bin
+    installed_bin(
+        "ROUTELAB_BROKER_BIN",
+        "rocketmq-broker-rust",
+        "the test broker (rocketmq-rust's rocketmq-broker)",
+        "about 14 minutes, once",
+    )
 }
 
 fn bindable(port: u16) -> bool {

@@ -29,11 +29,22 @@ const START_LIMIT: Duration = Duration::from_secs(30);
 
 /// The peer binary, or a panic telling how to install it.
 pub fn peer_bin() -> PathBuf {
-    if let Some(bin) = std::env::var_os("ROUTELAB_PEER_BIN") {
+    installed_bin(
+        "ROUTELAB_PEER_BIN",
+        "rocketmq-namesrv-rust",
+        "the test NameServer (rocketmq-rust's rocketmq-namesrv)",
+        "about 10 minutes, once",
+    )
+}
+
+/// A binary `scripts/setup --peer` installs: `$env_var` if set, else `bin/FILE` under
+/// `${ROUTELAB_PEER_DIR:-$HOME/.cache/routelab/peer}`; a missing one panics with how to get it.
+pub fn installed_bin(env_var: &str, file: &str, what: &str, setup_takes: &str) -> PathBuf {
+    if let Some(bin) = std::env::var_os(env_var) {
         let bin = PathBuf::from(bin);
         assert!(
             bin.is_file(),
-            "ROUTELAB_PEER_BIN={} does not exist; unset it or run `scripts/setup --peer`",
+            "{env_var}={} does not exist; unset it or run `scripts/setup --peer`",
             bin.display()
         );
         return bin;
@@ -42,11 +53,10 @@ pub fn peer_bin() -> PathBuf {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/routelab/peer")))
         .expect("neither ROUTELAB_PEER_DIR nor HOME is set");
-    let bin = dir.join("bin/rocketmq-namesrv-rust");
+    let bin = dir.join("bin").join(file);
     assert!(
         bin.is_file(),
-        "the test NameServer (rocketmq-rust's rocketmq-namesrv) is not installed at {}: run \
-         `scripts/setup --peer` (about 10 minutes, once), or set ROUTELAB_PEER_BIN",
+        "{what} is not installed at {}: run `scripts/setup --peer` ({setup_takes}), or set {env_var}",
         bin.display()
     );
     bin

@@ -7,12 +7,12 @@ use crate::server::config::{properties_text, ServerConfig};
 
 /// 319: every item as `key=value` lines.
 pub fn get(config: &ServerConfig, req: &Req) -> Handled {
-    Ok(req.ok_body(properties_text(&config.properties()).into_bytes()))
+    Ok(req.ok_body(properties_text(&config.all_items()).into_bytes()))
 }
 
 /// 318: applies the items of the properties body; a black-listed key refuses the whole update with
-/// NO_PERMISSION. Values that do not parse and unknown keys are skipped, as Java's
-/// `Configuration.update` skips them.
+/// NO_PERMISSION. Values that do not parse, and keys neither known nor kept from the `-c` file, are
+/// skipped, as Java's `Configuration.update` skips them.
 pub fn update(config: &mut ServerConfig, routes: &mut RouteManager, req: &Req) -> Handled {
     if req.body.is_empty() {
         return Ok(req.ok());

@@ -142,7 +142,7 @@ fn decode(s: &str) -> String {
 }
 
 /// Percent-encoding of everything but RFC 3986's unreserved characters.
-fn encode(s: &str) -> String {
+pub(crate) fn encode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
