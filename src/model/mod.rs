@@ -9,6 +9,6 @@ pub mod route;
 pub mod topic_config;
 
 pub use cluster::{ClusterInfo, KVTable, TopicList};
-pub use names::{BrokerAddr, BrokerName, ClusterName, TopicName};
+pub use names::{BrokerAddr, BrokerName, ClusterName, ProducerGroup, TopicName};
 pub use route::{BrokerData, QueueData, TopicRouteData, MASTER_ID};
 pub use topic_config::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};

@@ -1,28 +1,49 @@
 //! Newtypes for the names RocketMQ keeps in its tables, so a broker name can never be passed where an
 //! address or a topic is expected. Each serializes as a plain JSON string (`#[serde(transparent)]`) and
-//! borrows as `str`, so maps keyed by them can be looked up with `&str`.
+//! borrows as `str`, so maps keyed by them can be looked up with `&str`. The text is shared
+//! (`Arc<str>`): names are copied far more often than created (every route answer, every queue a
+//! producer picks), and a copy then costs a reference count, not an allocation.
 
 use std::borrow::Borrow;
 use std::fmt;
+use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! name_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-        #[serde(transparent)]
-        pub struct $name(String);
+        #[derive(Clone, Debug, Default, Eq, PartialOrd, Ord)]
+        pub struct $name(Arc<str>);
+
+        // Copies of one name share its text, so equal pointers answer without comparing bytes.
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+            }
+        }
+
+        // By the text, as equality is (and as a String's hash was).
+        impl std::hash::Hash for $name {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                self.0.hash(state);
+            }
+        }
 
         impl $name {
             /// Wraps a name as it arrives; validation belongs to the request that carries it.
             pub fn new(name: impl Into<String>) -> Self {
-                Self(name.into())
+                Self(Arc::from(name.into()))
             }
 
             /// The name as text.
             pub fn as_str(&self) -> &str {
                 &self.0
+            }
+
+            /// Whether `other` is a copy of this very name (shares its text), not merely equal.
+            pub fn shares_text(&self, other: &Self) -> bool {
+                Arc::ptr_eq(&self.0, &other.0)
             }
         }
 
@@ -41,25 +62,38 @@ macro_rules! name_type {
 
         impl From<&str> for $name {
             fn from(s: &str) -> Self {
-                Self(s.to_owned())
+                Self(Arc::from(s))
             }
         }
 
         impl From<String> for $name {
             fn from(s: String) -> Self {
-                Self(s)
+                Self(Arc::from(s))
+            }
+        }
+
+        // A plain JSON string, as `#[serde(transparent)]` over a String was.
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                String::deserialize(deserializer).map(Self::from)
             }
         }
 
         impl PartialEq<str> for $name {
             fn eq(&self, other: &str) -> bool {
-                self.0 == other
+                &*self.0 == other
             }
         }
 
         impl PartialEq<&str> for $name {
             fn eq(&self, other: &&str) -> bool {
-                self.0 == *other
+                &*self.0 == *other
             }
         }
     };
@@ -80,4 +114,8 @@ name_type!(
 name_type!(
     /// A topic name, the key of `topicQueueTable`.
     TopicName
+);
+name_type!(
+    /// A producer group name (`producerGroup`).
+    ProducerGroup
 );

@@ -54,6 +54,9 @@ impl TopicPublishInfo {
         client: ClientProfile,
     ) -> Result<Self, ProducerError> {
         let mut queues = Vec::new();
+        // Every queue shares the topic's and its group's name (a reference count per queue), so
+        // copying a picked queue and comparing its names stay cheap.
+        let topic_name = TopicName::from(topic);
         let conf = route.order_topic_conf.as_deref().unwrap_or("");
         let order_topic = !conf.is_empty();
         if order_topic {
@@ -78,7 +81,12 @@ impl TopicPublishInfo {
                     .unwrap_or("")
                     .parse()
                     .map_err(|_| bad("the count is not a number"))?;
-                queues.extend((0..count).map(|i| MessageQueue::new(topic, broker, i)));
+                let broker = BrokerName::from(broker);
+                queues.extend((0..count).map(|i| MessageQueue {
+                    topic: topic_name.clone(),
+                    broker_name: broker.clone(),
+                    queue_id: i,
+                }));
             }
         } else {
             let mut qds = route.queue_datas.clone();
@@ -93,15 +101,16 @@ impl TopicPublishInfo {
                     .broker_data(qd.broker_name.as_str())
                     .is_some_and(|bd| bd.broker_addrs.contains_key(&MASTER_ID));
                 if has_master {
-                    queues.extend(
-                        (0..qd.write_queue_nums)
-                            .map(|i| MessageQueue::new(topic, qd.broker_name.as_str(), i)),
-                    );
+                    queues.extend((0..qd.write_queue_nums).map(|i| MessageQueue {
+                        topic: topic_name.clone(),
+                        broker_name: qd.broker_name.clone(),
+                        queue_id: i,
+                    }));
                 }
             }
         }
         Ok(Self {
-            topic: topic.into(),
+            topic: topic_name,
             order_topic,
             message_queue_list: queues,
             topic_route_data: route.clone(),

@@ -25,10 +25,11 @@ mod presets;
 mod producer;
 mod report;
 pub mod scenario;
+mod targets;
+mod timers;
 mod topic_sets;
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use event::{describe, SimEvent, SimEventKind};
@@ -145,7 +146,7 @@ pub(crate) struct Conn {
 
 /// What a timer does when it fires. Timers of a process restarted or stopped since they were set
 /// carry an old epoch and are ignored.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
     Action(usize),
     Scan(usize),
@@ -169,9 +170,8 @@ pub struct Sim {
     producers: Vec<ProducerNode>,
     conns: BTreeMap<ChannelId, Conn>,
     next_channel: u64,
-    /// (time, insertion order, timer): a min-heap; insertion order breaks ties deterministically.
-    timers: BinaryHeap<Reverse<(u64, u64, Timer)>>,
-    seq: u64,
+    /// Pending timers, fired by time; insertion order breaks ties deterministically.
+    timers: timers::TimerQueue,
     events: VecDeque<SimEvent>,
     /// broker address ↔ NameServer links that are cut.
     cut_broker_ns: BTreeSet<(String, usize)>,
@@ -211,8 +211,7 @@ impl Sim {
             producers: Vec::new(),
             conns: BTreeMap::new(),
             next_channel: 1,
-            timers: BinaryHeap::new(),
-            seq: 0,
+            timers: timers::TimerQueue::default(),
             events: VecDeque::new(),
             cut_broker_ns: BTreeSet::new(),
             generated: std::sync::Arc::new(topic_sets::expand(scenario)),
@@ -280,7 +279,7 @@ impl Sim {
 
     /// When the next timer fires, if any.
     pub fn next_timer(&self) -> Option<u64> {
-        self.timers.peek().map(|Reverse((t, _, _))| *t)
+        self.timers.next_time()
     }
 
     /// Fires every timer due at the next timer's time and moves the clock there. Returns that time,
@@ -288,13 +287,7 @@ impl Sim {
     pub fn step(&mut self) -> Option<u64> {
         let t = self.next_timer()?;
         self.now = self.now.max(t);
-        while let Some(Reverse((due, _, _))) = self.timers.peek() {
-            if *due > t {
-                break;
-            }
-            let Some(Reverse((_, _, timer))) = self.timers.pop() else {
-                break;
-            };
+        while let Some(timer) = self.timers.pop_due(t) {
             self.fire(timer);
         }
         Some(t)
@@ -346,7 +339,10 @@ impl Sim {
 
     /// Every event not yet polled.
     pub fn drain_events(&mut self) -> Vec<SimEvent> {
-        self.events.drain(..).collect()
+        // Hands over the queue's own buffer (no copy of each event: there is one per simulated
+        // send) and starts a new one as large as the batch just taken, so it need not grow again.
+        let fresh = VecDeque::with_capacity(self.events.len());
+        Vec::from(std::mem::replace(&mut self.events, fresh))
     }
 
     /// Whether `action` could be applied now ([`Sim::apply`] would accept it), changing nothing.
@@ -363,8 +359,7 @@ impl Sim {
     }
 
     fn schedule(&mut self, at: u64, timer: Timer) {
-        self.seq += 1;
-        self.timers.push(Reverse((at, self.seq, timer)));
+        self.timers.push(at, timer);
     }
 
     fn schedule_scan(&mut self, ns: usize, at: u64) {
@@ -589,6 +584,11 @@ impl Sim {
                                 *c,
                             )
                             .ok();
+                            p.targets = p
+                                .info
+                                .as_ref()
+                                .map(|i| targets::targets_of(i, &self.brokers))
+                                .unwrap_or_default();
                         }
                     }
                     if let Some(ft) = fault_tolerance {

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::event::SimEventKind;
 use super::scenario::ProducerSpec;
 use super::{Sim, Timer, FIRST_ROUTE_POLL_MS, SEND_ATTEMPTS};
+use crate::model::{BrokerName, ProducerGroup, TopicName};
 use crate::producer::{
     ClientProfile, MessageQueue, MqFaultStrategy, SendOutcome, TopicPublishInfo,
 };
@@ -68,6 +69,11 @@ pub struct ProducerNode {
     pub active: bool,
     pub(crate) epoch: u64,
     pub(crate) in_flight: Option<InFlight>,
+    /// The group and topic as shared names, cloned into every send event.
+    pub(crate) group_name: ProducerGroup,
+    pub(crate) topic_name: TopicName,
+    /// Where the queues of `info` lead (kept with `info`).
+    pub(crate) targets: Vec<super::targets::Target>,
 }
 
 impl Sim {
@@ -87,6 +93,9 @@ impl Sim {
             active: true,
             epoch: 1,
             in_flight: None,
+            group_name: ProducerGroup::from(spec.group.as_str()),
+            topic_name: TopicName::from(spec.topic.as_str()),
+            targets: Vec::new(),
         });
         let p = self.producers.len() - 1;
         self.schedule(
@@ -195,6 +204,7 @@ impl Sim {
                 .is_some_and(|i| i.topic_route_data.sorted() == route.sorted());
             if !same {
                 if let Ok(info) = TopicPublishInfo::from_route(&topic, &route, node.client) {
+                    node.targets = super::targets::targets_of(&info, &self.brokers);
                     node.info = Some(info);
                     changed = true;
                 }
@@ -239,11 +249,11 @@ impl Sim {
     ) {
         let node = &mut self.producers[p];
         node.stats.failed += 1;
-        let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+        let (producer, topic) = (node.group_name.clone(), node.topic_name.clone());
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            broker_name: mq.map(|q| q.broker_name.to_string()),
+            broker_name: mq.map(|q| q.broker_name.as_str().to_owned()),
             queue_id: mq.map(|q| q.queue_id),
             attempt,
             ok: false,
@@ -261,7 +271,7 @@ impl Sim {
 
     /// One attempt: pick a queue (avoiding the last broker on retries), check the budget, and decide
     /// how the broker answers and how long it takes.
-    fn begin_attempt(&mut self, p: usize, first_begin: u64, times: u32, last: Option<String>) {
+    fn begin_attempt(&mut self, p: usize, first_begin: u64, times: u32, last: Option<BrokerName>) {
         let now = self.now;
         let node = &mut self.producers[p];
         let Some(info) = node.info.as_mut() else {
@@ -270,7 +280,7 @@ impl Sim {
         let mq = node.strategy.select_one_message_queue(
             now,
             info,
-            last.as_deref(),
+            last.as_ref().map(BrokerName::as_str),
             times > 0,
             &mut self.rng,
         );
@@ -314,21 +324,29 @@ impl Sim {
         remaining: u64,
     ) -> (SendOutcome, u64, Option<&'static str>) {
         let node = &self.producers[p];
-        let master = node
-            .info
-            .as_ref()
-            .and_then(|i| i.topic_route_data.broker_data(mq.broker_name.as_str()))
-            .and_then(|b| b.master_addr());
+        let target = super::targets::find(&node.targets, &mq.broker_name);
+        let master = match target {
+            Some(t) => t.master.as_ref(),
+            None => node
+                .info
+                .as_ref()
+                .and_then(|i| i.topic_route_data.broker_data(mq.broker_name.as_str()))
+                .and_then(|b| b.master_addr()),
+        };
         let Some(addr) = master else {
             return (SendOutcome::ClientError, 0, Some("no_master"));
         };
         let cut = node.cut_brokers.contains(addr.as_str());
-        let index = self.brokers.iter().position(|b| b.addr == addr.as_str());
+        let index = target
+            .and_then(|t| t.broker)
+            .or_else(|| self.brokers.iter().position(|b| b.addr == addr.as_str()));
         // autoCreateTopicEnable: a running broker creates a missing topic from TBW102 on the send.
+        let mut accepts = index.and_then(|b| self.brokers[b].accepts(mq.topic.as_str()));
         if let Some(b) = index {
             let running = self.brokers[b].is_up() && !cut;
-            if running && self.brokers[b].accepts(mq.topic.as_str()).is_none() {
+            if running && accepts.is_none() {
                 self.auto_create_topic(b, mq.topic.as_str());
+                accepts = self.brokers[b].accepts(mq.topic.as_str());
             }
         }
         let broker = index.map(|b| &self.brokers[b]);
@@ -337,21 +355,19 @@ impl Sim {
             Some(super::BrokerState::Frozen) => {
                 (SendOutcome::RemotingError, remaining + 1, Some("timeout"))
             }
-            Some(super::BrokerState::Running) => {
-                match broker.and_then(|b| b.accepts(mq.topic.as_str())) {
-                    Some(true) => (SendOutcome::Ok, 1 + self.rng.next_below(10), None),
-                    Some(false) => (
-                        SendOutcome::BrokerError,
-                        1 + self.rng.next_below(3),
-                        Some("no_permission"),
-                    ),
-                    None => (
-                        SendOutcome::BrokerError,
-                        1 + self.rng.next_below(3),
-                        Some("topic_not_exist"),
-                    ),
-                }
-            }
+            Some(super::BrokerState::Running) => match accepts {
+                Some(true) => (SendOutcome::Ok, 1 + self.rng.next_below(10), None),
+                Some(false) => (
+                    SendOutcome::BrokerError,
+                    1 + self.rng.next_below(3),
+                    Some("no_permission"),
+                ),
+                None => (
+                    SendOutcome::BrokerError,
+                    1 + self.rng.next_below(3),
+                    Some("topic_not_exist"),
+                ),
+            },
             _ => (
                 SendOutcome::RemotingError,
                 1 + self.rng.next_below(3),
@@ -378,11 +394,12 @@ impl Sim {
             }
         }
         let ok = f.outcome == SendOutcome::Ok;
-        let (producer, topic) = (node.spec.group.clone(), node.spec.topic.clone());
+        let (producer, topic) = (node.group_name.clone(), node.topic_name.clone());
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            broker_name: Some(f.mq.broker_name.to_string()),
+            // as_str().to_owned(), not to_string(): no trip through the formatter on every send.
+            broker_name: Some(f.mq.broker_name.as_str().to_owned()),
             queue_id: Some(f.mq.queue_id),
             attempt: f.attempt,
             ok,
@@ -393,12 +410,7 @@ impl Sim {
         if ok {
             node.stats.ok += 1;
         } else if f.attempt < SEND_ATTEMPTS {
-            self.begin_attempt(
-                p,
-                f.first_begin,
-                f.attempt,
-                Some(f.mq.broker_name.to_string()),
-            );
+            self.begin_attempt(p, f.first_begin, f.attempt, Some(f.mq.broker_name.clone()));
             return;
         } else {
             node.stats.failed += 1;

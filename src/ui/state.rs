@@ -224,7 +224,7 @@ impl AppState {
             } = &e.kind
             {
                 let strip = Rc::make_mut(&mut self.picks)
-                    .entry(producer.clone())
+                    .entry(producer.as_str().to_owned())
                     .or_default();
                 strip.push_back(Pick {
                     t: e.t,
@@ -531,8 +531,9 @@ fn target_of(k: &SimEventKind) -> Option<Selection> {
         SimEventKind::TopicChanged { topic, .. } | SimEventKind::RouteQuery { topic, .. } => {
             Some(Selection::Topic(topic.clone()))
         }
-        SimEventKind::RoutePolled { producer, .. } | SimEventKind::Send { producer, .. } => {
-            Some(Selection::Producer(producer.clone()))
+        SimEventKind::RoutePolled { producer, .. } => Some(Selection::Producer(producer.clone())),
+        SimEventKind::Send { producer, .. } => {
+            Some(Selection::Producer(producer.as_str().to_owned()))
         }
         _ => None,
     }

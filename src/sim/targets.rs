@@ -1,0 +1,52 @@
+//! Where a producer's sends go: for each broker group of its publish info, the master's address in
+//! its cached route and the simulated broker at that address, worked out when the publish info
+//! changes rather than on every send.
+//!
+//! The queues of a publish info share their group's name ([`BrokerName`] copies share one text), so
+//! a picked queue finds its group here by pointer. A queue whose name is not shared (4.x's
+//! `pickOneAtLeast` builds one from the fault table) is looked up the long way by the caller.
+
+use super::BrokerNode;
+use crate::model::{BrokerAddr, BrokerName};
+use crate::producer::TopicPublishInfo;
+
+/// One broker group a producer's queues lead to.
+#[derive(Clone, Debug)]
+pub(crate) struct Target {
+    /// The group's name, shared with its queues.
+    name: BrokerName,
+    /// Its master's address in the route (`brokerAddrs[0]`), if any.
+    pub master: Option<BrokerAddr>,
+    /// The first simulated broker with that address when this was worked out. Brokers are only
+    /// ever appended, so a found index stays the first match; a missing one is searched again.
+    pub broker: Option<usize>,
+}
+
+/// The targets of `info`'s queues, one per group in queue order.
+pub(crate) fn targets_of(info: &TopicPublishInfo, brokers: &[BrokerNode]) -> Vec<Target> {
+    let mut out: Vec<Target> = Vec::new();
+    for mq in &info.message_queue_list {
+        if out.iter().any(|t| t.name.shares_text(&mq.broker_name)) {
+            continue;
+        }
+        let master = info
+            .topic_route_data
+            .broker_data(mq.broker_name.as_str())
+            .and_then(|b| b.master_addr())
+            .cloned();
+        let broker = master
+            .as_ref()
+            .and_then(|a| brokers.iter().position(|b| b.addr == a.as_str()));
+        out.push(Target {
+            name: mq.broker_name.clone(),
+            master,
+            broker,
+        });
+    }
+    out
+}
+
+/// The target of a queue of group `name`, found by the shared name only.
+pub(crate) fn find<'a>(targets: &'a [Target], name: &BrokerName) -> Option<&'a Target> {
+    targets.iter().find(|t| t.name.shares_text(name))
+}
