@@ -46,6 +46,9 @@ pub struct BrokerNode {
     pub channel_to: BTreeMap<usize, ChannelId>,
     /// Bumped when the process stops, so its pending timers are ignored.
     pub(crate) epoch: u64,
+    /// The last full-table registration, sent again while the DataVersion stays (every topic change
+    /// bumps it): a heartbeat of a broker with hundreds of topics then copies no table.
+    pub(crate) full_registration: Option<RegisterBroker>,
 }
 
 impl BrokerNode {
@@ -113,6 +116,7 @@ impl Sim {
             next_register: None,
             channel_to: BTreeMap::new(),
             epoch: 0,
+            full_registration: None,
         });
         self.start_broker(self.brokers.len() - 1);
     }
@@ -143,8 +147,16 @@ impl Sim {
 
     /// REGISTER_BROKER with the full topic table to every NameServer it can reach.
     pub(super) fn register_all(&mut self, b: usize) {
-        let topics: Vec<TopicConfig> = self.brokers[b].topics.values().cloned().collect();
-        self.register_body(b, topics);
+        let broker = &mut self.brokers[b];
+        let mut req = match broker.full_registration.take() {
+            Some(req) if req.topics().data_version == broker.data_version => req,
+            _ => {
+                let topics = broker.topics.values().cloned().collect();
+                self.registration(b, topics)
+            }
+        };
+        self.send_registration(b, &mut req);
+        self.brokers[b].full_registration = Some(req);
     }
 
     fn is_cut(&self, b: usize, ns: usize) -> bool {
@@ -180,9 +192,15 @@ impl Sim {
     /// turn (none across a cut link). The request is built once: with thousands of topics, copying
     /// the table per NameServer was a large part of a heartbeat's cost.
     fn register_body(&mut self, b: usize, topics: Vec<TopicConfig>) {
+        let mut req = self.registration(b, topics);
+        self.send_registration(b, &mut req);
+    }
+
+    /// The broker's REGISTER_BROKER request with these topic configs and its current DataVersion.
+    fn registration(&self, b: usize, topics: Vec<TopicConfig>) -> RegisterBroker {
         let broker = &self.brokers[b];
         let v5 = self.scenario.profile == Profile::V5;
-        let mut req = RegisterBroker {
+        RegisterBroker {
             cluster_name: broker.spec.cluster.as_str().into(),
             broker_addr: broker.addr.as_str().into(),
             broker_name: broker.spec.name.as_str().into(),
@@ -200,7 +218,11 @@ impl Sim {
                 ),
             },
             channel: ChannelId(0),
-        };
+        }
+    }
+
+    /// Sends `req` to each NameServer in turn, on the broker's channel to it.
+    fn send_registration(&mut self, b: usize, req: &mut RegisterBroker) {
         for ns in 0..self.namesrvs.len() {
             if self.is_cut(b, ns) {
                 continue;
@@ -208,7 +230,7 @@ impl Sim {
             let channel = self.channel(b, ns);
             req.channel = channel;
             // Refusals are reported by the manager's events; validated scenarios give valid requests.
-            let _ = self.namesrvs[ns].manager.register_broker(self.now, &req);
+            let _ = self.namesrvs[ns].manager.register_broker(self.now, req);
             if let Some(conn) = self.conns.get_mut(&channel) {
                 conn.last_traffic = self.now;
             }
