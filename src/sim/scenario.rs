@@ -472,7 +472,9 @@ impl Scenario {
         let mut names = self.namesrvs.clone();
         // References are checked in the order the actions run (by time, ties in file order).
         let mut order: Vec<usize> = (0..self.actions.len()).collect();
-        order.sort_by(|&a, &b| self.actions[a].at.total_cmp(&self.actions[b].at));
+        crate::sort::sort_by(&mut order, |&a, &b| {
+            self.actions[a].at.total_cmp(&self.actions[b].at)
+        });
         for i in order {
             let a = &self.actions[i];
             let path = format!("actions[{i}]");
