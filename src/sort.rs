@@ -77,7 +77,7 @@ mod tests {
             let mut ours = v.clone();
             by_indices(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut std = v;
-            std.sort_by(|a, b| a.0.cmp(&b.0));
+            std.sort_by_key(|a| a.0);
             assert_eq!(ours, std);
         }
     }
