@@ -59,6 +59,7 @@ pub mod rng;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
 pub mod sim;
+mod sort;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

@@ -108,10 +108,12 @@ impl TopicRouteData {
     /// (`MQClientInstance.topicRouteDataIsChange`). Use this to compare routes as sets.
     pub fn sorted(&self) -> Self {
         let mut copy = self.clone();
-        copy.queue_datas
-            .sort_by(|a, b| a.broker_name.cmp(&b.broker_name));
-        copy.broker_datas
-            .sort_by(|a, b| a.broker_name.cmp(&b.broker_name));
+        crate::sort::sort_by(&mut copy.queue_datas, |a, b| {
+            a.broker_name.cmp(&b.broker_name)
+        });
+        crate::sort::sort_by(&mut copy.broker_datas, |a, b| {
+            a.broker_name.cmp(&b.broker_name)
+        });
         copy
     }
 }

@@ -104,7 +104,7 @@ impl LatencyFaultTolerance {
     /// round-robin. None when the table is empty.
     pub fn pick_one_at_least(&mut self, now_ms: u64, rng: &mut SeededRng) -> Option<BrokerName> {
         let mut items: Vec<&FaultItem> = self.items.values().collect();
-        items.sort_by_key(|i| {
+        crate::sort::sort_by_key(&mut items, |i| {
             (
                 !i.is_available(now_ms),
                 i.current_latency,

@@ -92,7 +92,7 @@ impl TopicPublishInfo {
             let mut qds = route.queue_datas.clone();
             // QueueData.compareTo is String.compareTo: UTF-16 code units, not UTF-8 bytes (they differ
             // for supplementary characters against U+E000..U+FFFF).
-            qds.sort_by(|a, b| {
+            crate::sort::sort_by(&mut qds, |a, b| {
                 let (a, b) = (a.broker_name.as_str(), b.broker_name.as_str());
                 a.encode_utf16().cmp(b.encode_utf16())
             });

@@ -12,6 +12,8 @@ use crate::producer::ClientProfile;
 
 pub use super::topic_sets::TopicSet;
 
+mod actions;
+
 /// The scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -218,9 +220,10 @@ pub struct Link {
     pub producer: Option<String>,
 }
 
-/// What an action does (`"do"`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
+/// What an action does (`"do"`). Written with serde's internally tagged form; read by
+/// `actions::from_map` (the same format and messages, without serde's buffering of the whole object).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
 pub enum Action {
     /// Start a broker.
     AddBroker(BrokerSpec),
@@ -389,13 +392,12 @@ impl<'de> Deserialize<'de> for TimedAction {
                 )))
             }
         };
-        if !map.contains_key("do") {
+        let Some(tag) = map.remove("do") else {
             return Err(D::Error::custom(
                 "missing field `do` (what the action does, e.g. \"kill_broker\")",
             ));
-        }
-        let action =
-            Action::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)?;
+        };
+        let action = actions::from_map(tag, map).map_err(D::Error::custom)?;
         Ok(TimedAction {
             at: at.unwrap_or(0.0),
             action,
@@ -470,7 +472,9 @@ impl Scenario {
         let mut names = self.namesrvs.clone();
         // References are checked in the order the actions run (by time, ties in file order).
         let mut order: Vec<usize> = (0..self.actions.len()).collect();
-        order.sort_by(|&a, &b| self.actions[a].at.total_cmp(&self.actions[b].at));
+        crate::sort::sort_by(&mut order, |&a, &b| {
+            self.actions[a].at.total_cmp(&self.actions[b].at)
+        });
         for i in order {
             let a = &self.actions[i];
             let path = format!("actions[{i}]");

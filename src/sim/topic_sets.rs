@@ -172,7 +172,7 @@ pub(crate) fn started_brokers(s: &Scenario) -> Vec<&BrokerSpec> {
         })
         .collect();
     // A stable sort keeps file order among actions due at the same time, as the simulator runs them.
-    added.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::sort::sort_by(&mut added, |a, b| a.0.total_cmp(&b.0));
     s.brokers
         .iter()
         .chain(added.into_iter().map(|(_, b)| b))

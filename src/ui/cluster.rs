@@ -44,7 +44,7 @@ pub fn ClusterView(props: &ClusterViewProps) -> Html {
     }
     for groups in tree.values_mut() {
         for members in groups.values_mut() {
-            members.sort_by_key(|(_, b)| b.spec.id);
+            crate::sort::sort_by_key(members, |(_, b)| b.spec.id);
         }
     }
     let chips = html! {

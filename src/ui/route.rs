@@ -22,7 +22,7 @@ pub struct RouteViewProps {
 
 pub(crate) fn route_table(route: &TopicRouteData) -> Html {
     let mut qds = route.queue_datas.clone();
-    qds.sort_by(|a, b| a.broker_name.cmp(&b.broker_name));
+    crate::sort::sort_by(&mut qds, |a, b| a.broker_name.cmp(&b.broker_name));
     html! {
         <table class="route-table">
             <thead><tr><th>{ "brokerName" }</th><th>{ "master (id 0)" }</th><th>{ "R" }</th><th>{ "W" }</th><th>{ "perm" }</th></tr></thead>
@@ -112,7 +112,7 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
         } else {
             let mut with = (*topics).clone();
             with.push(topic.clone());
-            with.sort();
+            crate::sort::sort_by(&mut with, Ord::cmp);
             Rc::new(with)
         };
         html! { <TopicSelect topics={topics} selected={topic.clone()} on_select={on_select} /> }

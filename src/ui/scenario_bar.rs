@@ -92,7 +92,7 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
             if !*open {
                 let mut s = (*store.base).clone();
                 s.actions.extend(store.applied.iter().cloned());
-                s.actions.sort_by(|a, b| a.at.total_cmp(&b.at));
+                crate::sort::sort_by(&mut s.actions, |a, b| a.at.total_cmp(&b.at));
                 text.set(s.to_json());
             }
             open.set(!*open);

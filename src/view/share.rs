@@ -15,7 +15,7 @@ pub fn share_hash(scenario: &Scenario, applied: &[TimedAction]) -> String {
     let mut s = scenario.clone();
     s.actions.extend(applied.iter().cloned());
     // Stable: actions at the same time keep their order.
-    s.actions.sort_by(|a, b| a.at.total_cmp(&b.at));
+    crate::sort::sort_by(&mut s.actions, |a, b| a.at.total_cmp(&b.at));
     let json = serde_json::to_string(&s).unwrap_or_default();
     format!("{HASH_PREFIX}{}", URL_SAFE_NO_PAD.encode(json.as_bytes()))
 }
