@@ -522,6 +522,74 @@ fn preset_runs_are_byte_identical() {
     }
 }
 
+/// Every kind of action, each optional field set, survives export and import: the hand-written
+/// reader of `actions` (one `do`, then its payload) knows every variant the writer produces. The
+/// `match` has no wildcard, so a new variant does not compile here until it has a sample.
+#[test]
+fn every_action_round_trips_through_export() {
+    let scenario = json!({
+        "routelab": 1, "title": "every action", "profile": "5.x", "seed": 1,
+        "namesrvs": ["ns-1"],
+        "brokers": [{"cluster": "C", "name": "broker-a", "id": 0, "addr": "10.0.0.1:10911",
+                     "topics": [{"topic": "T", "read": 4, "write": 4, "perm": 6}]}],
+        "producers": [{"group": "pg", "topic": "T", "rate": 1, "client": "4.x", "fault_tolerance": true}],
+        "actions": [
+            {"at": 1, "do": "add_broker", "cluster": "C", "name": "broker-b", "id": 1,
+             "addr": "10.0.0.2:10911", "topics": [{"topic": "T", "read": 2, "write": 2, "perm": 4}]},
+            {"at": 2, "do": "kill_broker", "broker": "10.0.0.1:10911"},
+            {"at": 3, "do": "freeze_broker", "broker": "10.0.0.1:10911"},
+            {"at": 4, "do": "stop_broker", "broker": "10.0.0.1:10911"},
+            {"at": 5, "do": "restart_broker", "broker": "10.0.0.1:10911"},
+            {"at": 6, "do": "partition", "broker": "10.0.0.1:10911", "namesrv": "ns-1"},
+            {"at": 7, "do": "heal", "broker": "10.0.0.1:10911", "producer": "pg"},
+            {"at": 8, "do": "create_topic", "broker": "10.0.0.1:10911", "topic": "U", "read": 2,
+             "write": 3, "perm": 4},
+            {"at": 8.5, "do": "create_topic", "broker_name": "broker-a", "topic": "V"},
+            {"at": 9, "do": "delete_topic", "topic": "U", "cluster": "C", "namesrv": "ns-1"},
+            {"at": 10, "do": "wipe_write_perm", "broker_name": "broker-a", "namesrv": "ns-1"},
+            {"at": 11, "do": "add_write_perm", "broker_name": "broker-a"},
+            {"at": 12, "do": "add_producer", "group": "pg-2", "topic": "T", "rate": 2},
+            {"at": 13, "do": "remove_producer", "group": "pg-2"},
+            {"at": 14, "do": "put_kv", "namespace": "ORDER_TOPIC_CONFIG", "key": "T",
+             "value": "broker-a:4", "namesrv": "ns-1"},
+            {"at": 15, "do": "query_route", "topic": "T", "namesrv": "ns-1"},
+            {"at": 16, "do": "heartbeat", "broker": "10.0.0.1:10911"},
+            {"at": 17, "do": "add_namesrv", "name": "ns-2"},
+            {"at": 18, "do": "set_producer", "group": "pg", "fault_tolerance": false, "client": "5.x"}
+        ],
+        "until": 20
+    });
+    let s = Scenario::from_json(&scenario.to_string()).expect("every action is valid");
+    let mut seen = BTreeSet::new();
+    for a in &s.actions {
+        let kind = match &a.action {
+            Action::AddBroker(_) => "add_broker",
+            Action::KillBroker { .. } => "kill_broker",
+            Action::FreezeBroker { .. } => "freeze_broker",
+            Action::StopBroker { .. } => "stop_broker",
+            Action::RestartBroker { .. } => "restart_broker",
+            Action::Partition(_) => "partition",
+            Action::Heal(_) => "heal",
+            Action::CreateTopic { .. } => "create_topic",
+            Action::DeleteTopic { .. } => "delete_topic",
+            Action::WipeWritePerm { .. } => "wipe_write_perm",
+            Action::AddWritePerm { .. } => "add_write_perm",
+            Action::AddProducer(_) => "add_producer",
+            Action::RemoveProducer { .. } => "remove_producer",
+            Action::PutKv { .. } => "put_kv",
+            Action::QueryRoute { .. } => "query_route",
+            Action::Heartbeat { .. } => "heartbeat",
+            Action::AddNamesrv { .. } => "add_namesrv",
+            Action::SetProducer { .. } => "set_producer",
+        };
+        assert_eq!(kind, a.action.name());
+        seen.insert(kind);
+    }
+    assert_eq!(seen.len(), 18, "one sample of each action: {seen:?}");
+    let again = Scenario::from_json(&s.to_json()).unwrap_or_else(|e| panic!("export refused: {e}"));
+    assert_eq!(s, again);
+}
+
 /// Export/import (share links): a preset written back with `to_json` parses to the same scenario.
 #[test]
 fn presets_round_trip_through_export() {
