@@ -83,7 +83,7 @@ fn attempts(out: &RunOutput, group: &str) -> Vec<Attempt> {
             } if producer == group => Some(Attempt {
                 end: e.t,
                 start: e.t - latency_ms,
-                broker: broker_name.clone(),
+                broker: broker_name.as_ref().map(|b| b.to_string()),
                 attempt: *attempt,
                 ok: *ok,
                 error: *error,

@@ -104,7 +104,7 @@ fn attempts(events: &[SimEvent], producer: &str) -> Vec<Attempt> {
                 ..
             } if p == producer => Some(Attempt {
                 t: e.t,
-                broker: broker_name.clone(),
+                broker: broker_name.as_ref().map(|b| b.to_string()),
                 attempt: *attempt,
                 ok: *ok,
                 latency: *latency_ms,

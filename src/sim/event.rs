@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::scenario::Action;
-use crate::model::{ProducerGroup, TopicName, TopicRouteData};
+use crate::model::{BrokerName, ProducerGroup, TopicName, TopicRouteData};
 use crate::namesrv::{Event, PermChange, RemovalReason, TopicRemovalReason};
 
 /// An event at a virtual time (ms).
@@ -99,12 +99,12 @@ pub enum SimEventKind {
         /// Whether the producer's cached route changed.
         changed: bool,
     },
-    /// One send attempt of a producer, ending at `t`. The producer and topic are shared names (a
-    /// reference count per event, not two allocations: there is one of these per simulated send).
+    /// One send attempt of a producer, ending at `t`. The producer, topic and broker are shared names
+    /// (a reference count per event, not allocations: there is one of these per simulated send).
     Send {
         producer: ProducerGroup,
         topic: TopicName,
-        broker_name: Option<String>,
+        broker_name: Option<BrokerName>,
         queue_id: Option<i32>,
         /// 1 for the first attempt of a message, 2 and 3 for retries.
         attempt: u32,

@@ -253,7 +253,7 @@ impl Sim {
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            broker_name: mq.map(|q| q.broker_name.as_str().to_owned()),
+            broker_name: mq.map(|q| q.broker_name.clone()),
             queue_id: mq.map(|q| q.queue_id),
             attempt,
             ok: false,
@@ -398,8 +398,7 @@ impl Sim {
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            // as_str().to_owned(), not to_string(): no trip through the formatter on every send.
-            broker_name: Some(f.mq.broker_name.as_str().to_owned()),
+            broker_name: Some(f.mq.broker_name.clone()),
             queue_id: Some(f.mq.queue_id),
             attempt: f.attempt,
             ok,

@@ -228,7 +228,7 @@ impl AppState {
                     .or_default();
                 strip.push_back(Pick {
                     t: e.t,
-                    broker: b.clone(),
+                    broker: b.as_str().to_owned(),
                     queue: *q,
                     attempt: *attempt,
                     ok: *ok,
