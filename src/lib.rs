@@ -25,6 +25,7 @@
 //! - [`rng`]: the seeded PRNG, the only source of chance.
 //! - [`sim`]: the simulator (NameServers, brokers, producers on a virtual clock) and the scenario
 //!   format.
+//! - `sort`: one stable sort shared by every call site, so the wasm bundles carry one copy of it.
 //! - [`view`]: text shared by the dashboard and the CLI (mqadmin layouts, share links).
 //! - `server` (native only): `routelab namesrv`, a real NameServer on the route manager (tokio,
 //!   one task per connection, the remoting codec, liveness timers, the KV file).
