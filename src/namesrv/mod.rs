@@ -69,7 +69,7 @@ pub struct RouteManager {
     pending_unregistrations: VecDeque<(UnregisterBroker, RemovalReason)>,
     events: VecDeque<Event>,
     /// How many QueueData have left topicQueueTable: a 5.x heartbeat compares it with
-    /// [`tables::FilledTopics`] to know that none of its topics can have gone missing.
+    /// `tables::FilledTopics` to know that none of its topics can have gone missing.
     queue_removals: u64,
 }
 

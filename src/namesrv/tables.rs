@@ -177,7 +177,7 @@ pub struct BrokerLiveRow<'a> {
 /// without work; only an insertion with an earlier deadline lowers it, and a scan that had to look
 /// makes it exact again.
 ///
-/// It also remembers, per broker, the topics of its last 5.x topic update ([`FilledTopics`]), and
+/// It also remembers, per broker, the topics of its last 5.x topic update (`FilledTopics`), and
 /// forgets them with the broker.
 #[derive(Clone, Debug)]
 pub struct BrokerLiveTable {
