@@ -424,8 +424,8 @@ fn unchanged_version_only_fills_missing_topics_5x() {
     assert_eq!(perm(&rm, "T3", BA), 6, "missing topic added");
 }
 
-/// Spec §2.2 (per-topic condition), with a topicQueueTable far larger than the body: the missing
-/// topic is found by lookups rather than by walking the whole table, with the same result.
+/// Spec §2.2 (per-topic condition), with a topicQueueTable far larger than the body: only the
+/// topics missing for this group are written.
 #[test]
 fn unchanged_version_fills_missing_topics_in_a_large_table_5x() {
     let mut rm = manager(Profile::V5);

@@ -278,29 +278,19 @@ impl RouteManager {
     }
 
     /// The body's topics for which `broker_name` has no QueueData here (5.x writes those even on a
-    /// heartbeat), in body order. Both tables are sorted by topic name, so when the body is not much
-    /// smaller than topicQueueTable one side-by-side walk replaces a tree lookup per topic.
+    /// heartbeat), in body order. Looked up one by one: the remembered `FilledTopics` spare most
+    /// heartbeats this.
     fn topics_missing_here<'a>(
         &self,
         body: &'a BTreeMap<String, TopicConfig>,
         broker_name: &str,
     ) -> Vec<&'a TopicConfig> {
-        let table = &self.topic_queue_table.0;
-        let hosted = |groups: &BTreeMap<_, _>| groups.contains_key(broker_name);
-        if table.len() / 16 > body.len() {
-            return body
-                .values()
-                .filter(|tc| !table.get(tc.topic_name.as_str()).is_some_and(hosted))
-                .collect();
-        }
-        let mut rows = table.iter().peekable();
         body.values()
             .filter(|tc| {
-                let topic = tc.topic_name.as_str();
-                while rows.next_if(|(t, _)| t.as_str() < topic).is_some() {}
-                !rows
-                    .peek()
-                    .is_some_and(|(t, groups)| t.as_str() == topic && hosted(groups))
+                !self
+                    .topic_queue_table
+                    .get(tc.topic_name.as_str())
+                    .is_some_and(|groups| groups.contains_key(broker_name))
             })
             .collect()
     }
