@@ -3,13 +3,15 @@
 //! `root` holds the two pages' roots: the workshop (simulator) and live mode, built as separate
 //! bundles. `state` holds the simulator's reducer (pure:
 //! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
-//! live mode; each other module is one panel.
+//! live mode; `gate` lets the clock render one group of panels per frame; each other module is
+//! one panel.
 
 mod app;
 mod clock;
 mod cluster;
 mod feed;
 mod forms;
+mod gate;
 pub mod live;
 mod producers;
 mod ring;
@@ -25,7 +27,7 @@ mod vlist;
 pub use root::{
     live_href, stash_fork, LiveApp, LiveAppProps, WorkshopApp, FORK_HASH, LIVE_PAGE, WORKSHOP_PAGE,
 };
-pub use state::{AppState, Budget, Msg, Selection};
+pub use state::{AppState, Budget, Msg, Panels, Selection};
 pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;

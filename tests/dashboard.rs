@@ -210,7 +210,7 @@ async fn scrolling_a_windowed_list_moves_the_window() {
 /// time bar says the clock runs slower than chosen; once a frame has time to catch up, it does not.
 #[wasm_bindgen_test]
 fn the_time_bar_says_when_the_simulator_falls_behind() {
-    use routelab::ui::{AppState, Budget, Msg};
+    use routelab::ui::{AppState, Budget, Msg, Panels};
     use yew::Reducible;
     let scenario =
         routelab::sim::Scenario::from_json(routelab::sim::preset("crash-hang-stop").unwrap().json)
@@ -219,12 +219,12 @@ fn the_time_bar_says_when_the_simulator_falls_behind() {
     s = s.reduce(Msg::SetSpeed(60.0));
     s = s.reduce(Msg::TogglePlay);
     assert!(!s.falling_behind(), "nothing owed yet");
-    // Frames that only render owe their time: 3 × 100 ms at 60× = 18 virtual seconds.
-    for _ in 0..3 {
+    // Frames without time to simulate owe theirs: 3 × 100 ms at 60× = 18 virtual seconds.
+    for group in Panels::ALL {
         s = s.reduce(Msg::Tick {
             dt_ms: 100.0,
             budget: None,
-            render: true,
+            render: Some(group),
         });
     }
     assert!(s.falling_behind());
@@ -232,11 +232,57 @@ fn the_time_bar_says_when_the_simulator_falls_behind() {
     s = s.reduce(Msg::Tick {
         dt_ms: 0.0,
         budget: Some(Budget::new(|| true)),
-        render: false,
+        render: None,
     });
     assert!(!s.falling_behind(), "a frame with time to spare catches up");
     assert!(
         s.sim.borrow().now() >= before + 15_000,
         "the owed time was simulated"
+    );
+}
+
+/// A frame of the clock renders one group of panels: only that group's key changes, so the other
+/// groups' gates keep what they showed; any other message changes every group's key.
+#[wasm_bindgen_test]
+fn a_frame_renders_one_group_of_panels() {
+    use routelab::ui::{AppState, Budget, Msg, Panels};
+    use yew::Reducible;
+    let scenario =
+        routelab::sim::Scenario::from_json(routelab::sim::preset("crash-hang-stop").unwrap().json)
+            .unwrap();
+    let mut s = std::rc::Rc::new(AppState::new(scenario));
+    s = s.reduce(Msg::TogglePlay);
+    let keys = |s: &AppState| Panels::ALL.map(|g| s.panel_key(g));
+    for group in Panels::ALL {
+        let before = keys(&s);
+        s = s.reduce(Msg::Tick {
+            dt_ms: 16.0,
+            budget: Some(Budget::unlimited()),
+            render: Some(group),
+        });
+        let after = keys(&s);
+        for other in Panels::ALL {
+            let i = other as usize;
+            assert_eq!(
+                before[i] != after[i],
+                other == group,
+                "{group:?} frame: {other:?} key {:?} → {:?}",
+                before[i],
+                after[i]
+            );
+        }
+    }
+    let before = keys(&s);
+    s = s.reduce(Msg::Tick {
+        dt_ms: 16.0,
+        budget: Some(Budget::unlimited()),
+        render: None,
+    });
+    assert_eq!(keys(&s), before, "a frame rendering nothing changes no key");
+    s = s.reduce(Msg::SetSpeed(60.0));
+    let after = keys(&s);
+    assert!(
+        (0..Panels::COUNT).all(|i| before[i] != after[i]),
+        "{before:?} → {after:?}"
     );
 }

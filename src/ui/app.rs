@@ -9,11 +9,12 @@ use super::clock::{use_sim_clock, use_space_toggle};
 use super::cluster::ClusterView;
 use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
+use super::gate::Gate;
 use super::live::LiveConnect;
 use super::producers::ProducersView;
 use super::route::RouteView;
 use super::scenario_bar::ScenarioBar;
-use super::state::{AppState, Msg};
+use super::state::{AppState, Msg, Panels};
 use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
 use crate::sim::Scenario;
@@ -90,24 +91,28 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::DismissError))
     };
+    let cluster = store.panel_key(Panels::Cluster);
+    let traffic = store.panel_key(Panels::Traffic);
     html! {
         <div class="app">
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
-                <ScenarioBar store={store.clone()} />
+                <Gate key_of_group={cluster}><ScenarioBar store={store.clone()} /></Gate>
                 <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} />
             </header>
             { for note.map(|n| html!{ <p class="note" data-testid="note"><b>{ "Watch for: " }</b>{ n }</p> }) }
             { for store.error.clone().map(|e| html!{
                 <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label="dismiss">{ "×" }</button></p>
             }) }
-            <TimeBar store={store.clone()} />
+            <Gate key_of_group={cluster}><TimeBar store={store.clone()} /></Gate>
             <main class="grid">
-                <ClusterView store={store.clone()} />
-                <RouteView store={store.clone()} />
+                <Gate key_of_group={cluster}><ClusterView store={store.clone()} /></Gate>
+                <Gate key_of_group={traffic}><RouteView store={store.clone()} /></Gate>
                 <div class="side">
-                    <ProducersView store={store.clone()} />
-                    <FeedView store={store.clone()} />
+                    <Gate key_of_group={traffic}>
+                        <ProducersView store={store.clone()} />
+                        <FeedView store={store.clone()} />
+                    </Gate>
                 </div>
             </main>
             <section class="panel bottom">
@@ -117,6 +122,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                         html!{ <button role="tab" aria-selected={(*tab == *t).to_string()} class={classes!((*tab == *t).then_some("active"))} {onclick}>{ *label }</button> }
                     }) }
                 </nav>
+                <Gate key_of_group={store.panel_key(Panels::Tabs)} part={*tab as u32}>
                 { match *tab {
                     Tab::Tables => html!{ <TablesView store={store.clone()} /> },
                     Tab::Mqadmin => html!{ <MqadminView store={store.clone()} /> },
@@ -125,6 +131,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                     Tab::Actions => html!{ <ActionsForm store={store.clone()} /> },
                     Tab::Timing => html!{ <TimingForm store={store.clone()} /> },
                 } }
+                </Gate>
             </section>
             <footer class="foot">{ format!("RouteLab v{} · NameServer and producer rules of RocketMQ 4.9.8 / 5.x · everything runs in your browser · Space = play/pause", crate::VERSION) }</footer>
         </div>

@@ -1,10 +1,10 @@
 //! Real time → `Msg::Tick`: one tick per animation frame while playing, owned by an effect (stopped
 //! on unmount or pause), and Space to play/pause.
 //!
-//! A frame either simulates, for a few ms of real time at most (`SIM_BUDGET_MS`), or renders the
-//! panels (one in `RENDER_EVERY`); what a frame does not simulate is owed to the next ones (see
-//! `AppState::owed_ms`), so a big cluster at 60× leaves the browser time to lay out and paint
-//! within the frame instead of stalling it.
+//! Every frame simulates for a few ms of real time at most (`SIM_BUDGET_MS`), then renders one
+//! group of panels, the groups in turn ([`Panels`]); what a frame does not simulate is owed to the
+//! next ones (see `AppState::owed_ms`). A big cluster at 60× thus leaves the browser time to lay out
+//! and paint one group within the frame instead of all panels stalling it.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -13,16 +13,13 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::state::{Budget, Msg};
+use super::state::{Budget, Msg, Panels};
 use super::Store;
 
-/// The panels are rendered on one animation frame in this many (20 times a second at 60 Hz; the
-/// old interval clock rendered 10): a render with the browser's style, layout and paint is most of
-/// a frame on a big cluster, and ages changing 60 times a second cannot be read anyway.
-const RENDER_EVERY: u32 = 3;
-/// Real ms of simulation a frame that does not render may spend (a 60 Hz frame is 16.7 ms). A frame
-/// that renders does not simulate: what it would have is owed to the next two.
-const SIM_BUDGET_MS: f64 = 8.0;
+/// Real ms of simulation a frame may spend (a 60 Hz frame is 16.7 ms): the rest is for rendering one
+/// group of panels, with the browser's style, layout and paint of what it changed. Each group
+/// renders 20 times a second at 60 Hz; ages changing 60 times a second could not be read anyway.
+const SIM_BUDGET_MS: f64 = 6.0;
 /// A longer gap between frames (a hidden tab, a debugger) counts as this much.
 const MAX_FRAME_MS: f64 = 100.0;
 
@@ -92,15 +89,13 @@ pub fn use_sim_clock(store: Store) {
             .then(|| {
                 let frame = Cell::new(0u32);
                 FrameLoop::start(move |dt_ms| {
-                    let render = frame.get() % RENDER_EVERY == 0;
+                    let group = Panels::ALL[frame.get() as usize % Panels::COUNT];
                     frame.set(frame.get().wrapping_add(1));
                     let deadline = js_sys::Date::now() + SIM_BUDGET_MS;
-                    let budget =
-                        (!render).then(|| Budget::new(move || js_sys::Date::now() < deadline));
                     store.dispatch(Msg::Tick {
                         dt_ms,
-                        budget,
-                        render,
+                        budget: Some(Budget::new(move || js_sys::Date::now() < deadline)),
+                        render: Some(group),
                     })
                 })
             })

@@ -85,6 +85,28 @@ pub struct AppState {
     pub picks: Rc<BTreeMap<String, VecDeque<Pick>>>,
     /// Bumped when a topic appears in or leaves a table, so the topic list is rebuilt only then.
     pub topics_version: u64,
+    /// The `version` each group of panels last rendered at (indexed by [`Panels`]): a frame of the
+    /// clock renders one group, any other message all of them.
+    pub panel_versions: [u64; Panels::COUNT],
+}
+
+/// The groups of panels the clock renders in turn, one per animation frame: a big cluster's panels
+/// rendered together (with the browser's layout and paint of all they changed) take longer than a
+/// frame; one group at a time fits, and each still shows time moving 20 times a second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panels {
+    /// The scenario bar, the time bar and the cluster.
+    Cluster = 0,
+    /// The topic route, the producers and the event feed.
+    Traffic = 1,
+    /// The tabs below: tables, the mqadmin mirror, the forms.
+    Tabs = 2,
+}
+
+impl Panels {
+    pub const COUNT: usize = 3;
+    /// In the order the clock renders them.
+    pub const ALL: [Panels; Panels::COUNT] = [Panels::Cluster, Panels::Traffic, Panels::Tabs];
 }
 
 /// One send attempt, for a producer's strip of recent picks.
@@ -134,13 +156,13 @@ const MAX_OWED_REAL_MS: f64 = 250.0;
 /// What the user (or the clock) asks for.
 pub enum Msg {
     /// `dt_ms` real ms went by: advance the simulator by that times the speed, within the budget
-    /// (none: only owe it, this frame is for rendering). Without `render` the state still advances
-    /// but compares equal (same `version`), so the panels skip this frame and show it with the next
-    /// rendering one.
+    /// (none: only owe it). `render` names the group of panels this frame shows; the others keep
+    /// what they showed (their `panel_versions` stay). Without one the state still advances but
+    /// compares equal (same `version`), so no panel renders this frame.
     Tick {
         dt_ms: f64,
         budget: Option<Budget>,
-        render: bool,
+        render: Option<Panels>,
     },
     TogglePlay,
     SetSpeed(f64),
@@ -158,6 +180,14 @@ pub enum Msg {
 }
 
 impl AppState {
+    /// What a group of panels shows changed since this key last did (see [`super::gate::Gate`]).
+    pub fn panel_key(&self, group: Panels) -> (usize, u64) {
+        (
+            Rc::as_ptr(&self.sim) as usize,
+            self.panel_versions[group as usize],
+        )
+    }
+
     /// True while playing with the simulator well behind the speed asked (more than half the owed
     /// cap): the virtual clock then runs slower than the speed shown, and the time bar says so.
     pub fn falling_behind(&self) -> bool {
@@ -185,6 +215,7 @@ impl AppState {
             preset: None,
             feed_seq: 0,
             topics_version: 0,
+            panel_versions: [0; Panels::COUNT],
         };
         state.collect();
         state
@@ -406,9 +437,21 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut s = (*self).clone();
-        // Every message changes what is shown, except a frame the clock does not render.
-        if !matches!(msg, Msg::Tick { render: false, .. }) {
-            s.version += 1;
+        // Every message changes what is shown, except a frame the clock does not render; a frame
+        // the clock renders shows one group of panels.
+        match &msg {
+            Msg::Tick { render: None, .. } => {}
+            Msg::Tick {
+                render: Some(group),
+                ..
+            } => {
+                s.version += 1;
+                s.panel_versions[*group as usize] = s.version;
+            }
+            _ => {
+                s.version += 1;
+                s.panel_versions = [s.version; Panels::COUNT];
+            }
         }
         match msg {
             Msg::Tick { dt_ms, budget, .. } => {
