@@ -21,10 +21,19 @@ impl RouteManager {
     /// `scanNotActiveBroker`: every broker with `lastUpdateTimestamp + timeout < now_ms` is expired.
     /// 4.x removes it at once (live entry, then the channel-destroyed cleanup); 5.x queues an
     /// unregistration for it. Returns the expired brokers.
+    #[inline]
     pub fn scan_not_active_brokers(&mut self, now_ms: u64) -> Vec<BrokerAddrInfo> {
         if !self.broker_live_table.may_have_expired(now_ms) {
             return Vec::new();
         }
+        self.remove_expired(now_ms)
+    }
+
+    /// The scan's walk, once the deadline floor says a broker may have expired. Kept out of line:
+    /// most scans stop at the floor, and that check then costs a comparison where it is called.
+    #[cold]
+    #[inline(never)]
+    fn remove_expired(&mut self, now_ms: u64) -> Vec<BrokerAddrInfo> {
         let expired: Vec<(BrokerAddrInfo, u64, u64)> = self
             .broker_live_table
             .iter()
