@@ -346,8 +346,10 @@ impl Sim {
     /// Every event not yet polled.
     pub fn drain_events(&mut self) -> Vec<SimEvent> {
         // Hands over the queue's own buffer (no copy of each event: there is one per simulated
-        // send) and starts a new one as large as the batch just taken, so it need not grow again.
-        let fresh = VecDeque::with_capacity(self.events.len());
+        // send) and starts a new one a little larger than the batch just taken, so that a slightly
+        // larger next batch does not make it grow (doubling, and copying every event).
+        let n = self.events.len();
+        let fresh = VecDeque::with_capacity(n + n / 4);
         Vec::from(std::mem::replace(&mut self.events, fresh))
     }
 
