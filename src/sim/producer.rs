@@ -74,6 +74,8 @@ pub struct ProducerNode {
     pub(crate) topic_name: TopicName,
     /// Where the queues of `info` lead (kept with `info`).
     pub(crate) targets: Vec<super::targets::Target>,
+    /// Milliseconds between two messages at its rate (the rate never changes).
+    pub(crate) interval_ms: u64,
 }
 
 impl Sim {
@@ -96,6 +98,7 @@ impl Sim {
             group_name: ProducerGroup::from(spec.group.as_str()),
             topic_name: TopicName::from(spec.topic.as_str()),
             targets: Vec::new(),
+            interval_ms: ((1000.0 / spec.rate).round() as u64).max(1),
         });
         let p = self.producers.len() - 1;
         self.schedule(
@@ -105,7 +108,7 @@ impl Sim {
                 epoch: 1,
             },
         );
-        let interval = self.send_interval(p);
+        let interval = self.producers[p].interval_ms;
         self.schedule(
             self.now + interval,
             Timer::SendTick {
@@ -113,10 +116,6 @@ impl Sim {
                 epoch: 1,
             },
         );
-    }
-
-    fn send_interval(&self, p: usize) -> u64 {
-        ((1000.0 / self.producers[p].spec.rate).round() as u64).max(1)
     }
 
     fn live(&self, p: usize, epoch: u64) -> bool {
@@ -264,8 +263,9 @@ impl Sim {
     }
 
     fn next_send(&mut self, p: usize, first_begin: u64) {
-        let at = (first_begin + self.send_interval(p)).max(self.now);
-        let epoch = self.producers[p].epoch;
+        let node = &self.producers[p];
+        let at = (first_begin + node.interval_ms).max(self.now);
+        let epoch = node.epoch;
         self.schedule(at, Timer::SendTick { producer: p, epoch });
     }
 
@@ -394,12 +394,21 @@ impl Sim {
             }
         }
         let ok = f.outcome == SendOutcome::Ok;
-        let (producer, topic) = (node.group_name.clone(), node.topic_name.clone());
+        let retry = !ok && f.attempt < SEND_ATTEMPTS;
+        let last = retry.then(|| f.mq.broker_name.clone());
+        // The event takes the queue's names rather than copies (a reference count each, twice, on
+        // every send). The queue's topic is the producer's: its publish info is built for it.
+        let MessageQueue {
+            topic,
+            broker_name,
+            queue_id,
+        } = f.mq;
+        let producer = node.group_name.clone();
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            broker_name: Some(f.mq.broker_name.clone()),
-            queue_id: Some(f.mq.queue_id),
+            broker_name: Some(broker_name),
+            queue_id: Some(queue_id),
             attempt: f.attempt,
             ok,
             latency_ms: f.latency,
@@ -408,8 +417,8 @@ impl Sim {
         let node = &mut self.producers[p];
         if ok {
             node.stats.ok += 1;
-        } else if f.attempt < SEND_ATTEMPTS {
-            self.begin_attempt(p, f.first_begin, f.attempt, Some(f.mq.broker_name.clone()));
+        } else if retry {
+            self.begin_attempt(p, f.first_begin, f.attempt, last);
             return;
         } else {
             node.stats.failed += 1;
