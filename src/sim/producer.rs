@@ -6,14 +6,14 @@
 //! takes the whole send timeout — and then the client's budget is spent, so it does not retry
 //! (`sendDefaultImpl` stops when `timeout < costTime`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 use super::event::SimEventKind;
 use super::scenario::ProducerSpec;
 use super::{Sim, Timer, FIRST_ROUTE_POLL_MS, SEND_ATTEMPTS};
-use crate::model::{BrokerName, ProducerGroup, TopicName};
+use crate::model::{BrokerName, NameMap, ProducerGroup, TopicName};
 use crate::producer::{
     ClientProfile, MessageQueue, MqFaultStrategy, SendOutcome, TopicPublishInfo,
 };
@@ -29,8 +29,8 @@ pub struct ProducerStats {
     pub failed: u64,
     /// Attempts beyond the first.
     pub retries: u64,
-    /// Attempts per broker name.
-    pub picks: BTreeMap<String, u64>,
+    /// Attempts per broker name, in name order (a `BTreeMap`'s order and JSON).
+    pub picks: NameMap<BrokerName, u64>,
 }
 
 /// A send in progress.
@@ -385,12 +385,14 @@ impl Sim {
         };
         let now = self.now;
         let node = &mut self.producers[p];
+        // With the queue's own name: the fault item and the count keep a copy of it, and the next
+        // sends to that group find them by pointer.
         node.strategy
-            .record_send(now, f.mq.broker_name.as_str(), f.latency, f.outcome);
-        match node.stats.picks.get_mut(f.mq.broker_name.as_str()) {
+            .record_send(now, &f.mq.broker_name, f.latency, f.outcome);
+        match node.stats.picks.get_mut_shared(&f.mq.broker_name) {
             Some(n) => *n += 1,
             None => {
-                node.stats.picks.insert(f.mq.broker_name.to_string(), 1);
+                node.stats.picks.insert(f.mq.broker_name.clone(), 1);
             }
         }
         let ok = f.outcome == SendOutcome::Ok;
