@@ -62,6 +62,10 @@ impl MqFaultStrategy {
             ClientProfile::V4 => (&LATENCY_MAX_V4, &NOT_AVAILABLE_V4),
             ClientProfile::V5 => (&LATENCY_MAX_V5, &NOT_AVAILABLE_V5),
         };
+        // Most sends are faster than the smallest threshold.
+        if latency_ms < max[0] {
+            return 0;
+        }
         max.iter()
             .zip(dur.iter())
             .rev()
