@@ -324,7 +324,8 @@ impl Sim {
         remaining: u64,
     ) -> (SendOutcome, u64, Option<&'static str>) {
         let node = &self.producers[p];
-        let target = super::targets::find(&node.targets, &mq.broker_name);
+        let target_index = super::targets::position(&node.targets, &mq.broker_name);
+        let target = target_index.and_then(|i| node.targets.get(i));
         let master = match target {
             Some(t) => t.master.as_ref(),
             None => node
@@ -341,7 +342,8 @@ impl Sim {
             .and_then(|t| t.broker)
             .or_else(|| self.brokers.iter().position(|b| b.addr == addr.as_str()));
         // autoCreateTopicEnable: a running broker creates a missing topic from TBW102 on the send.
-        let mut accepts = index.and_then(|b| self.brokers[b].accepts(mq.topic.as_str()));
+        let mut accepts =
+            index.and_then(|b| self.accepts_via(p, target_index, b, mq.topic.as_str()));
         if let Some(b) = index {
             let running = self.brokers[b].is_up() && !cut;
             if running && accepts.is_none() {
