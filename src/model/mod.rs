@@ -3,12 +3,14 @@
 
 pub mod cluster;
 pub mod fastjson;
+pub mod name_map;
 pub mod names;
 pub mod perm;
 pub mod route;
 pub mod topic_config;
 
 pub use cluster::{ClusterInfo, KVTable, TopicList};
+pub use name_map::NameMap;
 pub use names::{BrokerAddr, BrokerName, ClusterName, ProducerGroup, TopicName};
 pub use route::{BrokerData, QueueData, TopicRouteData, MASTER_ID};
 pub use topic_config::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};

@@ -1,12 +1,10 @@
 //! `LatencyFaultToleranceImpl` (spec §7.5, §7.6): broker name → how long it stays isolated.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::index::SendIndex;
 use super::ClientProfile;
-use crate::model::BrokerName;
+use crate::model::{BrokerName, NameMap};
 use crate::rng::SeededRng;
 
 /// One broker's fault record.
@@ -29,18 +27,54 @@ impl FaultItem {
     }
 }
 
+/// A broker name as the fault table is told it: plain text, or a shared [`BrokerName`] (a queue's),
+/// which a new item keeps a copy of so that later lookups with that name find it by pointer.
+pub trait BrokerNameRef {
+    /// The name's text.
+    fn text(&self) -> &str;
+    /// The shared name, if this is one.
+    fn shared(&self) -> Option<&BrokerName>;
+}
+
+impl BrokerNameRef for str {
+    fn text(&self) -> &str {
+        self
+    }
+
+    fn shared(&self) -> Option<&BrokerName> {
+        None
+    }
+}
+
+impl BrokerNameRef for BrokerName {
+    fn text(&self) -> &str {
+        self.as_str()
+    }
+
+    fn shared(&self) -> Option<&BrokerName> {
+        Some(self)
+    }
+}
+
 /// The fault table of one producer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LatencyFaultTolerance {
-    pub items: BTreeMap<BrokerName, FaultItem>,
+    /// By broker name, in name order (a `BTreeMap`'s order and JSON).
+    pub items: NameMap<BrokerName, FaultItem>,
     which_item_worst: SendIndex,
 }
 
 impl LatencyFaultTolerance {
     /// 4.x `updateFaultItem`: latency recorded, `startTimestamp = now + duration` (always
     /// overwritten, even when shorter).
-    pub fn update_v4(&mut self, now_ms: u64, name: &str, latency: u64, duration: u64) {
+    pub fn update_v4<N: BrokerNameRef + ?Sized>(
+        &mut self,
+        now_ms: u64,
+        name: &N,
+        latency: u64,
+        duration: u64,
+    ) {
         self.with_item(name, |item| {
             item.current_latency = latency;
             item.start_timestamp = now_ms.saturating_add(duration);
@@ -49,10 +83,10 @@ impl LatencyFaultTolerance {
 
     /// 5.1.4+ `updateFaultItem`: latency and reachability recorded; the isolation is only ever
     /// **extended** (`startTimestamp` moves when `duration > 0` and `now + duration` is later).
-    pub fn update_v5(
+    pub fn update_v5<N: BrokerNameRef + ?Sized>(
         &mut self,
         now_ms: u64,
-        name: &str,
+        name: &N,
         latency: u64,
         duration: u64,
         reachable: bool,
@@ -68,20 +102,32 @@ impl LatencyFaultTolerance {
     }
 
     /// Applies `update` to the broker's item, creating a fresh one first if needed. Looks up before
-    /// inserting: most updates hit an existing item, and building the owned key allocates.
-    fn with_item(&mut self, name: &str, update: impl FnOnce(&mut FaultItem)) {
-        if let Some(item) = self.items.get_mut(name) {
+    /// inserting: most updates hit an existing item, and a new name from text allocates.
+    fn with_item<N: BrokerNameRef + ?Sized>(
+        &mut self,
+        name: &N,
+        update: impl FnOnce(&mut FaultItem),
+    ) {
+        let found = match name.shared() {
+            Some(shared) => self.items.get_mut_shared(shared),
+            None => self.items.get_mut(name.text()),
+        };
+        if let Some(item) = found {
             update(item);
             return;
         }
+        let key = match name.shared() {
+            Some(shared) => shared.clone(),
+            None => BrokerName::from(name.text()),
+        };
         let mut item = FaultItem {
-            name: name.into(),
+            name: key.clone(),
             current_latency: 0,
             start_timestamp: 0,
             reachable: true,
         };
         update(&mut item);
-        self.items.insert(BrokerName::from(name), item);
+        self.items.insert(key, item);
     }
 
     /// `isAvailable`: no item, or its isolation has ended.

@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-pub use fault::{FaultItem, LatencyFaultTolerance};
+pub use fault::{BrokerNameRef, FaultItem, LatencyFaultTolerance};
 pub use index::SendIndex;
 pub use publish_info::{MessageQueue, TopicPublishInfo};
 pub use strategy::{

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fault::LatencyFaultTolerance;
+use super::fault::{BrokerNameRef, LatencyFaultTolerance};
 use super::publish_info::{MessageQueue, TopicPublishInfo};
 use super::ClientProfile;
 use crate::rng::SeededRng;
@@ -62,6 +62,10 @@ impl MqFaultStrategy {
             ClientProfile::V4 => (&LATENCY_MAX_V4, &NOT_AVAILABLE_V4),
             ClientProfile::V5 => (&LATENCY_MAX_V5, &NOT_AVAILABLE_V5),
         };
+        // Most sends are faster than the smallest threshold.
+        if latency_ms < max[0] {
+            return 0;
+        }
         max.iter()
             .zip(dur.iter())
             .rev()
@@ -71,10 +75,10 @@ impl MqFaultStrategy {
 
     /// `updateFaultItem`, only when fault tolerance is on. Isolation uses latency 30 000 (4.x: 10
     /// minutes) or 10 000 (5.1.4+: 10 seconds). `reachable` is ignored by 4.x.
-    pub fn update_fault_item(
+    pub fn update_fault_item<N: BrokerNameRef + ?Sized>(
         &mut self,
         now_ms: u64,
-        broker: &str,
+        broker: &N,
         latency_ms: u64,
         isolation: bool,
         reachable: bool,
@@ -105,10 +109,10 @@ impl MqFaultStrategy {
 
     /// The send loop's call to `updateFaultItem` for an attempt that ended with `outcome` after
     /// `latency_ms` (`DefaultMQProducerImpl.sendDefaultImpl`).
-    pub fn record_send(
+    pub fn record_send<N: BrokerNameRef + ?Sized>(
         &mut self,
         now_ms: u64,
-        broker: &str,
+        broker: &N,
         latency_ms: u64,
         outcome: SendOutcome,
     ) {

@@ -49,6 +49,9 @@ pub struct BrokerNode {
     /// The last full-table registration, sent again while the DataVersion stays (every topic change
     /// bumps it): a heartbeat of a broker with hundreds of topics then copies no table.
     pub(crate) full_registration: Option<RegisterBroker>,
+    /// Bumped on every change of `topics`, so what a producer remembers of them can tell it is
+    /// out of date.
+    pub(crate) topics_changed: u64,
 }
 
 impl BrokerNode {
@@ -117,6 +120,7 @@ impl Sim {
             channel_to: BTreeMap::new(),
             epoch: 0,
             full_registration: None,
+            topics_changed: 0,
         });
         self.start_broker(self.brokers.len() - 1);
     }
@@ -346,6 +350,7 @@ impl Sim {
     pub(super) fn create_topic(&mut self, b: usize, tc: TopicConfig) {
         let broker = &mut self.brokers[b];
         broker.topics.insert(tc.topic_name.clone(), tc.clone());
+        broker.topics_changed += 1;
         broker.data_version = DataVersion::new(broker.data_version.counter + 1, self.now as i64);
         if broker.is_up() {
             self.register_body(b, vec![tc]);
@@ -368,6 +373,7 @@ impl Sim {
         let nums = tbw.write_queue_nums.min(super::DEFAULT_TOPIC_QUEUE_NUMS);
         let tc = TopicConfig::new(topic, nums, nums, tbw.perm & !PERM_INHERIT);
         broker.topics.insert(topic.to_owned(), tc);
+        broker.topics_changed += 1;
         broker.data_version = DataVersion::new(broker.data_version.counter + 1, self.now as i64);
         self.register_all(b);
         true

@@ -286,17 +286,23 @@ impl Sim {
     /// or None when nothing is scheduled.
     pub fn step(&mut self) -> Option<u64> {
         let t = self.next_timer()?;
+        self.fire_due(t);
+        Some(t)
+    }
+
+    /// Moves the clock to `t` (the next timer's time) and fires every timer due then.
+    fn fire_due(&mut self, t: u64) {
         self.now = self.now.max(t);
         while let Some(timer) = self.timers.pop_due(t) {
             self.fire(timer);
         }
-        Some(t)
     }
 
     /// Fires everything due up to `t` (inclusive) and moves the clock to `t`.
     pub fn advance_to(&mut self, t: u64) {
-        while self.next_timer().is_some_and(|next| next <= t) {
-            self.step();
+        // `step` until the next timer is after `t`, without asking for the next time twice.
+        while let Some(next) = self.next_timer().filter(|&next| next <= t) {
+            self.fire_due(next);
         }
         self.now = self.now.max(t);
     }
@@ -340,8 +346,10 @@ impl Sim {
     /// Every event not yet polled.
     pub fn drain_events(&mut self) -> Vec<SimEvent> {
         // Hands over the queue's own buffer (no copy of each event: there is one per simulated
-        // send) and starts a new one as large as the batch just taken, so it need not grow again.
-        let fresh = VecDeque::with_capacity(self.events.len());
+        // send) and starts a new one a little larger than the batch just taken, so that a slightly
+        // larger next batch does not make it grow (doubling, and copying every event).
+        let n = self.events.len();
+        let fresh = VecDeque::with_capacity(n + n / 4);
         Vec::from(std::mem::replace(&mut self.events, fresh))
     }
 

@@ -6,14 +6,14 @@
 //! takes the whole send timeout — and then the client's budget is spent, so it does not retry
 //! (`sendDefaultImpl` stops when `timeout < costTime`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 use super::event::SimEventKind;
 use super::scenario::ProducerSpec;
 use super::{Sim, Timer, FIRST_ROUTE_POLL_MS, SEND_ATTEMPTS};
-use crate::model::{BrokerName, ProducerGroup, TopicName};
+use crate::model::{BrokerName, NameMap, ProducerGroup, TopicName};
 use crate::producer::{
     ClientProfile, MessageQueue, MqFaultStrategy, SendOutcome, TopicPublishInfo,
 };
@@ -29,8 +29,8 @@ pub struct ProducerStats {
     pub failed: u64,
     /// Attempts beyond the first.
     pub retries: u64,
-    /// Attempts per broker name.
-    pub picks: BTreeMap<String, u64>,
+    /// Attempts per broker name, in name order (a `BTreeMap`'s order and JSON).
+    pub picks: NameMap<BrokerName, u64>,
 }
 
 /// A send in progress.
@@ -74,6 +74,8 @@ pub struct ProducerNode {
     pub(crate) topic_name: TopicName,
     /// Where the queues of `info` lead (kept with `info`).
     pub(crate) targets: Vec<super::targets::Target>,
+    /// Milliseconds between two messages at its rate (the rate never changes).
+    pub(crate) interval_ms: u64,
 }
 
 impl Sim {
@@ -96,6 +98,7 @@ impl Sim {
             group_name: ProducerGroup::from(spec.group.as_str()),
             topic_name: TopicName::from(spec.topic.as_str()),
             targets: Vec::new(),
+            interval_ms: ((1000.0 / spec.rate).round() as u64).max(1),
         });
         let p = self.producers.len() - 1;
         self.schedule(
@@ -105,7 +108,7 @@ impl Sim {
                 epoch: 1,
             },
         );
-        let interval = self.send_interval(p);
+        let interval = self.producers[p].interval_ms;
         self.schedule(
             self.now + interval,
             Timer::SendTick {
@@ -113,10 +116,6 @@ impl Sim {
                 epoch: 1,
             },
         );
-    }
-
-    fn send_interval(&self, p: usize) -> u64 {
-        ((1000.0 / self.producers[p].spec.rate).round() as u64).max(1)
     }
 
     fn live(&self, p: usize, epoch: u64) -> bool {
@@ -264,8 +263,9 @@ impl Sim {
     }
 
     fn next_send(&mut self, p: usize, first_begin: u64) {
-        let at = (first_begin + self.send_interval(p)).max(self.now);
-        let epoch = self.producers[p].epoch;
+        let node = &self.producers[p];
+        let at = (first_begin + node.interval_ms).max(self.now);
+        let epoch = node.epoch;
         self.schedule(at, Timer::SendTick { producer: p, epoch });
     }
 
@@ -324,7 +324,8 @@ impl Sim {
         remaining: u64,
     ) -> (SendOutcome, u64, Option<&'static str>) {
         let node = &self.producers[p];
-        let target = super::targets::find(&node.targets, &mq.broker_name);
+        let target_index = super::targets::position(&node.targets, &mq.broker_name);
+        let target = target_index.and_then(|i| node.targets.get(i));
         let master = match target {
             Some(t) => t.master.as_ref(),
             None => node
@@ -341,7 +342,8 @@ impl Sim {
             .and_then(|t| t.broker)
             .or_else(|| self.brokers.iter().position(|b| b.addr == addr.as_str()));
         // autoCreateTopicEnable: a running broker creates a missing topic from TBW102 on the send.
-        let mut accepts = index.and_then(|b| self.brokers[b].accepts(mq.topic.as_str()));
+        let mut accepts =
+            index.and_then(|b| self.accepts_via(p, target_index, b, mq.topic.as_str()));
         if let Some(b) = index {
             let running = self.brokers[b].is_up() && !cut;
             if running && accepts.is_none() {
@@ -385,21 +387,32 @@ impl Sim {
         };
         let now = self.now;
         let node = &mut self.producers[p];
+        // With the queue's own name: the fault item and the count keep a copy of it, and the next
+        // sends to that group find them by pointer.
         node.strategy
-            .record_send(now, f.mq.broker_name.as_str(), f.latency, f.outcome);
-        match node.stats.picks.get_mut(f.mq.broker_name.as_str()) {
+            .record_send(now, &f.mq.broker_name, f.latency, f.outcome);
+        match node.stats.picks.get_mut_shared(&f.mq.broker_name) {
             Some(n) => *n += 1,
             None => {
-                node.stats.picks.insert(f.mq.broker_name.to_string(), 1);
+                node.stats.picks.insert(f.mq.broker_name.clone(), 1);
             }
         }
         let ok = f.outcome == SendOutcome::Ok;
-        let (producer, topic) = (node.group_name.clone(), node.topic_name.clone());
+        let retry = !ok && f.attempt < SEND_ATTEMPTS;
+        let last = retry.then(|| f.mq.broker_name.clone());
+        // The event takes the queue's names rather than copies (a reference count each, twice, on
+        // every send). The queue's topic is the producer's: its publish info is built for it.
+        let MessageQueue {
+            topic,
+            broker_name,
+            queue_id,
+        } = f.mq;
+        let producer = node.group_name.clone();
         self.emit(SimEventKind::Send {
             producer,
             topic,
-            broker_name: Some(f.mq.broker_name.clone()),
-            queue_id: Some(f.mq.queue_id),
+            broker_name: Some(broker_name),
+            queue_id: Some(queue_id),
             attempt: f.attempt,
             ok,
             latency_ms: f.latency,
@@ -408,8 +421,8 @@ impl Sim {
         let node = &mut self.producers[p];
         if ok {
             node.stats.ok += 1;
-        } else if f.attempt < SEND_ATTEMPTS {
-            self.begin_attempt(p, f.first_begin, f.attempt, Some(f.mq.broker_name.clone()));
+        } else if retry {
+            self.begin_attempt(p, f.first_begin, f.attempt, last);
             return;
         } else {
             node.stats.failed += 1;

@@ -5,8 +5,11 @@
 //! The queues of a publish info share their group's name ([`BrokerName`] copies share one text), so
 //! a picked queue finds its group here by pointer. A queue whose name is not shared (4.x's
 //! `pickOneAtLeast` builds one from the fault table) is looked up the long way by the caller.
+//!
+//! A target also remembers whether its broker accepts writes of the producer's topic, with the
+//! broker's count of topic changes at the time: a send then looks that up only after a change.
 
-use super::BrokerNode;
+use super::{BrokerNode, Sim};
 use crate::model::{BrokerAddr, BrokerName};
 use crate::producer::TopicPublishInfo;
 
@@ -20,6 +23,9 @@ pub(crate) struct Target {
     /// The first simulated broker with that address when this was worked out. Brokers are only
     /// ever appended, so a found index stays the first match; a missing one is searched again.
     pub broker: Option<usize>,
+    /// `broker`'s [`BrokerNode::accepts`] of the producer's topic, and the broker's
+    /// `topics_changed` when it was asked.
+    accepts: Option<(u64, Option<bool>)>,
 }
 
 /// The targets of `info`'s queues, one per group in queue order.
@@ -41,12 +47,42 @@ pub(crate) fn targets_of(info: &TopicPublishInfo, brokers: &[BrokerNode]) -> Vec
             name: mq.broker_name.clone(),
             master,
             broker,
+            accepts: None,
         });
     }
     out
 }
 
-/// The target of a queue of group `name`, found by the shared name only.
-pub(crate) fn find<'a>(targets: &'a [Target], name: &BrokerName) -> Option<&'a Target> {
-    targets.iter().find(|t| t.name.shares_text(name))
+/// The position of the target of a queue of group `name`, found by the shared name only.
+pub(crate) fn position(targets: &[Target], name: &BrokerName) -> Option<usize> {
+    targets.iter().position(|t| t.name.shares_text(name))
+}
+
+impl Sim {
+    /// Whether broker `b` accepts writes of `topic` (producer `p`'s topic), asked through the
+    /// producer's target `target` when it leads to that broker: its remembered answer while the
+    /// broker's topics have not changed since.
+    pub(crate) fn accepts_via(
+        &mut self,
+        p: usize,
+        target: Option<usize>,
+        b: usize,
+        topic: &str,
+    ) -> Option<bool> {
+        let changed = self.brokers[b].topics_changed;
+        let Some(t) = target
+            .and_then(|i| self.producers[p].targets.get_mut(i))
+            .filter(|t| t.broker == Some(b))
+        else {
+            return self.brokers[b].accepts(topic);
+        };
+        match t.accepts {
+            Some((at, accepts)) if at == changed => accepts,
+            _ => {
+                let accepts = self.brokers[b].accepts(topic);
+                t.accepts = Some((changed, accepts));
+                accepts
+            }
+        }
+    }
 }
