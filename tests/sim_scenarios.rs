@@ -162,7 +162,7 @@ fn route_query<'a>(
     t: u64,
     namesrv: &str,
     topic: &str,
-) -> &'a Option<routelab::model::TopicRouteData> {
+) -> &'a Option<Box<routelab::model::TopicRouteData>> {
     out.events
         .iter()
         .find_map(|e| match &e.kind {

@@ -115,16 +115,17 @@ pub enum SimEventKind {
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<&'static str>,
     },
-    /// A `query_route` action's answer (`route` null: TOPIC_NOT_EXIST).
+    /// A `query_route` action's answer (`route` null: TOPIC_NOT_EXIST). Boxed, as the action below:
+    /// rare events whose payloads would otherwise size every event, one per simulated send.
     RouteQuery {
         namesrv: String,
         topic: String,
-        route: Option<TopicRouteData>,
+        route: Option<Box<TopicRouteData>>,
     },
     /// An action was applied.
     Action {
         #[serde(flatten)]
-        action: Action,
+        action: Box<Action>,
     },
 }
 

@@ -463,7 +463,7 @@ impl Sim {
 
     fn apply_action(&mut self, action: &Action) {
         self.emit(SimEventKind::Action {
-            action: action.clone(),
+            action: Box::new(action.clone()),
         });
         match action {
             Action::AddBroker(spec) => self.add_broker(spec),
@@ -611,7 +611,7 @@ impl Sim {
                     self.emit(SimEventKind::RouteQuery {
                         namesrv: namesrv.clone(),
                         topic: topic.clone(),
-                        route,
+                        route: route.map(Box::new),
                     });
                 }
             }

@@ -19,7 +19,7 @@ use super::Store;
 /// Real ms of simulation a frame may spend (a 60 Hz frame is 16.7 ms): the rest is for rendering one
 /// group of panels, with the browser's style, layout and paint of what it changed. Each group
 /// renders 20 times a second at 60 Hz; ages changing 60 times a second could not be read anyway.
-const SIM_BUDGET_MS: f64 = 6.0;
+const SIM_BUDGET_MS: f64 = 5.0;
 /// A longer gap between frames (a hidden tab, a debugger) counts as this much.
 const MAX_FRAME_MS: f64 = 100.0;
 
