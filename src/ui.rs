@@ -9,6 +9,7 @@ mod app;
 mod clock;
 mod cluster;
 mod feed;
+mod fetch;
 mod forms;
 pub mod live;
 mod producers;

@@ -11,7 +11,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::collections::BTreeSet;
 
 use routelab::sim::{
-    preset, presets, Action, RunOutput, Scenario, ScenarioError, Sim, SimEvent, SimEventKind,
+    preset, preset_json, presets, Action, RunOutput, Scenario, ScenarioError, Sim, SimEvent,
+    SimEventKind,
 };
 use serde_json::{json, Value};
 
@@ -49,8 +50,8 @@ const SHIPPED: &[(&str, &str)] = &[
 
 /// Runs a preset to its `until`.
 fn run_preset(name: &str) -> RunOutput {
-    let p = preset(name).unwrap_or_else(|| panic!("no preset named {name}"));
-    let mut sim = Sim::from_json(p.json).unwrap_or_else(|e| panic!("preset {name}: {e}"));
+    let json = preset_json(name).unwrap_or_else(|| panic!("no preset named {name}"));
+    let mut sim = Sim::from_json(json).unwrap_or_else(|e| panic!("preset {name}: {e}"));
     let until = sim.until();
     sim.run_to_output(until)
 }
@@ -467,13 +468,21 @@ fn schema_actions(root: &Value) -> Vec<(String, Value)> {
 fn every_preset_parses_and_runs_to_its_until() {
     assert!(presets().len() >= 6);
     for p in presets() {
-        let scenario = Scenario::from_json(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let json = p.json.expect("natively every preset is compiled in");
+        let scenario = Scenario::from_json(json).unwrap_or_else(|e| panic!("{}: {e}", p.name));
         assert!(
             scenario
                 .title
                 .as_deref()
                 .is_some_and(|t| !t.trim().is_empty()),
             "{} has no title",
+            p.name
+        );
+        // The dashboard lists presets by this copy without fetching their files.
+        assert_eq!(
+            scenario.title.as_deref(),
+            Some(p.title),
+            "{}: title",
             p.name
         );
         assert!(
@@ -507,7 +516,7 @@ fn presets_are_the_files_in_scenarios() {
     let files: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
     assert_eq!(names, files);
     for (name, text) in SHIPPED {
-        assert_eq!(preset(name).map(|p| p.json), Some(*text), "{name}");
+        assert_eq!(preset_json(name), Some(*text), "{name}");
     }
     assert!(preset("no-such-preset").is_none());
 }
@@ -593,7 +602,7 @@ fn every_action_round_trips_through_export() {
 #[test]
 fn presets_round_trip_through_export() {
     for p in presets() {
-        let s = Scenario::from_json(p.json).expect("valid");
+        let s = Scenario::from_json(p.json.expect("compiled in")).expect("valid");
         let again = Scenario::from_json(&s.to_json())
             .unwrap_or_else(|e| panic!("{}: exported form refused: {e}", p.name));
         assert_eq!(s, again, "{}", p.name);

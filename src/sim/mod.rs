@@ -33,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use event::{describe, SimEvent, SimEventKind};
-pub use presets::{preset, presets, Preset};
+pub use presets::{preset, preset_json, presets, Preset, BUNDLED_IN_BROWSER};
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
