@@ -50,7 +50,7 @@ pub(crate) fn parse_number(text: &str) -> Option<f64> {
 /// a form accepts), written by the browser: core's float formatting would add about 5 KB gzipped.
 pub(crate) fn fmt_number(x: f64) -> String {
     js_sys::Number::from(x)
-        .to_string(10)
+        .to_string_with_radix(10)
         .map(String::from)
         .unwrap_or_default()
 }
