@@ -55,6 +55,8 @@ for (const preset of PRESETS) {
   await page.locator('[data-testid=clock]').waitFor();
   const t0 = Date.now();
   await page.selectOption('[data-testid=preset]', preset);
+  // Loaded: presets other than the default are fetched first.
+  await page.locator(`[data-testid=scenario-bar][data-preset="${preset}"]:not([aria-busy])`).waitFor();
   await page.locator('[data-testid=clock]', { hasText: 't = 0.0 s' }).waitFor();
   const loadMs = Date.now() - t0;
   await page.selectOption('select[aria-label=speed]', '60');

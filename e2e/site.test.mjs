@@ -40,6 +40,13 @@ async function open(path) {
   return { page, errors };
 }
 
+// Picks a preset and waits until it is loaded: the bundle carries only the default one, the page
+// fetches the others.
+async function pickPreset(page, name) {
+  await page.selectOption('[data-testid=preset]', name);
+  await page.locator(`[data-testid=scenario-bar][data-preset="${name}"]:not([aria-busy])`).waitFor();
+}
+
 const clock = async (page) => Number((await page.textContent('[data-testid=clock]')).match(/([\d.]+) s/)[1]);
 const advance = (page, secs) => page.click(`[data-testid=advance][data-secs="${secs}"]`);
 const brokerState = (page, addr) => page.getAttribute(`[data-testid=broker][data-addr="${addr}"]`, 'data-state');
@@ -48,7 +55,7 @@ const counter = async (page, group, what) => Number(await page.getAttribute(`[da
 
 test('crash vs hang: the killed broker leaves at once, the frozen one only when its connection goes idle', async () => {
   const { page, errors } = await open('./');
-  await page.selectOption('[data-testid=preset]', 'crash-hang-stop');
+  await pickPreset(page, 'crash-hang-stop');
   assert.equal(await clock(page), 0);
   await advance(page, 30); await advance(page, 30); await advance(page, 30); // t = 90, failures at 75
   assert.equal(await brokerState(page, '10.0.0.1:10911'), 'killed');
@@ -72,7 +79,7 @@ test('crash vs hang: the killed broker leaves at once, the frozen one only when 
 
 test('fault tolerance: without it a producer keeps failing on the hung broker, with it the broker is isolated', async () => {
   const { page, errors } = await open('./');
-  await page.selectOption('[data-testid=preset]', 'fault-tolerance');
+  await pickPreset(page, 'fault-tolerance');
   await advance(page, 120); // freeze at 45 s
   const off = await counter(page, 'pg-4x-off', 'failed');
   const on = await counter(page, 'pg-4x-on', 'failed');
@@ -86,7 +93,7 @@ test('fault tolerance: without it a producer keeps failing on the hung broker, w
 
 test('a share link reproduces the session, the teacher\'s actions included', async () => {
   const { page, errors } = await open('./');
-  await page.selectOption('[data-testid=preset]', 'crash-hang-stop');
+  await pickPreset(page, 'crash-hang-stop');
   await advance(page, 10);
   await page.click('[data-testid=broker-card][data-addr="10.0.0.4:10911"] >> text=kill');
   await advance(page, 30); await advance(page, 30);

@@ -47,6 +47,7 @@ pub mod admin;
 pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bridge;
+mod decimal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod demo;
 pub mod live;

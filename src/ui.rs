@@ -10,6 +10,7 @@ mod app;
 mod clock;
 mod cluster;
 mod feed;
+mod fetch;
 mod forms;
 mod gate;
 pub mod live;
@@ -35,10 +36,31 @@ use yew::prelude::*;
 /// The state handle every panel receives.
 pub type Store = UseReducerHandle<AppState>;
 
+/// A number typed into a form, read as JavaScript's `Number(text)` reads it (decimals, exponents,
+/// surrounding blanks); `None` for blank or not a number. The browser's parser, not core's: that
+/// one and its tables would weigh about 10 KB in the bundle for a few form fields.
+pub(crate) fn parse_number(text: &str) -> Option<f64> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let v = wasm_bindgen::JsValue::from_str(text).unchecked_into_f64();
+    (!v.is_nan()).then_some(v)
+}
+
+/// A number as `{}` writes it (shortest digits that read back the same, no exponent in the range
+/// a form accepts), written by the browser: core's float formatting would add about 5 KB gzipped.
+pub(crate) fn fmt_number(x: f64) -> String {
+    js_sys::Number::from(x)
+        .to_string_with_radix(10)
+        .map(String::from)
+        .unwrap_or_default()
+}
+
 /// `12.3 s` style, one decimal below a minute.
 pub(crate) fn fmt_secs(ms: u64) -> String {
     if ms < 60_000 {
-        format!("{:.1} s", ms as f64 / 1000.0)
+        format!("{} s", crate::decimal::secs_fixed(ms, 1))
     } else {
         format!("{} s", ms / 1000)
     }

@@ -213,7 +213,7 @@ fn the_time_bar_says_when_the_simulator_falls_behind() {
     use routelab::ui::{AppState, Budget, Msg, Panels};
     use yew::Reducible;
     let scenario =
-        routelab::sim::Scenario::from_json(routelab::sim::preset("crash-hang-stop").unwrap().json)
+        routelab::sim::Scenario::from_json(routelab::sim::preset_json("crash-hang-stop").unwrap())
             .unwrap();
     let mut s = std::rc::Rc::new(AppState::new(scenario));
     s = s.reduce(Msg::SetSpeed(60.0));
@@ -241,6 +241,59 @@ fn the_time_bar_says_when_the_simulator_falls_behind() {
     );
 }
 
+/// Presets the bundle does not carry: picking one waits for its file (`loading`); only the file of
+/// the preset last picked loads, paused at t = 0; a file that cannot be had is an error shown.
+#[wasm_bindgen_test]
+fn a_fetched_preset_loads_only_if_still_wanted() {
+    use routelab::ui::{AppState, Msg};
+    use yew::Reducible;
+    let fault_tolerance = include_str!("../scenarios/fault-tolerance.json");
+    assert!(
+        routelab::sim::preset_json("fault-tolerance").is_none(),
+        "not in the bundle"
+    );
+    let mut s = std::rc::Rc::new(AppState::with_default_preset());
+    s = s.reduce(Msg::Advance(10_000));
+    s = s.reduce(Msg::LoadPreset("fault-tolerance".into()));
+    assert_eq!(s.loading.as_deref(), Some("fault-tolerance"));
+    assert_eq!(
+        s.preset.as_deref(),
+        Some("crash-hang-stop"),
+        "shown until the file comes"
+    );
+    // Another preset picked meanwhile: the first file, arriving late, is dropped.
+    s = s.reduce(Msg::LoadPreset("2m-2s".into()));
+    s = s.reduce(Msg::PresetFetched {
+        name: "fault-tolerance".into(),
+        json: Ok(fault_tolerance.into()),
+    });
+    assert_eq!(s.preset.as_deref(), Some("crash-hang-stop"));
+    assert_eq!(s.loading.as_deref(), Some("2m-2s"));
+    s = s.reduce(Msg::PresetFetched {
+        name: "2m-2s".into(),
+        json: Err("scenarios/2m-2s.json: HTTP 404".into()),
+    });
+    assert_eq!(s.loading, None);
+    assert!(
+        s.error.as_deref().is_some_and(|e| e.contains("HTTP 404")),
+        "{:?}",
+        s.error
+    );
+    s = s.reduce(Msg::LoadPreset("fault-tolerance".into()));
+    s = s.reduce(Msg::PresetFetched {
+        name: "fault-tolerance".into(),
+        json: Ok(fault_tolerance.into()),
+    });
+    assert_eq!(s.preset.as_deref(), Some("fault-tolerance"));
+    assert_eq!(s.loading, None);
+    assert_eq!(s.sim.borrow().now(), 0, "a preset opens at t = 0");
+    assert!(s
+        .base
+        .title
+        .as_deref()
+        .is_some_and(|t| t.starts_with("Fault tolerance")));
+}
+
 /// A frame of the clock renders one group of panels: only that group's key changes, so the other
 /// groups' gates keep what they showed; any other message changes every group's key.
 #[wasm_bindgen_test]
@@ -248,7 +301,7 @@ fn a_frame_renders_one_group_of_panels() {
     use routelab::ui::{AppState, Budget, Msg, Panels};
     use yew::Reducible;
     let scenario =
-        routelab::sim::Scenario::from_json(routelab::sim::preset("crash-hang-stop").unwrap().json)
+        routelab::sim::Scenario::from_json(routelab::sim::preset_json("crash-hang-stop").unwrap())
             .unwrap();
     let mut s = std::rc::Rc::new(AppState::new(scenario));
     s = s.reduce(Msg::TogglePlay);

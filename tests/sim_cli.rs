@@ -78,7 +78,7 @@ fn list_presets_names_every_preset_with_its_note() {
             .lines()
             .find(|l| l.starts_with(p.name))
             .unwrap_or_else(|| panic!("{} not listed", p.name));
-        let note = routelab::sim::Scenario::from_json(p.json)
+        let note = routelab::sim::Scenario::from_json(p.json.unwrap())
             .unwrap()
             .note
             .unwrap();

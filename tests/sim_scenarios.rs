@@ -11,7 +11,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::collections::BTreeSet;
 
 use routelab::sim::{
-    preset, presets, Action, RunOutput, Scenario, ScenarioError, Sim, SimEvent, SimEventKind,
+    preset, preset_json, presets, Action, RunOutput, Scenario, ScenarioError, Sim, SimEvent,
+    SimEventKind, BUNDLED_IN_BROWSER,
 };
 use serde_json::{json, Value};
 
@@ -43,14 +44,23 @@ const SHIPPED: &[(&str, &str)] = &[
     ("big-cluster", include_str!("../scenarios/big-cluster.json")),
 ];
 
+/// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's
+/// default preset, and these tests run there too.
+fn file(name: &str) -> &'static str {
+    SHIPPED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+        .unwrap_or_else(|| panic!("no preset named {name}"))
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------------
 
 /// Runs a preset to its `until`.
 fn run_preset(name: &str) -> RunOutput {
-    let p = preset(name).unwrap_or_else(|| panic!("no preset named {name}"));
-    let mut sim = Sim::from_json(p.json).unwrap_or_else(|e| panic!("preset {name}: {e}"));
+    let mut sim = Sim::from_json(file(name)).unwrap_or_else(|e| panic!("preset {name}: {e}"));
     let until = sim.until();
     sim.run_to_output(until)
 }
@@ -467,13 +477,21 @@ fn schema_actions(root: &Value) -> Vec<(String, Value)> {
 fn every_preset_parses_and_runs_to_its_until() {
     assert!(presets().len() >= 6);
     for p in presets() {
-        let scenario = Scenario::from_json(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let scenario =
+            Scenario::from_json(file(p.name)).unwrap_or_else(|e| panic!("{}: {e}", p.name));
         assert!(
             scenario
                 .title
                 .as_deref()
                 .is_some_and(|t| !t.trim().is_empty()),
             "{} has no title",
+            p.name
+        );
+        // The dashboard lists presets by this copy without fetching their files.
+        assert_eq!(
+            scenario.title.as_deref(),
+            Some(p.title),
+            "{}: title",
             p.name
         );
         assert!(
@@ -507,7 +525,9 @@ fn presets_are_the_files_in_scenarios() {
     let files: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
     assert_eq!(names, files);
     for (name, text) in SHIPPED {
-        assert_eq!(preset(name).map(|p| p.json), Some(*text), "{name}");
+        // Compiled in natively; in the browser only the dashboard's default, the others fetched.
+        let bundled = cfg!(not(target_arch = "wasm32")) || *name == BUNDLED_IN_BROWSER;
+        assert_eq!(preset_json(name), bundled.then_some(*text), "{name}");
     }
     assert!(preset("no-such-preset").is_none());
 }
@@ -593,7 +613,7 @@ fn every_action_round_trips_through_export() {
 #[test]
 fn presets_round_trip_through_export() {
     for p in presets() {
-        let s = Scenario::from_json(p.json).expect("valid");
+        let s = Scenario::from_json(file(p.name)).expect("valid");
         let again = Scenario::from_json(&s.to_json())
             .unwrap_or_else(|e| panic!("{}: exported form refused: {e}", p.name));
         assert_eq!(s, again, "{}", p.name);

@@ -6,7 +6,7 @@ mod cli {
     use std::process::ExitCode;
 
     use clap::{Parser, Subcommand, ValueEnum};
-    use routelab::sim::{preset, presets, Scenario, Sim};
+    use routelab::sim::{preset_json, presets, Scenario, Sim};
 
     /// RouteLab: an interactive lab and live monitor for Apache RocketMQ routing.
     ///
@@ -87,8 +87,9 @@ mod cli {
     fn sim(args: SimArgs) -> ExitCode {
         if args.list_presets {
             for p in presets() {
-                let note = Scenario::from_json(p.json)
-                    .ok()
+                let note = p
+                    .json
+                    .and_then(|json| Scenario::from_json(json).ok())
                     .and_then(|s| s.note)
                     .unwrap_or_default();
                 println!("{:<20} {note}\n", p.name);
@@ -96,8 +97,8 @@ mod cli {
             return ExitCode::SUCCESS;
         }
         let (source, text) = match (&args.preset, &args.file) {
-            (Some(name), _) => match preset(name) {
-                Some(p) => (format!("preset {name}"), p.json.to_owned()),
+            (Some(name), _) => match preset_json(name) {
+                Some(json) => (format!("preset {name}"), json.to_owned()),
                 None => {
                     let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
                     eprintln!(

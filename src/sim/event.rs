@@ -272,7 +272,7 @@ fn secs(ms: u64) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
     } else {
-        format!("{:.3} s", ms as f64 / 1000.0)
+        format!("{} s", crate::decimal::secs_fixed(ms, 3))
     }
 }
 

@@ -33,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use event::{describe, SimEvent, SimEventKind};
-pub use presets::{preset, presets, Preset};
+pub use presets::{preset, preset_json, presets, Preset, BUNDLED_IN_BROWSER};
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
@@ -96,19 +96,20 @@ impl Timing {
 
     /// Plain warnings about combinations that make brokers flap or routes go stale.
     pub fn warnings(&self) -> Vec<String> {
+        use crate::decimal::secs_short;
         let mut w = Vec::new();
         if self.register_ms >= self.expiry_ms {
             w.push(format!(
                 "register period ({} s) ≥ expiry ({} s): brokers will be removed between heartbeats and flap in and out of routes",
-                self.register_ms as f64 / 1000.0,
-                self.expiry_ms as f64 / 1000.0
+                secs_short(self.register_ms),
+                secs_short(self.expiry_ms)
             ));
         }
         if self.idle_close_ms <= self.register_ms {
             w.push(format!(
                 "idle close ({} s) ≤ register period ({} s): NameServers will close healthy brokers' connections between heartbeats",
-                self.idle_close_ms as f64 / 1000.0,
-                self.register_ms as f64 / 1000.0
+                secs_short(self.idle_close_ms),
+                secs_short(self.register_ms)
             ));
         }
         if !(10_000..=60_000).contains(&self.register_ms) {
@@ -117,8 +118,8 @@ impl Timing {
         if self.route_poll_ms >= self.expiry_ms {
             w.push(format!(
                 "route poll ({} s) ≥ expiry ({} s): producers keep dead brokers in their routes for long",
-                self.route_poll_ms as f64 / 1000.0,
-                self.expiry_ms as f64 / 1000.0
+                secs_short(self.route_poll_ms),
+                secs_short(self.expiry_ms)
             ));
         }
         w

@@ -1,43 +1,90 @@
-//! The scenarios that ship with RouteLab (files in `scenarios/`, compiled in so the dashboard and the
-//! CLI have them without a file system).
+//! The scenarios that ship with RouteLab (files in `scenarios/`). Natively they are all compiled in,
+//! so the CLI has them without a file system. In the browser only the dashboard's default is: the
+//! others would weigh down every page load for a preset a class may never open, so the dashboard
+//! fetches them from `scenarios/` beside the page (Trunk copies the folder into dist/).
 
 /// A shipped scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
-    /// Its name (`routelab sim --preset NAME`).
+    /// Its name (`routelab sim --preset NAME`, the file `scenarios/NAME.json`).
     pub name: &'static str,
-    /// The scenario file.
-    pub json: &'static str,
+    /// Its title, as in the file (for lists of presets that do not parse every file).
+    pub title: &'static str,
+    /// The scenario file, where it is compiled in: always natively, in the browser only for
+    /// [`BUNDLED_IN_BROWSER`].
+    pub json: Option<&'static str>,
+}
+
+/// The one preset the browser build carries: the dashboard opens on it.
+pub const BUNDLED_IN_BROWSER: &str = "crash-hang-stop";
+
+/// The file of a preset by name, compiled in where this build carries it.
+macro_rules! file {
+    ($name:literal) => {{
+        #[cfg(target_arch = "wasm32")]
+        let json = if const_eq($name, BUNDLED_IN_BROWSER) {
+            Some(include_str!(concat!("../../scenarios/", $name, ".json")))
+        } else {
+            None
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let json = Some(include_str!(concat!("../../scenarios/", $name, ".json")));
+        json
+    }};
+}
+
+/// `a == b` in a constant (str's `==` is not const), so the browser build leaves out the other files.
+#[cfg(target_arch = "wasm32")]
+const fn const_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 const PRESETS: &[Preset] = &[
     Preset {
         name: "2m-2s",
-        json: include_str!("../../scenarios/2m-2s.json"),
+        title: "Two masters, two slaves",
+        json: file!("2m-2s"),
     },
     Preset {
         name: "crash-hang-stop",
-        json: include_str!("../../scenarios/crash-hang-stop.json"),
+        title: "Crash vs hang vs graceful stop",
+        json: file!("crash-hang-stop"),
     },
     Preset {
         name: "fault-tolerance",
-        json: include_str!("../../scenarios/fault-tolerance.json"),
+        title: "Fault tolerance on and off while a broker hangs",
+        json: file!("fault-tolerance"),
     },
     Preset {
         name: "namesrv-divergence",
-        json: include_str!("../../scenarios/namesrv-divergence.json"),
+        title: "NameServer divergence after a partition",
+        json: file!("namesrv-divergence"),
     },
     Preset {
         name: "wipe-write-perm",
-        json: include_str!("../../scenarios/wipe-write-perm.json"),
+        title: "Draining a broker with wipeWritePerm",
+        json: file!("wipe-write-perm"),
     },
     Preset {
         name: "big-heartbeat",
-        json: include_str!("../../scenarios/big-heartbeat.json"),
+        title: "A big heartbeat: 1,000 topics on 4 brokers",
+        json: file!("big-heartbeat"),
     },
     Preset {
         name: "big-cluster",
-        json: include_str!("../../scenarios/big-cluster.json"),
+        title: "A big cluster: 200 brokers, 10,000 topics",
+        json: file!("big-cluster"),
     },
 ];
 
@@ -49,4 +96,9 @@ pub fn presets() -> &'static [Preset] {
 /// A shipped scenario by name.
 pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
+}
+
+/// A shipped scenario's file where this build carries it (natively: every preset's).
+pub fn preset_json(name: &str) -> Option<&'static str> {
+    preset(name).and_then(|p| p.json)
 }

@@ -381,9 +381,10 @@ impl<'de> Deserialize<'de> for TimedAction {
             .ok_or_else(|| D::Error::custom("missing field `at` (seconds of virtual time)"))?;
         let at = match at.as_f64() {
             Some(v) if v.is_finite() && v >= 0.0 => Some(v),
-            Some(v) => {
+            // The number as written (JSON has no infinities), not the f64: no float formatting.
+            Some(_) => {
                 return Err(D::Error::custom(format!(
-                    "at: expected a non-negative number of seconds, got {v}"
+                    "at: expected a non-negative number of seconds, got {at}"
                 )))
             }
             None => {

@@ -55,7 +55,7 @@ fn FeedList(props: &FeedListProps) -> Html {
             };
             html! {
                 <li key={item.seq} class={classes!("ev", item.kind)} {onclick}>
-                    <span class="t">{ format!("{:.1} s", item.t as f64 / 1000.0) }</span>
+                    <span class="t">{ format!("{} s", crate::decimal::secs_fixed(item.t, 1)) }</span>
                     <span class="text">{ item.text.clone() }</span>
                 </li>
             }

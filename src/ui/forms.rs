@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::parse_number;
 use super::state::Msg;
 use super::Store;
 use crate::producer::ClientProfile;
@@ -170,7 +171,7 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let Ok(r) = rate.trim().parse::<f64>() else {
+            let Some(r) = parse_number(&rate) else {
                 error.set(Some(ScenarioError {
                     path: "action.rate".into(),
                     message: format!("{:?} is not a number of messages per second", *rate),
@@ -349,7 +350,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
 pub fn TimingForm(props: &FormProps) -> Html {
     let store = &props.store;
     let t = store.sim.borrow().timing().clone();
-    let secs = |ms: u64| format!("{}", ms as f64 / 1000.0);
+    let secs = crate::decimal::secs_short;
     let register = use_state(|| secs(t.register_ms));
     let scan = use_state(|| secs(t.scan_ms));
     let expiry = use_state(|| secs(t.expiry_ms));
@@ -371,7 +372,7 @@ pub fn TimingForm(props: &FormProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let parse = |name: &str, v: &str| -> Result<f64, ScenarioError> {
-                v.trim().parse::<f64>().map_err(|_| ScenarioError {
+                parse_number(v).ok_or_else(|| ScenarioError {
                     path: format!("timing.{name}"),
                     message: format!("{v:?} is not a number"),
                 })

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::state::{Msg, Selection};
-use super::{fmt_secs, Store};
+use super::{fmt_number, fmt_secs, Store};
 use crate::producer::ClientProfile;
 use crate::sim::{scenario::Link, Action, ProducerNode};
 
@@ -74,7 +74,7 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
             data-sent={s.sent.to_string()} data-ok={s.ok.to_string()} data-failed={s.failed.to_string()} data-retries={s.retries.to_string()}>
             <div class="producer-head" onclick={select}>
                 <b>{ group.clone() }</b>
-                <span>{ format!(" → {} at {}/s", p.spec.topic, p.spec.rate) }</span>
+                <span>{ format!(" → {} at {}/s", p.spec.topic, fmt_number(p.spec.rate)) }</span>
                 <span class="badge">{ format!("client {}", p.client) }</span>
                 <span class={classes!("badge", if p.strategy.send_latency_fault_enable { "ok" } else { "off" })}>
                     { if p.strategy.send_latency_fault_enable { "fault tolerance on" } else { "fault tolerance off" } }

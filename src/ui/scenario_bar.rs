@@ -1,8 +1,10 @@
 //! Scenarios: presets with their teaching note, reset, import / export of the scenario file, and the
-//! share link (`#scenario=` + base64url JSON, the teacher's actions appended).
+//! share link (`#scenario=` + base64url JSON, the teacher's actions appended). A preset the bundle
+//! does not carry is fetched from `scenarios/` beside the page.
 
 use yew::prelude::*;
 
+use super::fetch::fetch_text;
 use super::state::Msg;
 use super::Store;
 use crate::sim::{presets, Scenario};
@@ -46,28 +48,38 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::Reset))
     };
-    // Parsed once, not on every tick (the big presets take milliseconds to parse).
-    let titles = use_memo((), |_| {
-        presets()
-            .iter()
-            .map(|p| {
-                let t = Scenario::from_json(p.json).ok().and_then(|s| s.title);
-                (p.name, t.unwrap_or_else(|| p.name.into()))
-            })
-            .collect::<Vec<_>>()
+    // A preset asked for but not compiled in: fetch its file, then hand it to the reducer (which
+    // drops it if another preset, a reset or an import came first).
+    use_effect_with(store.loading.clone(), {
+        let store = store.clone();
+        move |loading: &Option<String>| {
+            if let Some(name) = loading.clone() {
+                js_sys::futures::spawn_local(async move {
+                    let json = fetch_text(&format!("scenarios/{name}.json")).await;
+                    store.dispatch(Msg::PresetFetched { name, json });
+                });
+            }
+        }
     });
-    let title = store
-        .base
-        .title
-        .clone()
-        .unwrap_or_else(|| "Untitled scenario".into());
+    let shown = store.loading.as_deref().or(store.preset.as_deref());
+    let title = if store.loading.is_some() {
+        "loading…".into()
+    } else {
+        store
+            .base
+            .title
+            .clone()
+            .unwrap_or_else(|| "Untitled scenario".into())
+    };
+    // `data-preset` names the preset shown once it is loaded (tests wait for it).
     html! {
-        <section class="scenario-bar" aria-label="scenario">
+        <section class="scenario-bar" aria-label="scenario" data-testid="scenario-bar"
+            data-preset={store.preset.clone()} aria-busy={store.loading.is_some().then_some("true")}>
             <label>{ "preset " }
                 <select onchange={on_preset} data-testid="preset" aria-label="preset">
-                    <option value="" selected={store.preset.is_none()}>{ "choose…" }</option>
-                    { for titles.iter().map(|(name, t)| {
-                        html!{ <option value={*name} selected={store.preset.as_deref() == Some(*name)}>{ t.clone() }</option> }
+                    <option value="" selected={shown.is_none()}>{ "choose…" }</option>
+                    { for presets().iter().map(|p| {
+                        html!{ <option value={p.name} selected={shown == Some(p.name)}>{ p.title }</option> }
                     }) }
                 </select>
             </label>

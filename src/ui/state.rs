@@ -7,7 +7,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::sim::{describe, preset, Action, Scenario, Sim, SimEvent, SimEventKind, TimedAction};
+use crate::sim::{
+    describe, preset, preset_json, Action, Scenario, Sim, SimEvent, SimEventKind, TimedAction,
+    BUNDLED_IN_BROWSER,
+};
 
 /// How many feed items are kept.
 pub const FEED_LIMIT: usize = 200;
@@ -15,8 +18,8 @@ pub const FEED_LIMIT: usize = 200;
 const FEED_TOPICS_LISTED: usize = 20;
 /// Speeds offered (virtual seconds per real second).
 pub const SPEEDS: [f64; 5] = [1.0, 5.0, 10.0, 30.0, 60.0];
-/// The preset loaded when the page opens without a share link.
-pub const DEFAULT_PRESET: &str = "crash-hang-stop";
+/// The preset loaded when the page opens without a share link: the one compiled in.
+pub const DEFAULT_PRESET: &str = BUNDLED_IN_BROWSER;
 
 /// One line of the event feed.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,6 +82,8 @@ pub struct AppState {
     pub error: Option<String>,
     /// The preset the scenario came from, if any.
     pub preset: Option<String>,
+    /// A preset asked for whose file is on its way (`Msg::PresetFetched` brings it).
+    pub loading: Option<String>,
     /// The next feed item's key.
     pub feed_seq: u64,
     /// The last send attempts per producer group, newest last.
@@ -171,7 +176,13 @@ pub enum Msg {
     AdvanceToExpiry,
     Apply(Action),
     Load(Box<Scenario>),
+    /// Loads a preset: at once if compiled in, else `loading` asks the scenario bar to fetch it.
     LoadPreset(String),
+    /// A preset's file as fetched (or why it could not be).
+    PresetFetched {
+        name: String,
+        json: Result<String, String>,
+    },
     Reset,
     SelectTopic(String),
     Select(Option<Selection>),
@@ -213,6 +224,7 @@ impl AppState {
             error: None,
             picks: Default::default(),
             preset: None,
+            loading: None,
             feed_seq: 0,
             topics_version: 0,
             panel_versions: [0; Panels::COUNT],
@@ -223,12 +235,26 @@ impl AppState {
 
     /// The default preset.
     pub fn with_default_preset() -> Self {
-        let json = preset(DEFAULT_PRESET)
-            .map(|p| p.json)
-            .unwrap_or("{\"routelab\":1}");
+        let json = preset_json(DEFAULT_PRESET).unwrap_or("{\"routelab\":1}");
         let mut s = Self::new(Scenario::from_json(json).unwrap_or_else(|_| empty_scenario()));
         s.preset = Some(DEFAULT_PRESET.into());
         s
+    }
+
+    /// The state for a preset's file, paused at t = 0; a file that does not parse leaves this state
+    /// as it is, with the error shown.
+    fn preset_loaded(mut self, name: String, json: &str) -> Rc<Self> {
+        match Scenario::from_json(json) {
+            Ok(sc) => {
+                let mut next = AppState::new(sc);
+                next.preset = Some(name);
+                Rc::new(next)
+            }
+            Err(e) => {
+                self.error = Some(format!("preset {name}: {e}"));
+                Rc::new(self)
+            }
+        }
     }
 
     /// Moves new simulator events into the feed and the changed-rows list.
@@ -474,15 +500,22 @@ impl Reducible for AppState {
             Msg::AdvanceToExpiry => s.advance_to_expiry(),
             Msg::Apply(action) => s.apply(action),
             Msg::Load(scenario) => return Rc::new(AppState::new(*scenario)),
-            Msg::LoadPreset(name) => match preset(&name).map(|p| Scenario::from_json(p.json)) {
-                Some(Ok(sc)) => {
-                    let mut next = AppState::new(sc);
-                    next.preset = Some(name);
-                    return Rc::new(next);
-                }
-                Some(Err(e)) => s.error = Some(format!("preset {name}: {e}")),
+            Msg::LoadPreset(name) => match preset(&name).map(|p| p.json) {
+                Some(Some(json)) => return s.preset_loaded(name, json),
+                Some(None) => s.loading = Some(name),
                 None => s.error = Some(format!("no preset named {name}")),
             },
+            Msg::PresetFetched { name, json } => {
+                // Only the preset last asked for: an earlier pick, a reset or a load came since.
+                if s.loading.as_deref() != Some(name.as_str()) {
+                    return self;
+                }
+                s.loading = None;
+                match json {
+                    Ok(json) => return s.preset_loaded(name, &json),
+                    Err(e) => s.error = Some(format!("preset {name}: {e}")),
+                }
+            }
             Msg::Reset => {
                 let mut next = AppState::new((*s.base).clone());
                 next.preset = s.preset.clone();

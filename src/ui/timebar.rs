@@ -27,11 +27,12 @@ pub fn TimeBar(props: &TimeBarProps) -> Html {
     let on_speed = {
         let store = store.clone();
         Callback::from(move |e: Event| {
+            // Speeds are whole numbers: read as integers (no float parser in the bundle).
             let v = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value()
-                .parse()
-                .unwrap_or(10.0);
+                .parse::<u32>()
+                .map_or(10.0, f64::from);
             store.dispatch(Msg::SetSpeed(v));
         })
     };
@@ -42,13 +43,13 @@ pub fn TimeBar(props: &TimeBarProps) -> Html {
     };
     html! {
         <section class="timebar" aria-label="time controls">
-            <span class="clock" data-testid="clock" title="virtual time">{ format!("t = {:.1} s", now as f64 / 1000.0) }</span>
+            <span class="clock" data-testid="clock" title="virtual time">{ format!("t = {} s", crate::decimal::secs_fixed(now, 1)) }</span>
             <button data-testid="play-pause" class={classes!("primary", store.playing.then_some("playing"))}
                 onclick={dispatch(|| Msg::TogglePlay)} title="Space">{ play_label }</button>
             <label class="speed">{ "speed " }
                 <select onchange={on_speed} aria-label="speed">
                     { for SPEEDS.iter().map(|s| html! {
-                        <option value={s.to_string()} selected={(*s - store.speed).abs() < 1e-9}>{ format!("{s}×") }</option>
+                        <option value={(*s as u32).to_string()} selected={(*s - store.speed).abs() < 1e-9}>{ format!("{}×", *s as u32) }</option>
                     }) }
                 </select>
             </label>
