@@ -1,8 +1,8 @@
 // The core benchmark suite (routelab::bench, the same code `cargo bench --bench core` runs natively)
 // inside headless Chromium, through the JavaScript module built by scripts/build-module:
 //   node benches/wasm_core.mjs [DIST] [OUT.json]     (default dist/, which holds module/routelab.js)
-// Serves DIST on a loopback port of its own, calls benchCore(() => performance.now()) in a page and
-// prints one line per operation; OUT.json gets the figures for scripts/bench. Not a test.
+// Serves DIST on a loopback port of its own, calls benchCore(() => performance.now()) in a page (after
+// a shorter warm-up pass) and prints one line per operation; OUT.json gets the figures for scripts/bench. Not a test.
 import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -36,6 +36,11 @@ try {
     const m = await import('/module/routelab.js');
     await m.default();
     if (typeof m.benchCore !== 'function') throw new Error('module/routelab.js has no benchCore: rebuild it');
+    // Warm-up, results dropped: V8 first runs wasm in its baseline compiler and swaps in optimised
+    // code from a background thread once a function is hot. On a 2-core machine that swap can land
+    // in the middle of the measured runs (one row's figure then doubles from one run to the next);
+    // a shorter pass first lets it finish, so the figures are the steady state native code is in.
+    m.benchCore(() => performance.now(), 0.3);
     return m.benchCore(() => performance.now(), 1);
   });
   for (const r of results) console.log(`${r.name.padEnd(72)} ${r.median_us.toFixed(3).padStart(9)} µs`);
