@@ -206,16 +206,21 @@ async fn scrolling_a_windowed_list_moves_the_window() {
     assert_eq!(list.get_attribute("data-first").as_deref(), Some("96"));
 }
 
+/// The reducer's state for the crash-hang-stop preset (the one the bundle carries), paused at t = 0.
+fn crash_hang_stop_state() -> std::rc::Rc<routelab::ui::AppState> {
+    let scenario =
+        routelab::sim::Scenario::from_json(routelab::sim::preset_json("crash-hang-stop").unwrap())
+            .unwrap();
+    std::rc::Rc::new(routelab::ui::AppState::new(scenario))
+}
+
 /// When the simulator cannot keep up with the speed asked, the owed time piles up to its cap and the
 /// time bar says the clock runs slower than chosen; once a frame has time to catch up, it does not.
 #[wasm_bindgen_test]
 fn the_time_bar_says_when_the_simulator_falls_behind() {
-    use routelab::ui::{AppState, Budget, Msg, Panels};
+    use routelab::ui::{Budget, Msg, Panels};
     use yew::Reducible;
-    let scenario =
-        routelab::sim::Scenario::from_json(routelab::sim::preset_json("crash-hang-stop").unwrap())
-            .unwrap();
-    let mut s = std::rc::Rc::new(AppState::new(scenario));
+    let mut s = crash_hang_stop_state();
     s = s.reduce(Msg::SetSpeed(60.0));
     s = s.reduce(Msg::TogglePlay);
     assert!(!s.falling_behind(), "nothing owed yet");
@@ -300,10 +305,7 @@ fn a_fetched_preset_loads_only_if_still_wanted() {
 fn a_frame_renders_one_group_of_panels() {
     use routelab::ui::{AppState, Budget, Msg, Panels};
     use yew::Reducible;
-    let scenario =
-        routelab::sim::Scenario::from_json(routelab::sim::preset_json("crash-hang-stop").unwrap())
-            .unwrap();
-    let mut s = std::rc::Rc::new(AppState::new(scenario));
+    let mut s = crash_hang_stop_state();
     s = s.reduce(Msg::TogglePlay);
     let keys = |s: &AppState| Panels::ALL.map(|g| s.panel_key(g));
     for group in Panels::ALL {

@@ -57,7 +57,7 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
             store.dispatch(Msg::Select(Some(Selection::Producer(group.clone()))))
         })
     };
-    let picks = store.picks.get(&group);
+    let picks = store.picks.get(group.as_str());
     let last = picks.and_then(|p| p.back());
     let queues = p
         .info
@@ -88,7 +88,7 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
             </div>
             <div class="queues" title="the queues this producer may send to, in order; the last pick is outlined">
                 { for queues.iter().map(|q| {
-                    let is_last = last.is_some_and(|l| l.broker == q.broker_name.as_str() && l.queue == q.queue_id);
+                    let is_last = last.is_some_and(|l| l.broker == q.broker_name && l.queue == q.queue_id);
                     html!{ <span class={classes!("q", is_last.then_some("last"))}>{ format!("{}#{}", q.broker_name, q.queue_id) }</span> }
                 }) }
                 { if queues.is_empty() { html!{ <span class="gone">{ "no route yet" }</span> } } else { html!{} } }
@@ -97,7 +97,7 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
                 { for picks.into_iter().flatten().map(|pk| html!{
                     <span class={classes!("pick", if pk.ok { "ok" } else { "bad" }, (pk.attempt > 1).then_some("retry"))}
                         title={format!("t={} {}#{} attempt {}", fmt_secs(pk.t), pk.broker, pk.queue, pk.attempt)}>
-                        { if pk.attempt > 1 { format!("↻{}", short(&pk.broker)) } else { short(&pk.broker) } }
+                        { if pk.attempt > 1 { format!("↻{}", short(pk.broker.as_str())) } else { short(pk.broker.as_str()) } }
                     </span>
                 }) }
             </div>

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::model::{BrokerName, ProducerGroup};
 use crate::sim::{
     describe, preset, preset_json, Action, Scenario, Sim, SimEvent, SimEventKind, TimedAction,
     BUNDLED_IN_BROWSER,
@@ -87,7 +88,7 @@ pub struct AppState {
     /// The next feed item's key.
     pub feed_seq: u64,
     /// The last send attempts per producer group, newest last.
-    pub picks: Rc<BTreeMap<String, VecDeque<Pick>>>,
+    pub picks: Rc<BTreeMap<ProducerGroup, VecDeque<Pick>>>,
     /// Bumped when a topic appears in or leaves a table, so the topic list is rebuilt only then.
     pub topics_version: u64,
     /// The `version` each group of panels last rendered at (indexed by [`Panels`]): a frame of the
@@ -118,7 +119,8 @@ impl Panels {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pick {
     pub t: u64,
-    pub broker: String,
+    /// The send event's shared name (a reference count, not a copy: one pick per simulated send).
+    pub broker: BrokerName,
     pub queue: i32,
     pub attempt: u32,
     pub ok: bool,
@@ -281,11 +283,11 @@ impl AppState {
             } = &e.kind
             {
                 let strip = Rc::make_mut(&mut self.picks)
-                    .entry(producer.as_str().to_owned())
+                    .entry(producer.clone())
                     .or_default();
                 strip.push_back(Pick {
                     t: e.t,
-                    broker: b.as_str().to_owned(),
+                    broker: b.clone(),
                     queue: *q,
                     attempt: *attempt,
                     ok: *ok,
