@@ -29,15 +29,15 @@ impl RouteManager {
         self.remove_expired(now_ms)
     }
 
-    /// The scan's walk, once the deadline floor says a broker may have expired. Kept out of line:
+    /// The scan's removals, once the deadline floor says a broker has expired. Kept out of line:
     /// most scans stop at the floor, and that check then costs a comparison where it is called.
     #[cold]
     #[inline(never)]
     fn remove_expired(&mut self, now_ms: u64) -> Vec<BrokerAddrInfo> {
         let expired: Vec<(BrokerAddrInfo, u64, u64)> = self
             .broker_live_table
-            .iter()
-            .filter(|(_, live)| live.is_expired(now_ms))
+            .expired(now_ms)
+            .into_iter()
             .map(|(k, l)| {
                 (
                     k.clone(),
@@ -59,8 +59,6 @@ impl RouteManager {
                 Profile::V5 => self.destroy_v5(key, reason),
             }
         }
-        // 5.x keeps expired entries until the unregistration batch runs, so they still count.
-        self.broker_live_table.refresh_deadline_floor();
         expired.into_iter().map(|(k, _, _)| k).collect()
     }
 
@@ -68,9 +66,8 @@ impl RouteManager {
     /// `lastUpdateTimestamp + timeout + 1`. None when no broker is live.
     pub fn next_expiry_ms(&self) -> Option<u64> {
         self.broker_live_table
-            .iter()
-            .map(|(_, l)| l.deadline().saturating_add(1))
-            .min()
+            .earliest_deadline()
+            .map(|d| d.saturating_add(1))
     }
 
     /// A connection closed (`reason` is [`RemovalReason::ChannelClosed`] or

@@ -171,17 +171,20 @@ pub struct BrokerLiveRow<'a> {
 /// `brokerLiveTable`: live broker → BrokerLiveInfo. Serializes as a list of rows because its key is a
 /// pair in 5.x.
 ///
-/// Beside the map it keeps `deadline_floor`, a lower bound on every entry's `last + timeout`, so that
-/// the expiry scan, which runs every few seconds over every broker, costs O(1) while nothing can have
-/// expired. Heartbeats only raise deadlines and removals only drop them, so the bound stays valid
-/// without work; only an insertion with an earlier deadline lowers it, and a scan that had to look
-/// makes it exact again.
+/// Beside the map it keeps the entries ordered by deadline (`last + timeout`), so that the expiry
+/// scan, which runs every few seconds, costs O(1) while nothing has expired (`deadline_floor`, the
+/// earliest deadline, is one comparison) and visits only the expired entries when some have, instead
+/// of every live broker. Each insertion, heartbeat and removal moves one index entry.
 ///
 /// It also remembers, per broker, the topics of its last 5.x topic update (`FilledTopics`), and
 /// forgets them with the broker.
 #[derive(Clone, Debug)]
 pub struct BrokerLiveTable {
     map: BTreeMap<BrokerAddrInfo, BrokerLiveInfo>,
+    /// (deadline, key) of every entry of `map`.
+    by_deadline: BTreeSet<(u64, BrokerAddrInfo)>,
+    /// The first deadline of `by_deadline` (u64::MAX when empty), kept beside it for the scan's
+    /// one-comparison check.
     deadline_floor: u64,
     filled: BTreeMap<BrokerAddrInfo, FilledTopics>,
 }
@@ -201,6 +204,7 @@ impl Default for BrokerLiveTable {
     fn default() -> Self {
         Self {
             map: BTreeMap::new(),
+            by_deadline: BTreeSet::new(),
             deadline_floor: u64::MAX,
             filled: BTreeMap::new(),
         }
@@ -246,21 +250,46 @@ impl BrokerLiveTable {
             .map(|(k, _)| k)
     }
 
-    /// True when an entry may be expired at `now_ms`; false proves none is.
+    /// True when an entry is expired at `now_ms`.
     pub(crate) fn may_have_expired(&self, now_ms: u64) -> bool {
         self.deadline_floor < now_ms
     }
 
+    /// The earliest deadline (`last + timeout`) of the entries held, if any.
+    pub fn earliest_deadline(&self) -> Option<u64> {
+        self.by_deadline.first().map(|(d, _)| *d)
+    }
+
+    /// The entries expired at `now_ms` (deadline before it), in key order, as the scan over the
+    /// whole map would meet them.
+    pub(crate) fn expired(&self, now_ms: u64) -> Vec<(&BrokerAddrInfo, &BrokerLiveInfo)> {
+        let mut out: Vec<_> = self
+            .by_deadline
+            .iter()
+            .take_while(|(d, _)| *d < now_ms)
+            .filter_map(|(_, k)| self.map.get_key_value(k))
+            .collect();
+        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        out
+    }
+
     /// Adds or replaces an entry.
     pub(crate) fn insert(&mut self, key: BrokerAddrInfo, info: BrokerLiveInfo) {
-        self.deadline_floor = self.deadline_floor.min(info.deadline());
-        self.map.insert(key, info);
+        let deadline = info.deadline();
+        if let Some(old) = self.map.insert(key.clone(), info) {
+            self.by_deadline.remove(&(old.deadline(), key.clone()));
+        }
+        self.by_deadline.insert((deadline, key));
+        self.sync_floor();
     }
 
     /// Removes an entry.
     pub(crate) fn remove(&mut self, key: &BrokerAddrInfo) -> Option<BrokerLiveInfo> {
         self.filled.remove(key);
-        self.map.remove(key)
+        let old = self.map.remove(key)?;
+        self.by_deadline.remove(&(old.deadline(), key.clone()));
+        self.sync_floor();
+        Some(old)
     }
 
     /// What the broker's last 5.x topic update left in place, if remembered.
@@ -273,27 +302,26 @@ impl BrokerLiveTable {
         self.filled.insert(key, filled);
     }
 
-    /// Sets an entry's `lastUpdateTimestamp`; false when the broker is not live. The deadline
-    /// normally moves later; should a caller's clock step back, the bound follows it down.
+    /// Sets an entry's `lastUpdateTimestamp`; false when the broker is not live.
     pub(crate) fn touch(&mut self, key: &BrokerAddrInfo, now_ms: u64) -> bool {
-        match self.map.get_mut(key) {
-            Some(live) => {
-                live.last_update_timestamp = now_ms;
-                self.deadline_floor = self.deadline_floor.min(live.deadline());
-                true
+        let Some(live) = self.map.get_mut(key) else {
+            return false;
+        };
+        let before = live.deadline();
+        live.last_update_timestamp = now_ms;
+        let after = live.deadline();
+        if after != before {
+            // The same key object is moved, so the index holds no second copy of the names.
+            if let Some((_, k)) = self.by_deadline.take(&(before, key.clone())) {
+                self.by_deadline.insert((after, k));
             }
-            None => false,
+            self.sync_floor();
         }
+        true
     }
 
-    /// Makes the scan bound exact: the earliest deadline of the entries now held.
-    pub(crate) fn refresh_deadline_floor(&mut self) {
-        self.deadline_floor = self
-            .map
-            .values()
-            .map(BrokerLiveInfo::deadline)
-            .min()
-            .unwrap_or(u64::MAX);
+    fn sync_floor(&mut self) {
+        self.deadline_floor = self.earliest_deadline().unwrap_or(u64::MAX);
     }
 }
 
