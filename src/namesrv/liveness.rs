@@ -52,10 +52,9 @@ impl RouteManager {
                 heartbeat_timeout_millis: *timeout,
             };
             match self.profile {
-                Profile::V4 => {
-                    self.broker_live_table.remove(key);
-                    self.destroy_v4(&key.broker_addr, reason);
-                }
+                // 4.x removes the live entry, then runs the channel cleanup, which removes it again
+                // (a no-op): the cleanup's removal alone has the same effect.
+                Profile::V4 => self.destroy_v4(&key.broker_addr, reason),
                 Profile::V5 => self.destroy_v5(key, reason),
             }
         }

@@ -180,13 +180,29 @@ pub struct BrokerLiveRow<'a> {
 /// forgets them with the broker.
 #[derive(Clone, Debug)]
 pub struct BrokerLiveTable {
-    map: BTreeMap<BrokerAddrInfo, BrokerLiveInfo>,
-    /// (deadline, key) of every entry of `map`.
-    by_deadline: BTreeSet<(u64, BrokerAddrInfo)>,
+    map: BTreeMap<BrokerAddrInfo, LiveEntry>,
+    /// Every entry of `map` by (deadline, its insertion number): integer keys, so that moving an
+    /// entry on each heartbeat compares no names (brokers started together share a deadline).
+    by_deadline: BTreeMap<(u64, u64), BrokerAddrInfo>,
+    /// The insertion number of the next new entry.
+    next_seq: u64,
     /// The first deadline of `by_deadline` (u64::MAX when empty), kept beside it for the scan's
     /// one-comparison check.
     deadline_floor: u64,
     filled: BTreeMap<BrokerAddrInfo, FilledTopics>,
+}
+
+/// An entry of [`BrokerLiveTable`] with its insertion number, its tie-breaker in the deadline index.
+#[derive(Clone, Debug)]
+struct LiveEntry {
+    info: BrokerLiveInfo,
+    seq: u64,
+}
+
+impl LiveEntry {
+    fn index_key(&self) -> (u64, u64) {
+        (self.info.deadline(), self.seq)
+    }
 }
 
 /// The topics a broker's last 5.x registration carried, every one of which had QueueData of its
@@ -204,7 +220,8 @@ impl Default for BrokerLiveTable {
     fn default() -> Self {
         Self {
             map: BTreeMap::new(),
-            by_deadline: BTreeSet::new(),
+            by_deadline: BTreeMap::new(),
+            next_seq: 0,
             deadline_floor: u64::MAX,
             filled: BTreeMap::new(),
         }
@@ -215,7 +232,7 @@ impl Default for BrokerLiveTable {
 /// are bookkeeping.
 impl PartialEq for BrokerLiveTable {
     fn eq(&self, other: &Self) -> bool {
-        self.map == other.map
+        self.map.len() == other.map.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -224,12 +241,12 @@ impl Eq for BrokerLiveTable {}
 impl BrokerLiveTable {
     /// The entry of a broker.
     pub fn get(&self, key: &BrokerAddrInfo) -> Option<&BrokerLiveInfo> {
-        self.map.get(key)
+        self.map.get(key).map(|e| &e.info)
     }
 
     /// All entries.
     pub fn iter(&self) -> impl Iterator<Item = (&BrokerAddrInfo, &BrokerLiveInfo)> {
-        self.map.iter()
+        self.map.iter().map(|(k, e)| (k, &e.info))
     }
 
     /// Number of live brokers.
@@ -246,7 +263,7 @@ impl BrokerLiveTable {
     pub fn find_by_channel(&self, channel: ChannelId) -> Option<&BrokerAddrInfo> {
         self.map
             .iter()
-            .find(|(_, info)| info.channel == channel)
+            .find(|(_, e)| e.info.channel == channel)
             .map(|(k, _)| k)
     }
 
@@ -257,7 +274,7 @@ impl BrokerLiveTable {
 
     /// The earliest deadline (`last + timeout`) of the entries held, if any.
     pub fn earliest_deadline(&self) -> Option<u64> {
-        self.by_deadline.first().map(|(d, _)| *d)
+        self.by_deadline.first_key_value().map(|((d, _), _)| *d)
     }
 
     /// The entries expired at `now_ms` (deadline before it), in key order, as the scan over the
@@ -266,8 +283,9 @@ impl BrokerLiveTable {
         let mut out: Vec<_> = self
             .by_deadline
             .iter()
-            .take_while(|(d, _)| *d < now_ms)
+            .take_while(|((d, _), _)| *d < now_ms)
             .filter_map(|(_, k)| self.map.get_key_value(k))
+            .map(|(k, e)| (k, &e.info))
             .collect();
         out.sort_unstable_by(|a, b| a.0.cmp(b.0));
         out
@@ -275,11 +293,13 @@ impl BrokerLiveTable {
 
     /// Adds or replaces an entry.
     pub(crate) fn insert(&mut self, key: BrokerAddrInfo, info: BrokerLiveInfo) {
-        let deadline = info.deadline();
-        if let Some(old) = self.map.insert(key.clone(), info) {
-            self.by_deadline.remove(&(old.deadline(), key.clone()));
+        let at = (info.deadline(), self.next_seq);
+        self.next_seq += 1;
+        let entry = LiveEntry { info, seq: at.1 };
+        if let Some(old) = self.map.insert(key.clone(), entry) {
+            self.by_deadline.remove(&old.index_key());
         }
-        self.by_deadline.insert((deadline, key));
+        self.by_deadline.insert(at, key);
         self.sync_floor();
     }
 
@@ -287,9 +307,9 @@ impl BrokerLiveTable {
     pub(crate) fn remove(&mut self, key: &BrokerAddrInfo) -> Option<BrokerLiveInfo> {
         self.filled.remove(key);
         let old = self.map.remove(key)?;
-        self.by_deadline.remove(&(old.deadline(), key.clone()));
+        self.by_deadline.remove(&old.index_key());
         self.sync_floor();
-        Some(old)
+        Some(old.info)
     }
 
     /// What the broker's last 5.x topic update left in place, if remembered.
@@ -307,13 +327,12 @@ impl BrokerLiveTable {
         let Some(live) = self.map.get_mut(key) else {
             return false;
         };
-        let before = live.deadline();
-        live.last_update_timestamp = now_ms;
-        let after = live.deadline();
+        let before = live.index_key();
+        live.info.last_update_timestamp = now_ms;
+        let after = live.index_key();
         if after != before {
-            // The same key object is moved, so the index holds no second copy of the names.
-            if let Some((_, k)) = self.by_deadline.take(&(before, key.clone())) {
-                self.by_deadline.insert((after, k));
+            if let Some(k) = self.by_deadline.remove(&before) {
+                self.by_deadline.insert(after, k);
             }
             self.sync_floor();
         }
@@ -327,7 +346,7 @@ impl BrokerLiveTable {
 
 impl Serialize for BrokerLiveTable {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.map.iter().map(|(k, info)| BrokerLiveRow {
+        s.collect_seq(self.iter().map(|(k, info)| BrokerLiveRow {
             cluster_name: k.cluster_name.as_str(),
             broker_addr: k.broker_addr.as_str(),
             info,
