@@ -118,8 +118,14 @@ impl TimerQueue {
     }
 
     /// Removes and returns the next timer if it is due at or before `t`.
-    #[inline]
+    #[cfg(test)]
     pub fn pop_due(&mut self, t: u64) -> Option<Timer> {
+        self.pop_due_with_time(t).map(|(_, timer)| timer)
+    }
+
+    /// Removes and returns the next timer and its time if it is due at or before `t`.
+    #[inline]
+    pub fn pop_due_with_time(&mut self, t: u64) -> Option<(u64, Timer)> {
         let (slot, at) = self.next()?;
         if at > t {
             return None;
@@ -127,7 +133,7 @@ impl TimerQueue {
         // Nothing pending is due before the timer taken now.
         self.base = self.base.max(at);
         let Some(slot) = slot else {
-            return self.far.pop().map(|e| e.2);
+            return self.far.pop().map(|e| (at, e.2));
         };
         let s = &mut self.slots[slot];
         let timer = s.timers.get(s.next)?.1;
@@ -137,7 +143,7 @@ impl TimerQueue {
             s.next = 0;
             self.occupied &= !(1 << slot);
         }
-        Some(timer)
+        Some((at, timer))
     }
 }
 
