@@ -28,6 +28,20 @@ pub(crate) struct Target {
     accepts: Option<(u64, Option<bool>)>,
 }
 
+impl Target {
+    /// Whether a send through this target is stored at once: its broker is known and running, and
+    /// accepted the producer's topic when its topics were as they are now. (A cut link is the
+    /// caller's to rule out.)
+    pub(crate) fn stores(&self, brokers: &[BrokerNode]) -> bool {
+        let Some(broker) = self.broker.and_then(|b| brokers.get(b)) else {
+            return false;
+        };
+        self.master.is_some()
+            && broker.is_up()
+            && self.accepts == Some((broker.topics_changed, Some(true)))
+    }
+}
+
 /// The targets of `info`'s queues, one per group in queue order.
 pub(crate) fn targets_of(info: &TopicPublishInfo, brokers: &[BrokerNode]) -> Vec<Target> {
     let mut out: Vec<Target> = Vec::new();
