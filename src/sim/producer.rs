@@ -262,9 +262,9 @@ impl Sim {
         self.next_send(p, first_begin);
     }
 
-    // Inlined: one call per simulated send, a small body, and a call's saving of registers cost
-    // as much as the body.
-    #[inline(always)]
+    // Inlined natively: one call per simulated send, a small body, and a call's saving of
+    // registers cost as much as the body. Not forced in wasm, where the dashboard is built for size.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn next_send(&mut self, p: usize, first_begin: u64) {
         let node = &self.producers[p];
         let at = (first_begin + node.interval_ms).max(self.now);
