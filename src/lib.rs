@@ -7,7 +7,7 @@
 //! # Layout
 //!
 //! - `admin` (native only): `routelab admin`, mqadmin's NameServer commands over `net`.
-//! - [`bench`]: the core benchmark suite, run natively and in the browser with the caller's clock.
+//! - [`bench`](mod@bench): the core benchmark suite, run natively and in the browser with the caller's clock.
 //! - [`live`]: the live protocol a bridge or our NameServer speaks to dashboards (views per
 //!   NameServer, snapshot / update, diff / apply, the viewer's reducer) and the fork of a live
 //!   cluster into a scenario.

@@ -15,7 +15,7 @@
 //! - [`message`]: [`ServerMessage`] ([`Snapshot`], [`Update`]), [`ClientMessage`], [`Source`].
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
-//! - [`fork`]: [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
+//! - [`fork`](mod@fork): [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
 //! - [`topics`]: which topics RocketMQ makes itself.
 
 pub mod compare;

@@ -8,7 +8,7 @@
 //! # Layout
 //!
 //! - [`config`]: flags (`-c`, `-p`, `--listen`, `--profile` …) and the Java-named settings.
-//! - [`dispatch`]: request code → handler, pure over `&mut State` + context.
+//! - [`dispatch`](mod@dispatch): request code → handler, pure over `&mut State` + context.
 //! - [`handlers`]: the handlers, grouped by table (broker, routes, kv, config).
 //! - [`body`]: legacy / standard JSON bodies, the JSON and zlib register bodies.
 //! - `conn`: the per-connection task (frames, idle close, bounded write queue, write timeout).
