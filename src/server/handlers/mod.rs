@@ -6,7 +6,7 @@
 //! - [`broker`]: REGISTER_BROKER, UNREGISTER_BROKER, BROKER_HEARTBEAT, QUERY_DATA_VERSION.
 //! - [`routes`]: routes, cluster info, member groups, topic lists, perms, delete/register topic.
 //! - [`kv`]: the KV config codes.
-//! - [`config`]: GET/UPDATE_NAMESRV_CONFIG.
+//! - [`config`][]: GET/UPDATE_NAMESRV_CONFIG.
 #![warn(clippy::indexing_slicing)]
 
 pub mod broker;
