@@ -23,7 +23,7 @@ impl RouteManager {
     /// unregistration for it. Returns the expired brokers.
     #[inline]
     pub fn scan_not_active_brokers(&mut self, now_ms: u64) -> Vec<BrokerAddrInfo> {
-        if !self.broker_live_table.may_have_expired(now_ms) {
+        if !self.broker_live_table.has_expired(now_ms) {
             return Vec::new();
         }
         self.remove_expired(now_ms)

@@ -268,7 +268,7 @@ impl BrokerLiveTable {
     }
 
     /// True when an entry is expired at `now_ms`.
-    pub(crate) fn may_have_expired(&self, now_ms: u64) -> bool {
+    pub(crate) fn has_expired(&self, now_ms: u64) -> bool {
         self.deadline_floor < now_ms
     }
 
@@ -279,7 +279,7 @@ impl BrokerLiveTable {
 
     /// The entries expired at `now_ms` (deadline before it), in key order, as the scan over the
     /// whole map would meet them.
-    pub(crate) fn expired(&self, now_ms: u64) -> Vec<(&BrokerAddrInfo, &BrokerLiveInfo)> {
+    pub fn expired(&self, now_ms: u64) -> Vec<(&BrokerAddrInfo, &BrokerLiveInfo)> {
         let mut out: Vec<_> = self
             .by_deadline
             .iter()

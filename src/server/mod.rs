@@ -211,8 +211,8 @@ impl Shared {
             let channels: Vec<ChannelId> = state
                 .routes
                 .broker_live_table()
-                .iter()
-                .filter(|(_, live)| live.is_expired(now))
+                .expired(now)
+                .into_iter()
                 .map(|(_, live)| live.channel)
                 .collect();
             state.routes.scan_not_active_brokers(now);
