@@ -7,6 +7,7 @@ pub mod name_map;
 pub mod names;
 pub mod perm;
 pub mod route;
+pub mod text;
 pub mod topic_config;
 
 pub use cluster::{ClusterInfo, KVTable, TopicList};

@@ -5,21 +5,39 @@
 //! producer picks), and a copy then costs a reference count, not an allocation.
 
 use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::text::{cmp_text, same_text};
+
 macro_rules! name_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, Default, Eq, PartialOrd, Ord)]
+        #[derive(Clone, Debug, Default, Eq)]
         pub struct $name(Arc<str>);
 
         // Copies of one name share its text, so equal pointers answer without comparing bytes.
         impl PartialEq for $name {
+            #[inline]
             fn eq(&self, other: &Self) -> bool {
-                Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+                Arc::ptr_eq(&self.0, &other.0) || same_text(&self.0, &other.0)
+            }
+        }
+
+        // By the text, as `str` orders it (see `text`), so tree maps keep RocketMQ's order.
+        impl Ord for $name {
+            #[inline]
+            fn cmp(&self, other: &Self) -> Ordering {
+                cmp_text(&self.0, &other.0)
+            }
+        }
+
+        impl PartialOrd for $name {
+            fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+                Some(self.cmp(other))
             }
         }
 
@@ -87,13 +105,13 @@ macro_rules! name_type {
 
         impl PartialEq<str> for $name {
             fn eq(&self, other: &str) -> bool {
-                &*self.0 == other
+                same_text(&self.0, other)
             }
         }
 
         impl PartialEq<&str> for $name {
             fn eq(&self, other: &&str) -> bool {
-                &*self.0 == *other
+                same_text(&self.0, other)
             }
         }
     };

@@ -134,22 +134,14 @@ impl RouteManager {
             reason,
         });
         if emptied {
-            self.broker_addr_table.0.remove(name.as_str());
+            self.broker_addr_table.0.remove(&name);
             // RocketMQ removes the name from the first cluster set that contains it.
-            let owner = self
-                .cluster_addr_table
-                .iter()
-                .find(|(_, names)| names.contains(name.as_str()))
-                .map(|(c, _)| c.clone());
-            if let Some(owner) = owner {
-                self.cluster_addr_table
-                    .remove_name(owner.as_str(), name.as_str());
-            }
+            self.cluster_addr_table.remove_from_first(&name);
             self.events.push_back(Event::BrokerGroupRemoved {
                 cluster,
                 broker_name: name.clone(),
             });
-            self.remove_topics_of_group(name.as_str());
+            self.remove_topics_of_group(&name);
         }
     }
 

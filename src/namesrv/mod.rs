@@ -27,6 +27,7 @@ mod tables;
 mod topic;
 mod unregister;
 
+use std::collections::btree_map::Entry;
 use std::collections::VecDeque;
 
 pub use config::{
@@ -47,7 +48,7 @@ pub use tables::{
 };
 pub use unregister::UnregisterOutcome;
 
-use crate::model::{BrokerAddr, ClusterName, DataVersion, QueueData, TopicName};
+use crate::model::{BrokerAddr, BrokerName, ClusterName, DataVersion, QueueData, TopicName};
 
 /// The route tables of one NameServer, the KV store, and the events not yet polled.
 #[derive(Clone, Debug)]
@@ -195,11 +196,15 @@ impl RouteManager {
     /// Stores a topic's QueueData for its group and reports a real change as an event.
     fn put_queue_data(&mut self, topic: &TopicName, qd: QueueData) {
         let map = self.topic_queue_table.0.entry(topic.clone()).or_default();
-        let before = map.get(&qd.broker_name).cloned();
-        if before.as_ref() == Some(&qd) {
-            return;
-        }
-        map.insert(qd.broker_name.clone(), qd.clone());
+        // One search of the topic's groups, whether the entry is new, changed or the same.
+        let before = match map.entry(qd.broker_name.clone()) {
+            Entry::Occupied(o) if *o.get() == qd => return,
+            Entry::Occupied(mut o) => Some(o.insert(qd.clone())),
+            Entry::Vacant(v) => {
+                v.insert(qd.clone());
+                None
+            }
+        };
         self.events.push_back(Event::TopicQueueChanged {
             topic: topic.clone(),
             broker_name: qd.broker_name.clone(),
@@ -209,13 +214,13 @@ impl RouteManager {
     }
 
     /// Removes one group's QueueData from one topic, with its event.
-    fn remove_queue_data(&mut self, topic: &TopicName, broker_name: &str, why: TopicRemovalReason) {
-        if let Some(qd) = self
-            .topic_queue_table
-            .remove_queue(topic.as_str(), broker_name)
-        {
+    fn remove_queue_data<B>(&mut self, topic: &TopicName, broker_name: &B, why: TopicRemovalReason)
+    where
+        BrokerName: std::borrow::Borrow<B>,
+        B: Ord + ?Sized,
+    {
+        if let Some((qd, topic_removed)) = self.topic_queue_table.remove_queue(topic, broker_name) {
             self.queue_removals += 1;
-            let topic_removed = self.topic_queue_table.get(topic.as_str()).is_none();
             self.events.push_back(Event::TopicQueueRemoved {
                 topic: topic.clone(),
                 broker_name: qd.broker_name,
@@ -226,7 +231,7 @@ impl RouteManager {
     }
 
     /// Removes a group's QueueData from every topic (dropping topics left empty).
-    fn remove_topics_of_group(&mut self, broker_name: &str) {
+    fn remove_topics_of_group(&mut self, broker_name: &BrokerName) {
         for topic in self.topic_queue_table.topics_of(broker_name) {
             self.remove_queue_data(&topic, broker_name, TopicRemovalReason::BrokerGroupRemoved);
         }

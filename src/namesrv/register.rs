@@ -9,6 +9,7 @@ use super::request::RegisterBroker;
 use super::tables::{BrokerLiveInfo, FilledTopics};
 use super::{RouteError, RouteManager};
 use crate::model::perm::PERM_WRITE;
+use crate::model::text::same_text;
 use crate::model::{BrokerAddr, BrokerData, QueueData, TopicConfig, TopicName, MASTER_ID};
 
 /// What the NameServer answers a registering broker: for a slave whose master is live, the master's
@@ -207,7 +208,7 @@ impl RouteManager {
             .as_ref()
             .filter(|m| !m.is_empty());
         if self.config.delete_topic_with_broker_registration && mappings.is_none() {
-            for topic in self.topic_queue_table.topics_of(name.as_str()) {
+            for topic in self.topic_queue_table.topics_of(name) {
                 if !wrapper.topic_config_table.contains_key(topic.as_str()) {
                     self.remove_queue_data(
                         &topic,
@@ -226,7 +227,11 @@ impl RouteManager {
             && self.broker_live_table.filled(&key).is_some_and(|f| {
                 f.removals == self.queue_removals
                     && f.broker_name == *name
-                    && f.topics.iter().eq(body.keys())
+                    && f.topics.len() == body.len()
+                    && f.topics
+                        .iter()
+                        .zip(body.keys())
+                        .all(|(a, b)| same_text(a, b))
             });
         if all_here {
             return self.update_mappings(req, rewrite);

@@ -2,6 +2,7 @@
 //! BTreeMaps keep iteration order, route output and event logs identical across runs and targets
 //! (Java uses HashMaps; clients sort, and tests compare as sets).
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -44,8 +45,13 @@ impl TopicQueueTable {
         self.0.is_empty()
     }
 
-    /// Topics that have QueueData for `broker_name`.
-    pub fn topics_of(&self, broker_name: &str) -> Vec<TopicName> {
+    /// Topics that have QueueData for `broker_name` (a `&str`, or a `&BrokerName`, whose comparisons
+    /// are quicker: see `model::text`).
+    pub fn topics_of<B>(&self, broker_name: &B) -> Vec<TopicName>
+    where
+        BrokerName: Borrow<B>,
+        B: Ord + ?Sized,
+    {
         self.0
             .iter()
             .filter(|(_, m)| m.contains_key(broker_name))
@@ -54,14 +60,23 @@ impl TopicQueueTable {
     }
 
     /// Removes `broker_name`'s QueueData from `topic`, dropping the topic when it becomes empty.
-    /// Returns the removed QueueData.
-    pub(crate) fn remove_queue(&mut self, topic: &str, broker_name: &str) -> Option<QueueData> {
+    /// Returns the removed QueueData, and whether the topic went with it.
+    pub(crate) fn remove_queue<B>(
+        &mut self,
+        topic: &TopicName,
+        broker_name: &B,
+    ) -> Option<(QueueData, bool)>
+    where
+        BrokerName: Borrow<B>,
+        B: Ord + ?Sized,
+    {
         let map = self.0.get_mut(topic)?;
-        let removed = map.remove(broker_name);
-        if map.is_empty() {
+        let removed = map.remove(broker_name)?;
+        let emptied = map.is_empty();
+        if emptied {
             self.0.remove(topic);
         }
-        removed
+        Some((removed, emptied))
     }
 }
 
@@ -108,8 +123,20 @@ impl ClusterAddrTable {
         self.0.iter()
     }
 
+    /// Removes `broker_name` from the first cluster (in name order) that holds it, dropping that
+    /// cluster when it becomes empty; one search per cluster.
+    pub(crate) fn remove_from_first(&mut self, broker_name: &BrokerName) {
+        let emptied = self.0.iter_mut().find_map(|(cluster, set)| {
+            set.remove(broker_name)
+                .then(|| set.is_empty().then(|| cluster.clone()))
+        });
+        if let Some(Some(cluster)) = emptied {
+            self.0.remove(&cluster);
+        }
+    }
+
     /// Removes `broker_name` from `cluster`, dropping the cluster when it becomes empty.
-    pub(crate) fn remove_name(&mut self, cluster: &str, broker_name: &str) -> bool {
+    pub(crate) fn remove_name(&mut self, cluster: &ClusterName, broker_name: &BrokerName) -> bool {
         let Some(set) = self.0.get_mut(cluster) else {
             return false;
         };

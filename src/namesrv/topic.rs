@@ -3,7 +3,7 @@
 use super::event::TopicRemovalReason;
 use super::request::validate_topic_name;
 use super::{RouteError, RouteManager};
-use crate::model::{QueueData, TopicName};
+use crate::model::{BrokerName, QueueData, TopicName};
 
 impl RouteManager {
     /// Deletes `topic`: entirely without `cluster`, or only the QueueData of that cluster's groups
@@ -18,14 +18,14 @@ impl RouteManager {
         let Some(map) = self.topic_queue_table.get(topic.as_str()) else {
             return Ok(0);
         };
-        let names: Vec<String> = match cluster.filter(|c| !c.is_empty()) {
-            None => map.keys().map(|n| n.to_string()).collect(),
+        let names: Vec<BrokerName> = match cluster.filter(|c| !c.is_empty()) {
+            None => map.keys().cloned().collect(),
             Some(c) => match self.cluster_addr_table.get(c) {
                 None => return Ok(0),
                 Some(set) => set
                     .iter()
-                    .filter(|n| map.contains_key(n.as_str()))
-                    .map(|n| n.to_string())
+                    .filter(|n| map.contains_key(*n))
+                    .cloned()
                     .collect(),
             },
         };

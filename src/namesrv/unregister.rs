@@ -62,7 +62,7 @@ impl RouteManager {
         self.filter_server_table.0.remove(&key);
         let mut group_emptied = false;
         let mut removed_id = None;
-        if let Some(group) = self.broker_addr_table.0.get_mut(req.broker_name.as_str()) {
+        if let Some(group) = self.broker_addr_table.0.get_mut(&req.broker_name) {
             if group.broker_addrs.remove(&req.broker_id).is_some() {
                 removed_id = Some(req.broker_id);
             }
@@ -76,14 +76,14 @@ impl RouteManager {
             reason,
         });
         if group_emptied {
-            self.broker_addr_table.0.remove(req.broker_name.as_str());
+            self.broker_addr_table.0.remove(&req.broker_name);
             self.cluster_addr_table
-                .remove_name(req.cluster_name.as_str(), req.broker_name.as_str());
+                .remove_name(&req.cluster_name, &req.broker_name);
             self.events.push_back(Event::BrokerGroupRemoved {
                 cluster: req.cluster_name.clone(),
                 broker_name: req.broker_name.clone(),
             });
-            self.remove_topics_of_group(req.broker_name.as_str());
+            self.remove_topics_of_group(&req.broker_name);
         }
     }
 
@@ -102,7 +102,7 @@ impl RouteManager {
             self.filter_server_table.0.remove(&key);
             let mut emptied = false;
             let mut removed_id = None;
-            if let Some(group) = self.broker_addr_table.0.get_mut(req.broker_name.as_str()) {
+            if let Some(group) = self.broker_addr_table.0.get_mut(&req.broker_name) {
                 let ids: Vec<i64> = group
                     .broker_addrs
                     .iter()
@@ -123,9 +123,9 @@ impl RouteManager {
                 reason: reason.clone(),
             });
             if emptied {
-                self.broker_addr_table.0.remove(req.broker_name.as_str());
+                self.broker_addr_table.0.remove(&req.broker_name);
                 self.cluster_addr_table
-                    .remove_name(req.cluster_name.as_str(), req.broker_name.as_str());
+                    .remove_name(&req.cluster_name, &req.broker_name);
                 self.events.push_back(Event::BrokerGroupRemoved {
                     cluster: req.cluster_name.clone(),
                     broker_name: req.broker_name.clone(),
@@ -136,7 +136,7 @@ impl RouteManager {
             }
         }
         for name in &removed {
-            self.remove_topics_of_group(name.as_str());
+            self.remove_topics_of_group(name);
         }
         for name in &reduced {
             self.wipe_write_if_no_master(name);
@@ -157,7 +157,7 @@ impl RouteManager {
         if !(group.acting_master_enabled() && no_master) {
             return;
         }
-        for topic in self.topic_queue_table.topics_of(name.as_str()) {
+        for topic in self.topic_queue_table.topics_of(name) {
             let qd = &self.topic_queue_table.0[&topic][name.as_str()];
             let mut after = qd.clone();
             after.perm &= !PERM_WRITE;
