@@ -49,10 +49,13 @@ pub fn cmp_text(a: &str, b: &str) -> Ordering {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let (mut wa, mut wb) = (a.chunks_exact(8), b.chunks_exact(8));
     for (x, y) in (&mut wa).zip(&mut wb) {
-        // Big-endian: the first byte is the most significant, so the integers order as the bytes.
-        let (x, y) = (u64::from_be_bytes(word(x)), u64::from_be_bytes(word(y)));
+        // The first differing byte decides: the lowest set bit of x ^ y (little-endian) is in it.
+        // Not a big-endian load compared whole: WebAssembly has no byte swap, and its emulation
+        // costs more than the comparison.
+        let (x, y) = (u64::from_le_bytes(word(x)), u64::from_le_bytes(word(y)));
         if x != y {
-            return x.cmp(&y);
+            let shift = (x ^ y).trailing_zeros() & !7;
+            return ((x >> shift) & 0xff).cmp(&((y >> shift) & 0xff));
         }
     }
     // Past the last whole word of the shorter text: at most seven bytes of it remain.

@@ -232,8 +232,27 @@ impl RouteManager {
 
     /// Removes a group's QueueData from every topic (dropping topics left empty).
     fn remove_topics_of_group(&mut self, broker_name: &BrokerName) {
-        for topic in self.topic_queue_table.topics_of(broker_name) {
-            self.remove_queue_data(&topic, broker_name, TopicRemovalReason::BrokerGroupRemoved);
+        // One pass, one search of each topic's groups (not a search to find the topics and another
+        // to remove from them); the events come in topic order, as one removal at a time gave them.
+        let mut emptied = Vec::new();
+        for (topic, groups) in self.topic_queue_table.0.iter_mut() {
+            let Some(qd) = groups.remove(broker_name) else {
+                continue;
+            };
+            self.queue_removals += 1;
+            let topic_removed = groups.is_empty();
+            if topic_removed {
+                emptied.push(topic.clone());
+            }
+            self.events.push_back(Event::TopicQueueRemoved {
+                topic: topic.clone(),
+                broker_name: qd.broker_name,
+                reason: TopicRemovalReason::BrokerGroupRemoved,
+                topic_removed,
+            });
+        }
+        for topic in &emptied {
+            self.topic_queue_table.0.remove(topic);
         }
     }
 }
