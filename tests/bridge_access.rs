@@ -122,3 +122,52 @@ async fn without_a_built_dashboard_the_page_says_how_and_the_rest_works() {
     assert!(matches!(v.next().await, ServerMessage::Snapshot(_)));
     bridge.shutdown().await;
 }
+
+/// Connections held open without a request (slowloris) take at most the cap of open connections
+/// (viewer slots plus a margin): one more waits unserved, and is served as soon as one closes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_beyond_the_cap_wait_for_a_slot() {
+    use routelab::bridge::conn_limit::EXTRA_HTTP_CONNECTIONS;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    let ns = Peer::start();
+    let dist = ScratchDir::new("dist");
+    let mut c = config(&[ns.addr()], dist.path());
+    c.max_viewers = 1;
+    let bridge = start(c).await;
+    let addr = bridge.local_addr();
+    let cap = 1 + EXTRA_HTTP_CONNECTIONS;
+
+    let mut idle = Vec::new();
+    for _ in 0..cap {
+        idle.push(TcpStream::connect(addr).await.unwrap());
+    }
+    let mut late = TcpStream::connect(addr).await.unwrap();
+    late.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut first = [0u8; 12];
+    let early = tokio::time::timeout(
+        std::time::Duration::from_millis(800),
+        late.read_exact(&mut first),
+    )
+    .await;
+    assert!(early.is_err(), "served past the cap of {cap} connections");
+
+    drop(idle.pop());
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        late.read_exact(&mut first),
+    )
+    .await
+    .expect("served once a slot freed")
+    .unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+
+    // The bridge kept serving throughout: a fresh request after the idle ones close.
+    drop(idle);
+    let (status, _) = http_get(&bridge, "/metrics").await;
+    assert_eq!(status, 200);
+    bridge.shutdown().await;
+}

@@ -15,6 +15,7 @@
 //! - [`poller`]: one NameServer's polling loop, reconnecting after failures.
 //! - [`hub`]: the views, `seq`, and fan-out to bounded per-viewer queues.
 //! - [`server`]: HTTP routes, the WebSocket, static files.
+//! - [`conn_limit`]: the cap on open HTTP connections (viewers plus a margin).
 //! - [`access`]: the Origin and token rules (pure).
 //! - [`http_args`]: `--dist`, `--allow-origin`, `--token`, shared with `routelab namesrv --ws` and
 //!   `routelab demo`.
@@ -24,6 +25,7 @@
 pub mod access;
 pub mod cli;
 pub mod config;
+pub mod conn_limit;
 pub mod http_args;
 pub mod hub;
 pub mod metrics;
@@ -123,6 +125,10 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
     });
     let router = server::router(app);
     let stop = shutdown.clone();
+    let listener = conn_limit::LimitedListener::new(
+        listener,
+        config.max_viewers + conn_limit::EXTRA_HTTP_CONNECTIONS,
+    );
     tasks.push(tokio::spawn(async move {
         let served = axum::serve(listener, router)
             .with_graceful_shutdown(stop.cancelled_owned())

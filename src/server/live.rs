@@ -13,6 +13,7 @@ use tokio::task::JoinSet;
 
 use super::dispatch::State;
 use super::Shared;
+use crate::bridge::conn_limit::{LimitedListener, EXTRA_HTTP_CONNECTIONS};
 use crate::bridge::http_args::HttpAccess;
 use crate::bridge::hub::Hub;
 use crate::bridge::metrics::Metrics;
@@ -117,6 +118,7 @@ pub(super) async fn start(
         viewer_slots: ViewerSlots::new(access.max_viewers),
     });
     let stop = shared.shutdown.clone();
+    let listener = LimitedListener::new(listener, access.max_viewers + EXTRA_HTTP_CONNECTIONS);
     tasks.spawn(async move {
         if let Err(e) = axum::serve(listener, router(app))
             .with_graceful_shutdown(stop.cancelled_owned())
