@@ -8,7 +8,6 @@
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -24,7 +23,7 @@ pub struct LimitedListener {
     inner: TcpListener,
     slots: Arc<Semaphore>,
     max: usize,
-    warned: AtomicBool,
+    warned: bool,
 }
 
 impl LimitedListener {
@@ -35,7 +34,7 @@ impl LimitedListener {
             inner,
             slots: Arc::new(Semaphore::new(max)),
             max,
-            warned: AtomicBool::new(false),
+            warned: false,
         }
     }
 }
@@ -55,7 +54,7 @@ impl axum::serve::Listener for LimitedListener {
             Ok(slot) => slot,
             Err(_) => {
                 // Said once per run: a log line per refused connection would be a flood of its own.
-                if !self.warned.swap(true, Ordering::Relaxed) {
+                if !std::mem::replace(&mut self.warned, true) {
                     tracing::warn!(
                         max = self.max,
                         "{} HTTP connections are open: new ones wait until one closes",

@@ -214,45 +214,39 @@ impl RouteManager {
     }
 
     /// Removes one group's QueueData from one topic, with its event.
-    fn remove_queue_data<B>(&mut self, topic: &TopicName, broker_name: &B, why: TopicRemovalReason)
-    where
-        BrokerName: std::borrow::Borrow<B>,
-        B: Ord + ?Sized,
-    {
+    fn remove_queue_data(
+        &mut self,
+        topic: &TopicName,
+        broker_name: &BrokerName,
+        why: TopicRemovalReason,
+    ) {
         if let Some((qd, topic_removed)) = self.topic_queue_table.remove_queue(topic, broker_name) {
-            self.queue_removals += 1;
-            self.events.push_back(Event::TopicQueueRemoved {
-                topic: topic.clone(),
-                broker_name: qd.broker_name,
-                reason: why,
-                topic_removed,
-            });
+            self.queue_removed(topic.clone(), qd, why, topic_removed);
         }
+    }
+
+    /// Counts a QueueData removal (the 5.x heartbeat memo watches the count) and reports it.
+    fn queue_removed(
+        &mut self,
+        topic: TopicName,
+        qd: QueueData,
+        why: TopicRemovalReason,
+        topic_removed: bool,
+    ) {
+        self.queue_removals += 1;
+        self.events.push_back(Event::TopicQueueRemoved {
+            topic,
+            broker_name: qd.broker_name,
+            reason: why,
+            topic_removed,
+        });
     }
 
     /// Removes a group's QueueData from every topic (dropping topics left empty).
     fn remove_topics_of_group(&mut self, broker_name: &BrokerName) {
-        // One pass, one search of each topic's groups (not a search to find the topics and another
-        // to remove from them); the events come in topic order, as one removal at a time gave them.
-        let mut emptied = Vec::new();
-        for (topic, groups) in self.topic_queue_table.0.iter_mut() {
-            let Some(qd) = groups.remove(broker_name) else {
-                continue;
-            };
-            self.queue_removals += 1;
-            let topic_removed = groups.is_empty();
-            if topic_removed {
-                emptied.push(topic.clone());
-            }
-            self.events.push_back(Event::TopicQueueRemoved {
-                topic: topic.clone(),
-                broker_name: qd.broker_name,
-                reason: TopicRemovalReason::BrokerGroupRemoved,
-                topic_removed,
-            });
-        }
-        for topic in &emptied {
-            self.topic_queue_table.0.remove(topic);
+        for (topic, qd, topic_removed) in self.topic_queue_table.remove_group(broker_name) {
+            let why = TopicRemovalReason::BrokerGroupRemoved;
+            self.queue_removed(topic, qd, why, topic_removed);
         }
     }
 }

@@ -210,11 +210,7 @@ impl RouteManager {
         if self.config.delete_topic_with_broker_registration && mappings.is_none() {
             for topic in self.topic_queue_table.topics_of(name) {
                 if !wrapper.topic_config_table.contains_key(topic.as_str()) {
-                    self.remove_queue_data(
-                        &topic,
-                        name.as_str(),
-                        TopicRemovalReason::PrunedByRegistration,
-                    );
+                    self.remove_queue_data(&topic, name, TopicRemovalReason::PrunedByRegistration);
                 }
             }
         }

@@ -61,15 +61,11 @@ impl TopicQueueTable {
 
     /// Removes `broker_name`'s QueueData from `topic`, dropping the topic when it becomes empty.
     /// Returns the removed QueueData, and whether the topic went with it.
-    pub(crate) fn remove_queue<B>(
+    pub(crate) fn remove_queue(
         &mut self,
         topic: &TopicName,
-        broker_name: &B,
-    ) -> Option<(QueueData, bool)>
-    where
-        BrokerName: Borrow<B>,
-        B: Ord + ?Sized,
-    {
+        broker_name: &BrokerName,
+    ) -> Option<(QueueData, bool)> {
         let map = self.0.get_mut(topic)?;
         let removed = map.remove(broker_name)?;
         let emptied = map.is_empty();
@@ -77,6 +73,27 @@ impl TopicQueueTable {
             self.0.remove(topic);
         }
         Some((removed, emptied))
+    }
+
+    /// Removes `broker_name`'s QueueData from every topic, dropping topics left empty, in one pass
+    /// (one search of each topic's groups). Returns what was removed in topic order, each with
+    /// whether its topic went.
+    pub(crate) fn remove_group(
+        &mut self,
+        broker_name: &BrokerName,
+    ) -> Vec<(TopicName, QueueData, bool)> {
+        let mut removed = Vec::new();
+        for (topic, groups) in self.0.iter_mut() {
+            if let Some(qd) = groups.remove(broker_name) {
+                removed.push((topic.clone(), qd, groups.is_empty()));
+            }
+        }
+        for (topic, _, emptied) in &removed {
+            if *emptied {
+                self.0.remove(topic);
+            }
+        }
+        removed
     }
 }
 
