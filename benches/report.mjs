@@ -14,8 +14,8 @@ const met = (ok) => (ok ? 'met' : '**not met**');
 const rows = [];
 const lines = [];
 
-// The core suite ran in rounds, native then wasm (core-N.json, wasm-N.json): each row shows the
-// median time of each side and the median of the rounds' ratios.
+// The core suite ran in rounds, each operation natively and then in wasm (core-N.json, wasm-N.json):
+// each row shows the median time of each side and the median of the rounds' ratios.
 const rounds = [];
 for (let i = 1; load(`core-${i}.json`); i++) rounds.push({ core: load(`core-${i}.json`), wasm: load(`wasm-${i}.json`) });
 if (rounds.length === 0 && load('core.json')) rounds.push({ core: load('core.json'), wasm: load('wasm.json') });

@@ -526,10 +526,15 @@ impl JsSim {
 
 /// Runs the core benchmark suite (`routelab::bench`) in this JavaScript engine and returns one
 /// `{ key, name, median_us, iters }` per operation. `now` is the clock, e.g. `() =>
-/// performance.now()`; `scale` shortens the runs (1 for the recorded figures). Used by
-/// `scripts/bench` to compare the same work in the browser and natively.
+/// performance.now()`; `scale` shortens the runs (1 for the recorded figures); `only`, an
+/// operation's key, measures that one alone. Used by `scripts/bench` to compare the same work in
+/// the browser and natively.
 #[wasm_bindgen(js_name = benchCore)]
-pub fn bench_core(now: &js_sys::Function, scale: Option<f64>) -> Result<JsValue, JsError> {
+pub fn bench_core(
+    now: &js_sys::Function,
+    scale: Option<f64>,
+    only: Option<String>,
+) -> Result<JsValue, JsError> {
     let mut failed = None;
     let mut clock = || match now.call0(&JsValue::NULL).map(|v| v.as_f64()) {
         Ok(Some(t)) => t,
@@ -538,7 +543,7 @@ pub fn bench_core(now: &js_sys::Function, scale: Option<f64>) -> Result<JsValue,
             0.0
         }
     };
-    let results = crate::bench::core_suite(&mut clock, scale.unwrap_or(1.0));
+    let results = crate::bench::core_suite_only(&mut clock, scale.unwrap_or(1.0), only.as_deref());
     match failed {
         Some(e) => Err(JsError::new(&e)),
         None => to_js(&results),

@@ -191,6 +191,53 @@ fn master_with_unchanged_data_version_does_not_update_topics_4x() {
     assert_eq!(perm(&rm, "T3", BA), 6);
 }
 
+/// Spec §2.1 step 5 (4.x): a heartbeat's topics are not read, so they are not checked either. A
+/// same-DataVersion heartbeat (or a slave's registration) carrying a bad topic config refreshes its
+/// live entry and leaves the topic table alone; with a changed DataVersion the master's is refused.
+/// 5.x reads every heartbeat's topics (spec §2.2) and refuses the same heartbeat.
+#[test]
+fn heartbeat_topics_are_checked_only_where_read() {
+    let bad = |v: i64, id: i64, addr: &str| {
+        let mut req = master(C1, BA, addr, v, &["T1", "T2"]);
+        req.broker_id = id;
+        with_topic(req, "T3", TopicConfig::new("T3", -1, 8, 6))
+    };
+    for profile in PROFILES {
+        let mut rm = manager(profile);
+        reg(&mut rm, T0, &master(C1, BA, A_MASTER, 1, &["T1", "T2"]));
+        reg(&mut rm, T0, &broker(C1, BA, 1, A_SLAVE, 1, &["T1", "T2"]));
+        let tables = rm.topic_queue_table().clone();
+        let heartbeat = rm.register_broker(T0 + 30_000, &bad(1, 0, A_MASTER));
+        let slave = rm.register_broker(T0 + 30_000, &bad(1, 1, A_SLAVE));
+        match profile {
+            Profile::V4 => {
+                assert!(
+                    heartbeat.is_ok() && slave.is_ok(),
+                    "{heartbeat:?} {slave:?}"
+                );
+                for addr in [A_MASTER, A_SLAVE] {
+                    let last = live(&rm, C1, addr).unwrap().last_update_timestamp;
+                    assert_eq!(last, T0 + 30_000, "{addr}");
+                }
+            }
+            Profile::V5 => {
+                assert!(matches!(heartbeat, Err(RouteError::InvalidField { .. })));
+                assert!(matches!(slave, Err(RouteError::InvalidField { .. })));
+                assert_eq!(live(&rm, C1, A_MASTER).unwrap().last_update_timestamp, T0);
+            }
+        }
+        assert_eq!(rm.topic_queue_table(), &tables, "{profile}");
+        let before = snapshot(&rm);
+        match rm.register_broker(T0 + 60_000, &bad(2, 0, A_MASTER)) {
+            Err(RouteError::InvalidField { field, .. }) => {
+                assert_eq!(field, "topicConfigTable[T3].readQueueNums", "{profile}")
+            }
+            other => panic!("{profile}: expected InvalidField, got {other:?}"),
+        }
+        assert_eq!(snapshot(&rm), before, "{profile}");
+    }
+}
+
 /// Spec §2.1 step 5 (registerFirst): a group's first registration writes its topics even when the
 /// address's stored DataVersion is unchanged (the same address already registered elsewhere).
 #[test]

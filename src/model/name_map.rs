@@ -14,6 +14,8 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::text::cmp_text;
+
 /// Entries sorted by their key's text, each key once.
 #[derive(Clone, PartialEq, Eq)]
 pub struct NameMap<K, V> {
@@ -52,10 +54,12 @@ impl<K: Borrow<str> + Clone, V> NameMap<K, V> {
             .position(|(k, _)| std::ptr::eq(k.borrow(), name))
     }
 
-    /// Binary search by text (out of line: the lookups of a send find their key by pointer).
+    /// Binary search by text (out of line: the lookups of a send find their key by pointer), a word
+    /// at a time (`text`: `str`'s order without a `memcmp` call, a byte loop in WebAssembly).
     #[inline(never)]
     fn search(&self, name: &str) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(name))
+        self.entries
+            .binary_search_by(|(k, _)| cmp_text(k.borrow(), name))
     }
 
     /// The value of `name`.

@@ -45,13 +45,21 @@ impl RouteManager {
         now_ms: u64,
         req: &RegisterBroker,
     ) -> Result<RegisterBrokerResult, RouteError> {
-        req.validate()?;
+        req.validate_header()?;
         let v5 = self.profile.is_v5();
         let name = &req.broker_name;
         let addr = &req.broker_addr;
         let id = req.broker_id;
         let wrapper = req.topics();
         let key = self.live_key(&req.cluster_name, addr);
+        // Steps 1-4 leave the live entry alone, so step 5's answer can be taken here.
+        let version_changed = self.broker_topic_config_changed(&key, &wrapper.data_version);
+        // The topic configs are checked where they are read: always in 5.x (a heartbeat looks for
+        // missing topics), only in step 5 in 4.x. A 4.x heartbeat's copy is ignored, as RocketMQ
+        // ignores it, so a bad one there is no error and changes nothing.
+        if v5 || version_changed || self.v4_first_of_master(req) {
+            req.validate_topics()?;
+        }
 
         // Step 1: cluster set.
         self.cluster_addr_table
@@ -145,7 +153,6 @@ impl RouteManager {
         });
 
         // Step 5: topic config, from the master (or, in 5.x, the prime slave) only.
-        let version_changed = self.broker_topic_config_changed(&key, &wrapper.data_version);
         if is_master || is_prime_slave {
             if v5 {
                 self.update_topics_v5(
@@ -190,6 +197,18 @@ impl RouteManager {
 
         // Step 8: a slave learns its live master.
         Ok(self.slave_result(req))
+    }
+
+    /// Whether this is a 4.x master's first registration, when step 5 reads its topics whatever
+    /// the DataVersion: no group yet, or no address in the id's slot (step 3 never empties it).
+    fn v4_first_of_master(&self, req: &RegisterBroker) -> bool {
+        req.broker_id == MASTER_ID
+            && self
+                .broker_addr_table
+                .0
+                .get(&req.broker_name)
+                .and_then(|g| g.broker_addrs.get(&req.broker_id))
+                .is_none_or(|a| a.as_str().is_empty())
     }
 
     /// 5.x topic update: optional pruning, then per topic "first, version changed, or missing here";

@@ -74,6 +74,12 @@ impl RegisterBroker {
 
     /// Checks every field; the first problem is returned with its field name.
     pub fn validate(&self) -> Result<(), RouteError> {
+        self.validate_header()?;
+        self.validate_topics()
+    }
+
+    /// Checks the fields other than the topic configs.
+    pub fn validate_header(&self) -> Result<(), RouteError> {
         non_empty("clusterName", self.cluster_name.as_str())?;
         non_empty("brokerName", self.broker_name.as_str())?;
         validate_addr("brokerAddr", self.broker_addr.as_str())?;
@@ -84,6 +90,11 @@ impl RegisterBroker {
                 "must be greater than 0 (leave it out for the default 120000)",
             ));
         }
+        Ok(())
+    }
+
+    /// Checks the topic configs.
+    pub fn validate_topics(&self) -> Result<(), RouteError> {
         for (key, tc) in &self.topics().topic_config_table {
             // A heartbeat repeats thousands of valid topics: the quick test answers for them, and
             // only a topic it doubts goes through the checks that say what is wrong.
