@@ -43,10 +43,22 @@ function mainThreadTasks(trace) {
     if (e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && mains.has(`${e.pid}:${e.tid}`)) {
       const k = `${e.pid}:${e.tid}`;
       if (!byThread.has(k)) byThread.set(k, []);
-      byThread.get(k).push(e.dur / 1000);
+      byThread.get(k).push(e);
     }
   }
-  return [...byThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  // A task can be traced twice, one event inside the other (RunTask within
+  // ThreadControllerImpl::RunTask): only the outermost counts, or a long task counts twice.
+  const outermost = (events) => {
+    const out = [];
+    let end = -Infinity;
+    for (const e of [...events].sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
+      if (e.ts + e.dur <= end) continue;
+      out.push(e.dur / 1000);
+      end = e.ts + e.dur;
+    }
+    return out;
+  };
+  return [...byThread.values()].map(outermost).sort((a, b) => b.length - a.length)[0] ?? [];
 }
 
 for (const preset of PRESETS) {

@@ -30,7 +30,8 @@ if (!old || !index.includes(old)) {
 }
 const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 // After the workshop's style sheet (Trunk's style-HASH.css), so live mode's rules win ties.
-const styleTag = index.match(/<link rel="stylesheet" href="\/style-[^"]*"[^>]*>/)?.[0];
+// A release build's index.html is minified: attribute values may come without quotes.
+const styleTag = index.match(/<link\b[^>]*\bhref="?\/style-[0-9a-f]+\.css"?[^>]*>/)?.[0];
 if (!styleTag) {
   console.error(`${out}/index.html links no style-*.css`);
   process.exit(1);
@@ -41,9 +42,9 @@ const page = index
   .replace(/<title>[^<]*<\/title>/, '<title>RouteLab — live</title>')
   // Each tag naming one of our files carries that file's integrity hash, not the workshop's.
   .replace(/<link\b[^>]*>/g, (tag) => {
-    const href = tag.match(/href="[^"]*?([^"/]+)"/)?.[1];
+    const href = tag.match(/\bhref="?[^"\s>]*?([^"\s>/]+)"?/)?.[1];
     const bytes = href === `${stem}.js` ? js : href === `${stem}_bg.wasm` ? wasm : null;
-    return bytes ? tag.replace(/integrity="[^"]*"/, `integrity="${sri(bytes)}"`) : tag;
+    return bytes ? tag.replace(/\bintegrity=("[^"]*"|[^\s>]*)/, `integrity="${sri(bytes)}"`) : tag;
   });
 writeFileSync(join(out, 'live.html'), page);
 console.log(`live mode written to ${out}: live.html, ${stem}.js, ${stem}_bg.wasm`);

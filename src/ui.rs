@@ -25,10 +25,11 @@ mod timebar;
 mod topic_picker;
 mod vlist;
 
+pub use feed::{FeedList, FeedListProps, FEED_SHOWN_FIRST};
 pub use root::{
     live_href, stash_fork, LiveApp, LiveAppProps, WorkshopApp, FORK_HASH, LIVE_PAGE, WORKSHOP_PAGE,
 };
-pub use state::{AppState, Budget, Msg, Panels, Selection};
+pub use state::{AppState, Budget, FeedItem, Msg, Panels, Selection};
 pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;

@@ -206,6 +206,53 @@ async fn scrolling_a_windowed_list_moves_the_window() {
     assert_eq!(list.get_attribute("data-first").as_deref(), Some("96"));
 }
 
+/// The event feed shows its newest items until scrolled near its end, then all of them; scrolled
+/// back to the top, the newest again (a new event moves every item shown: fewer in the page keep a
+/// frame short).
+#[wasm_bindgen_test]
+async fn the_feed_shows_all_its_items_only_when_scrolled_to_its_end() {
+    use routelab::ui::{FeedItem, FeedList, FeedListProps, FEED_SHOWN_FIRST};
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let feed = (0..200u64)
+        .rev()
+        .map(|i| FeedItem {
+            t: i * 1000,
+            text: format!("event {i}"),
+            kind: "action",
+            target: None,
+            group: None,
+            seq: i,
+        })
+        .collect();
+    let props = FeedListProps {
+        feed: std::rc::Rc::new(feed),
+        on_select: yew::Callback::noop(),
+    };
+    yew::Renderer::<FeedList>::with_root_and_props(root.clone(), props).render();
+    yew::scheduler::flush().await;
+    let items = |root: &Element| root.query_selector_all("li").unwrap().length() as usize;
+    assert_eq!(items(&root), FEED_SHOWN_FIRST);
+    assert!(text(&root, "li").contains("event 199"), "newest first");
+    // The page's style sheet is not loaded here: the box the feed has on the page.
+    let list = find(&root, "[data-testid=event-feed]");
+    list.set_attribute("style", "height: 200px; overflow-y: auto; display: block")
+        .unwrap();
+    let scroll_to = |top: i32| {
+        list.set_scroll_top(top);
+        list.dispatch_event(&web_sys::Event::new("scroll").unwrap())
+            .unwrap();
+    };
+    scroll_to(list.scroll_height());
+    yew::scheduler::flush().await;
+    assert_eq!(items(&root), 200);
+    assert!(text(&root, "[data-testid=event-feed]").contains("event 0"));
+    scroll_to(0);
+    yew::scheduler::flush().await;
+    assert_eq!(items(&root), FEED_SHOWN_FIRST);
+}
+
 /// The reducer's state for the crash-hang-stop preset (the one the bundle carries), paused at t = 0.
 fn crash_hang_stop_state() -> std::rc::Rc<routelab::ui::AppState> {
     let scenario =

@@ -109,10 +109,8 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <Gate key_of_group={cluster}><ClusterView store={store.clone()} /></Gate>
                 <Gate key_of_group={traffic}><RouteView store={store.clone()} /></Gate>
                 <div class="side">
-                    <Gate key_of_group={traffic}>
-                        <ProducersView store={store.clone()} />
-                        <FeedView store={store.clone()} />
-                    </Gate>
+                    <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
+                    <Gate key_of_group={store.panel_key(Panels::Feed)}><FeedView store={store.clone()} /></Gate>
                 </div>
             </main>
             <section class="panel bottom">

@@ -1,10 +1,11 @@
 //! Real time → `Msg::Tick`: one tick per animation frame while playing, owned by an effect (stopped
 //! on unmount or pause), and Space to play/pause.
 //!
-//! Every frame simulates for a few ms of real time at most (`SIM_BUDGET_MS`), then renders one
-//! group of panels, the groups in turn ([`Panels`]); what a frame does not simulate is owed to the
-//! next ones (see `AppState::owed_ms`). A big cluster at 60× thus leaves the browser time to lay out
-//! and paint one group within the frame instead of all panels stalling it.
+//! Frames take turns: one simulates for a few ms of real time at most (`SIM_BUDGET_MS`), the next
+//! simulates for a moment only (`RENDER_SIM_BUDGET_MS`) and renders one group of panels, the groups
+//! in turn ([`Panels`]); what a frame does not simulate is owed to the next ones (see
+//! `AppState::owed_ms`). A frame that did both was over 16 ms on a big cluster at 60×: its render,
+//! with the browser's style, layout and paint, now has the frame to itself.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -16,10 +17,12 @@ use yew::prelude::*;
 use super::state::{Budget, Msg, Panels};
 use super::Store;
 
-/// Real ms of simulation a frame may spend (a 60 Hz frame is 16.7 ms): the rest is for rendering one
-/// group of panels, with the browser's style, layout and paint of what it changed. Each group
-/// renders 20 times a second at 60 Hz; ages changing 60 times a second could not be read anyway.
-const SIM_BUDGET_MS: f64 = 5.0;
+/// Real ms of simulation a frame that renders nothing may spend (a 60 Hz frame is 16.7 ms).
+const SIM_BUDGET_MS: f64 = 6.0;
+/// Real ms of simulation a frame that renders may spend: the rest is for one group of panels, with
+/// the browser's style, layout and paint of what it changed. Each group renders 7.5 times a second at
+/// 60 Hz; ages changing 60 times a second could not be read anyway.
+const RENDER_SIM_BUDGET_MS: f64 = 1.0;
 /// A longer gap between frames (a hidden tab, a debugger) counts as this much.
 const MAX_FRAME_MS: f64 = 100.0;
 
@@ -89,13 +92,18 @@ pub fn use_sim_clock(store: Store) {
             .then(|| {
                 let frame = Cell::new(0u32);
                 FrameLoop::start(move |dt_ms| {
-                    let group = Panels::ALL[frame.get() as usize % Panels::COUNT];
+                    let n = frame.get() as usize;
                     frame.set(frame.get().wrapping_add(1));
-                    let deadline = js_sys::Date::now() + SIM_BUDGET_MS;
+                    let render = (n % 2 == 1).then(|| Panels::ALL[n / 2 % Panels::COUNT]);
+                    let budget_ms = match render {
+                        Some(_) => RENDER_SIM_BUDGET_MS,
+                        None => SIM_BUDGET_MS,
+                    };
+                    let deadline = js_sys::Date::now() + budget_ms;
                     store.dispatch(Msg::Tick {
                         dt_ms,
                         budget: Some(Budget::new(move || js_sys::Date::now() < deadline)),
-                        render: Some(group),
+                        render,
                     })
                 })
             })

@@ -27,10 +27,16 @@ pub fn FeedView(props: &FeedViewProps) -> Html {
     }
 }
 
+/// Items the feed shows until it is scrolled near its end (a box holds about 16): a new event moves
+/// every item shown, and with all 200 in the page their layout and paint took most of a frame.
+pub const FEED_SHOWN_FIRST: usize = 40;
+
+/// The feed's list: the newest items first; scrolled near its end it shows them all, scrolled back
+/// to the top the first [`FEED_SHOWN_FIRST`] again.
 #[derive(Properties)]
-struct FeedListProps {
-    feed: Rc<VecDeque<FeedItem>>,
-    on_select: Callback<Option<Selection>>,
+pub struct FeedListProps {
+    pub feed: Rc<VecDeque<FeedItem>>,
+    pub on_select: Callback<Option<Selection>>,
 }
 
 impl PartialEq for FeedListProps {
@@ -44,10 +50,24 @@ impl PartialEq for FeedListProps {
 }
 
 #[component]
-fn FeedList(props: &FeedListProps) -> Html {
+pub fn FeedList(props: &FeedListProps) -> Html {
+    let all = use_state_eq(|| false);
+    let onscroll = {
+        let all = all.clone();
+        Callback::from(move |e: Event| {
+            let el = e.target_unchecked_into::<web_sys::Element>();
+            let top = el.scroll_top();
+            if top + el.client_height() + 100 >= el.scroll_height() {
+                all.set(true);
+            } else if top < 20 {
+                all.set(false);
+            }
+        })
+    };
+    let shown = if *all { usize::MAX } else { FEED_SHOWN_FIRST };
     html! {
-        <ol class="feed-list" data-testid="event-feed">
-        { for props.feed.iter().map(|item| {
+        <ol class="feed-list" data-testid="event-feed" {onscroll}>
+        { for props.feed.iter().take(shown).map(|item| {
             let onclick = {
                 let on_select = props.on_select.clone();
                 let target = item.target.clone();

@@ -1,5 +1,5 @@
 //! A gate over a group of panels: its children render only when the group's key changes. The clock
-//! renders one group per animation frame ([`super::state::Panels`]); the panels of the other groups
+//! renders one group every second animation frame ([`super::state::Panels`]); the panels of the other groups
 //! keep what they showed, without being asked (their `store` props change on every frame that
 //! renders, so without the gate every panel would).
 

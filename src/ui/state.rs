@@ -92,27 +92,31 @@ pub struct AppState {
     /// Bumped when a topic appears in or leaves a table, so the topic list is rebuilt only then.
     pub topics_version: u64,
     /// The `version` each group of panels last rendered at (indexed by [`Panels`]): a frame of the
-    /// clock renders one group, any other message all of them.
+    /// clock renders one group or none, any other message all of them.
     pub panel_versions: [u64; Panels::COUNT],
 }
 
-/// The groups of panels the clock renders in turn, one per animation frame: a big cluster's panels
-/// rendered together (with the browser's layout and paint of all they changed) take longer than a
-/// frame; one group at a time fits, and each still shows time moving 20 times a second.
+/// The groups of panels the clock renders in turn, one every second animation frame: a big
+/// cluster's panels rendered together (with the browser's layout and paint of all they changed) take
+/// longer than a frame; one group at a time fits, and each still shows time moving 7.5 times a second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Panels {
     /// The scenario bar, the time bar and the cluster.
     Cluster = 0,
-    /// The topic route, the producers and the event feed.
+    /// The topic route and the producers.
     Traffic = 1,
+    /// The event feed: a new event moves all 200 items, whose layout and paint fill a frame's
+    /// share on their own.
+    Feed = 2,
     /// The tabs below: tables, the mqadmin mirror, the forms.
-    Tabs = 2,
+    Tabs = 3,
 }
 
 impl Panels {
-    pub const COUNT: usize = 3;
+    pub const COUNT: usize = 4;
     /// In the order the clock renders them.
-    pub const ALL: [Panels; Panels::COUNT] = [Panels::Cluster, Panels::Traffic, Panels::Tabs];
+    pub const ALL: [Panels; Panels::COUNT] =
+        [Panels::Cluster, Panels::Traffic, Panels::Feed, Panels::Tabs];
 }
 
 /// One send attempt, for a producer's strip of recent picks.
