@@ -93,24 +93,25 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     };
     let cluster = store.panel_key(Panels::Cluster);
     let traffic = store.panel_key(Panels::Traffic);
+    let time = store.panel_key(Panels::Time);
     html! {
         <div class="app">
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
-                <Gate key_of_group={cluster}><ScenarioBar store={store.clone()} /></Gate>
+                <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                 <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} />
             </header>
             { for note.map(|n| html!{ <p class="note" data-testid="note"><b>{ "Watch for: " }</b>{ n }</p> }) }
             { for store.error.clone().map(|e| html!{
                 <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label="dismiss">{ "×" }</button></p>
             }) }
-            <Gate key_of_group={cluster}><TimeBar store={store.clone()} /></Gate>
+            <Gate key_of_group={time}><TimeBar store={store.clone()} /></Gate>
             <main class="grid">
                 <Gate key_of_group={cluster}><ClusterView store={store.clone()} /></Gate>
                 <Gate key_of_group={traffic}><RouteView store={store.clone()} /></Gate>
                 <div class="side">
                     <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
-                    <Gate key_of_group={store.panel_key(Panels::Feed)}><FeedView store={store.clone()} /></Gate>
+                    <Gate key_of_group={time}><FeedView store={store.clone()} /></Gate>
                 </div>
             </main>
             <section class="panel bottom">

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
+use super::gate::Gate;
 use super::ring::Ring;
-use super::state::{Msg, Selection};
+use super::state::{Msg, Panels, Selection};
 use super::vlist::VirtualList;
 use super::{fmt_secs, Store};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
@@ -47,7 +48,10 @@ pub fn ClusterView(props: &ClusterViewProps) -> Html {
             crate::sort::sort_by_key(members, |(_, b)| b.spec.id);
         }
     }
+    // The NameServer chips count down to the next scan: with the time bar, not with the cards, so
+    // that their text (which lays out the whole page) changes in the frames that are light anyway.
     let chips = html! {
+        <Gate key_of_group={store.panel_key(Panels::Time)}>
         <div class="ns-list">
             { for sim.namesrvs().iter().map(|n| html!{
                 <span class="ns-chip" data-testid="namesrv" data-namesrv={n.name.clone()}>
@@ -57,6 +61,7 @@ pub fn ClusterView(props: &ClusterViewProps) -> Html {
                 </span>
             }) }
         </div>
+        </Gate>
     };
     if sim.brokers().len() > WINDOW_FROM {
         // Cards in tree order, each labelled with its cluster and group.

@@ -101,13 +101,13 @@ pub struct AppState {
 /// longer than a frame; one group at a time fits, and each still shows time moving 7.5 times a second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Panels {
-    /// The scenario bar, the time bar and the cluster.
+    /// The cluster: the broker cards.
     Cluster = 0,
     /// The topic route and the producers.
     Traffic = 1,
-    /// The event feed: a new event moves all 200 items, whose layout and paint fill a frame's
-    /// share on their own.
-    Feed = 2,
+    /// The scenario bar, the time bar and the event feed: small, but a new event moves every feed
+    /// item shown, so they do not share a frame with a bigger group.
+    Time = 2,
     /// The tabs below: tables, the mqadmin mirror, the forms.
     Tabs = 3,
 }
@@ -116,7 +116,7 @@ impl Panels {
     pub const COUNT: usize = 4;
     /// In the order the clock renders them.
     pub const ALL: [Panels; Panels::COUNT] =
-        [Panels::Cluster, Panels::Traffic, Panels::Feed, Panels::Tabs];
+        [Panels::Cluster, Panels::Traffic, Panels::Time, Panels::Tabs];
 }
 
 /// One send attempt, for a producer's strip of recent picks.
