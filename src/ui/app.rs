@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::clock::{use_sim_clock, use_space_toggle};
-use super::cluster::ClusterView;
+use super::cluster::{ClusterPart, ClusterView};
 use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
@@ -107,7 +107,11 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             }) }
             <Gate key_of_group={time}><TimeBar store={store.clone()} /></Gate>
             <main class="grid">
-                <Gate key_of_group={cluster}><ClusterView store={store.clone()} /></Gate>
+                <section class="panel cluster" aria-label="cluster">
+                    <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Heading} /></Gate>
+                    <Gate key_of_group={time}><ClusterView store={store.clone()} part={ClusterPart::Chips} /></Gate>
+                    <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Cards} /></Gate>
+                </section>
                 <Gate key_of_group={traffic}><RouteView store={store.clone()} /></Gate>
                 <div class="side">
                     <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>

@@ -6,9 +6,8 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
-use super::gate::Gate;
 use super::ring::Ring;
-use super::state::{Msg, Panels, Selection};
+use super::state::{Msg, Selection};
 use super::vlist::VirtualList;
 use super::{fmt_secs, Store};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
@@ -16,6 +15,15 @@ use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 #[derive(Properties, PartialEq)]
 pub struct ClusterViewProps {
     pub store: Store,
+    pub part: ClusterPart,
+}
+
+/// The parts of the cluster panel, each behind its own gate (see [`ClusterView`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ClusterPart {
+    Heading,
+    Chips,
+    Cards,
 }
 
 fn state_name(s: BrokerState) -> &'static str {
@@ -30,11 +38,45 @@ fn state_name(s: BrokerState) -> &'static str {
 /// A group's members with their indices in the simulator's broker list.
 type Members<'a> = Vec<(usize, &'a BrokerNode)>;
 
+/// A part of the cluster panel (`src/ui/app.rs` holds the panel): the heading and the cards render
+/// with the cluster group, the NameServer chips with the time group ([`super::Panels`]). The chips count
+/// down to the next scan; their text lays out the whole page, so it changes in the frames that are
+/// light anyway, and the cards' frames lay out inside the cards only. One component for the three
+/// parts: each component type costs the bundle about 1 KB.
 #[component]
 pub fn ClusterView(props: &ClusterViewProps) -> Html {
-    let store = &props.store;
-    let sim = store.sim.borrow();
-    // cluster → group name → members (sorted by id).
+    match props.part {
+        ClusterPart::Heading => heading(&props.store.sim.borrow()),
+        ClusterPart::Chips => chips(&props.store.sim.borrow()),
+        ClusterPart::Cards => cards(&props.store),
+    }
+}
+
+fn heading(sim: &Sim) -> Html {
+    let brokers = sim.brokers();
+    if brokers.len() <= WINDOW_FROM {
+        return html! { <h2>{ "Cluster" }</h2> };
+    }
+    let groups: usize = tree(sim).values().map(|g| g.len()).sum();
+    html! { <h2>{ format!("Cluster ({} brokers in {groups} groups)", brokers.len()) }</h2> }
+}
+
+fn chips(sim: &Sim) -> Html {
+    html! {
+        <div class="ns-list">
+            { for sim.namesrvs().iter().map(|n| html!{
+                <span class="ns-chip" data-testid="namesrv" data-namesrv={n.name.clone()}>
+                    <b>{ n.name.clone() }</b>
+                    { format!(" {} brokers live · next scan in {}", n.manager.broker_live_table().len(),
+                        n.next_scan.map(|t| fmt_secs(t.saturating_sub(sim.now()))).unwrap_or_else(|| "—".into())) }
+                </span>
+            }) }
+        </div>
+    }
+}
+
+/// cluster → group name → members (sorted by id).
+fn tree(sim: &Sim) -> BTreeMap<&str, BTreeMap<&str, Members<'_>>> {
     let mut tree: BTreeMap<&str, BTreeMap<&str, Members>> = BTreeMap::new();
     for (i, b) in sim.brokers().iter().enumerate() {
         tree.entry(b.spec.cluster.as_str())
@@ -48,21 +90,13 @@ pub fn ClusterView(props: &ClusterViewProps) -> Html {
             crate::sort::sort_by_key(members, |(_, b)| b.spec.id);
         }
     }
-    // The NameServer chips count down to the next scan: with the time bar, not with the cards, so
-    // that their text (which lays out the whole page) changes in the frames that are light anyway.
-    let chips = html! {
-        <Gate key_of_group={store.panel_key(Panels::Time)}>
-        <div class="ns-list">
-            { for sim.namesrvs().iter().map(|n| html!{
-                <span class="ns-chip" data-testid="namesrv" data-namesrv={n.name.clone()}>
-                    <b>{ n.name.clone() }</b>
-                    { format!(" {} brokers live · next scan in {}", n.manager.broker_live_table().len(),
-                        n.next_scan.map(|t| fmt_secs(t.saturating_sub(sim.now()))).unwrap_or_else(|| "—".into())) }
-                </span>
-            }) }
-        </div>
-        </Gate>
-    };
+    tree
+}
+
+/// The cards: clusters → groups → members, or a windowed list of them in a big cluster.
+fn cards(store: &Store) -> Html {
+    let sim = store.sim.borrow();
+    let tree = tree(&sim);
     if sim.brokers().len() > WINDOW_FROM {
         // Cards in tree order, each labelled with its cluster and group.
         let order: Vec<usize> = tree
@@ -71,31 +105,23 @@ pub fn ClusterView(props: &ClusterViewProps) -> Html {
             .map(|(i, _)| *i)
             .collect();
         return html! {
-            <section class="panel cluster" aria-label="cluster">
-                <h2>{ format!("Cluster ({} brokers in {} groups)", order.len(), tree.values().map(|g| g.len()).sum::<usize>()) }</h2>
-                { chips }
-                <VirtualList len={order.len()} row_height={CARD_PX} viewport={CLUSTER_PX} class="broker-cards"
-                    testid="broker-list" rows={card_rows(store, std::rc::Rc::new(order))} />
-            </section>
+            <VirtualList len={order.len()} row_height={CARD_PX} viewport={CLUSTER_PX} class="broker-cards"
+                testid="broker-list" rows={card_rows(store, std::rc::Rc::new(order))} />
         };
     }
-    html! {
-        <section class="panel cluster" aria-label="cluster">
-            <h2>{ "Cluster" }</h2>
-            { chips }
-            { for tree.iter().map(|(cluster, groups)| html! {
-                <div class="cluster-box">
-                    <h3>{ *cluster }</h3>
-                    { for groups.iter().map(|(name, members)| html! {
-                        <div class="group">
-                            <div class="group-name">{ *name }</div>
-                            { for members.iter().map(|(_, b)| broker_card(store, &sim, b)) }
-                        </div>
-                    }) }
-                </div>
-            }) }
-        </section>
-    }
+    html! { <>
+        { for tree.iter().map(|(cluster, groups)| html! {
+            <div class="cluster-box">
+                <h3>{ *cluster }</h3>
+                { for groups.iter().map(|(name, members)| html! {
+                    <div class="group">
+                        <div class="group-name">{ *name }</div>
+                        { for members.iter().map(|(_, b)| broker_card(store, &sim, b)) }
+                    </div>
+                }) }
+            </div>
+        }) }
+    </> }
 }
 
 /// Above this many brokers the cards are a windowed list instead of a tree.
