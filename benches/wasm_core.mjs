@@ -75,7 +75,14 @@ try {
     const core = [];
     const wasm = [];
     for (const key of keys) {
-      const [n, w] = round % 2 ? [await nativeRun(key), await wasmRun(key)] : (([a, b]) => [b, a])([await wasmRun(key), await nativeRun(key)]);
+      let n, w;
+      if (round % 2) {
+        n = await nativeRun(key);
+        w = await wasmRun(key);
+      } else {
+        w = await wasmRun(key);
+        n = await nativeRun(key);
+      }
       core.push(...n);
       wasm.push(...w);
       const row = rows.get(key);

@@ -75,7 +75,7 @@ fn chips(sim: &Sim) -> Html {
     }
 }
 
-/// cluster → group name → members (sorted by id).
+/// cluster → group name → members (in the simulator's order; the cards sort them by id).
 fn tree(sim: &Sim) -> BTreeMap<&str, BTreeMap<&str, Members<'_>>> {
     let mut tree: BTreeMap<&str, BTreeMap<&str, Members>> = BTreeMap::new();
     for (i, b) in sim.brokers().iter().enumerate() {
@@ -85,18 +85,18 @@ fn tree(sim: &Sim) -> BTreeMap<&str, BTreeMap<&str, Members<'_>>> {
             .or_default()
             .push((i, b));
     }
-    for groups in tree.values_mut() {
-        for members in groups.values_mut() {
-            crate::sort::sort_by_key(members, |(_, b)| b.spec.id);
-        }
-    }
     tree
 }
 
 /// The cards: clusters → groups → members, or a windowed list of them in a big cluster.
 fn cards(store: &Store) -> Html {
     let sim = store.sim.borrow();
-    let tree = tree(&sim);
+    let mut tree = tree(&sim);
+    for groups in tree.values_mut() {
+        for members in groups.values_mut() {
+            crate::sort::sort_by_key(members, |(_, b)| b.spec.id);
+        }
+    }
     if sim.brokers().len() > WINDOW_FROM {
         // Cards in tree order, each labelled with its cluster and group.
         let order: Vec<usize> = tree

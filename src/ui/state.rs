@@ -105,8 +105,8 @@ pub enum Panels {
     Cluster = 0,
     /// The topic route and the producers.
     Traffic = 1,
-    /// The scenario bar, the time bar and the event feed: small, but a new event moves every feed
-    /// item shown, so they do not share a frame with a bigger group.
+    /// The scenario bar, the time bar, the NameServer chips and the event feed: small, but a new
+    /// event moves every feed item shown, so they do not share a frame with a bigger group.
     Time = 2,
     /// The tabs below: tables, the mqadmin mirror, the forms.
     Tabs = 3,
