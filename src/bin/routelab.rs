@@ -1,5 +1,12 @@
 //! `routelab`: the native command-line tool.
 
+// The NameServer and the bridge allocate per topic on every registration and route answer; with
+// glibc's malloc, allocating and freeing took a fifth of a 1,000-topic REGISTER_BROKER.
+// benches/namesrv_load.rs, which runs this NameServer in-process, uses the same allocator.
+#[cfg(not(target_arch = "wasm32"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use std::path::PathBuf;
