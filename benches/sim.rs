@@ -10,6 +10,11 @@
 // A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+// Natively, `routelab` runs on mimalloc (src/bin/routelab.rs): measured with the allocator it ships with.
+#[cfg(not(target_arch = "wasm32"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::time::Instant;
 
