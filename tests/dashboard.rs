@@ -388,3 +388,40 @@ fn a_frame_renders_one_group_of_panels() {
         "{before:?} → {after:?}"
     );
 }
+
+/// The route view opens on a topic some producer sends to, also when the producer only comes with
+/// a later action (big-cluster's do), not on the first topic of a topic set; and a topic no
+/// producer sends to says so under "Producers' cached copies".
+#[wasm_bindgen_test]
+async fn the_route_view_opens_on_a_producers_topic() {
+    let scenario = routelab::sim::Scenario::from_json(
+        r#"{"routelab": 1, "namesrvs": ["ns-1"],
+            "brokers": [{"cluster": "c", "name": "broker-a", "id": 0, "addr": "10.0.0.1:10911",
+                         "topics": [{"topic": "Quiet"}, {"topic": "Busy"}]}],
+            "actions": [{"at": 5, "do": "add_producer", "group": "pg-1", "topic": "Busy"}]}"#,
+    )
+    .unwrap();
+    let state = routelab::ui::AppState::new(scenario);
+    assert_eq!(state.topic, "Busy");
+
+    let root = mount().await;
+    let panel = "section.route";
+    let route = text(&root, panel);
+    assert!(
+        !route.contains("no producer sends to"),
+        "the preset's producer sends to the topic shown: {route}"
+    );
+    // A topic nobody sends to: TBW102, which every broker of the preset carries once registered.
+    click(&find(&root, "[data-testid=advance][data-secs='10']"));
+    yew::scheduler::flush().await;
+    let select: web_sys::HtmlSelectElement =
+        find(&root, "section.route select").dyn_into().unwrap();
+    select.set_value("TBW102");
+    assert_eq!(select.value(), "TBW102", "the topic list offers TBW102");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    let route = text(&root, panel);
+    assert!(route.contains("no producer sends to TBW102"), "{route}");
+}

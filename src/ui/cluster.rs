@@ -127,8 +127,8 @@ fn cards(store: &Store) -> Html {
 /// Above this many brokers the cards are a windowed list instead of a tree.
 const WINDOW_FROM: usize = 24;
 /// The height of a card in the windowed list, px (`.broker-cards .vrow` in style.css).
-const CARD_PX: u32 = 136;
-/// The windowed list's viewport, px (about five cards).
+const CARD_PX: u32 = 150;
+/// The windowed list's viewport, px (four cards and most of a fifth).
 const CLUSTER_PX: u32 = 700;
 
 /// The cards of the brokers `order[range]` (indices into the simulator's brokers).

@@ -154,6 +154,9 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
             </div>
             <h3>{ "Producers' cached copies" }</h3>
             <ul class="cached">
+            { if !sim.producers().iter().any(|p| p.active && p.spec.topic == topic) {
+                html!{ <li class="none">{ format!("no producer sends to {topic}") }</li> }
+            } else { html!{} } }
             { for sim.producers().iter().filter(|p| p.active && p.spec.topic == topic).map(|p| {
                 let ns = p.namesrv.and_then(|i| sim.namesrvs().get(i)).map(|n| n.name.clone()).unwrap_or_else(|| "(no NameServer yet)".into());
                 let age = p.route_fetched_at.map(|t| format!("fetched {} ago", fmt_secs(now.saturating_sub(t)))).unwrap_or_else(|| "not fetched yet".into());

@@ -552,11 +552,18 @@ pub fn empty_scenario() -> Scenario {
     Scenario::from_json("{\"routelab\":1}").expect("the empty scenario is valid")
 }
 
-/// The first topic a user declared (not a system topic), for the route view.
+/// The first topic a user declared (not a system topic), for the route view: a producer's first,
+/// also one an action adds later, so the view opens on a route some producer caches.
 fn first_user_topic(s: &Scenario) -> String {
     s.producers
         .first()
         .map(|p| p.topic.clone())
+        .or_else(|| {
+            s.actions.iter().find_map(|a| match &a.action {
+                Action::AddProducer(p) => Some(p.topic.clone()),
+                _ => None,
+            })
+        })
         .or_else(|| {
             s.brokers
                 .iter()

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 /// Rows rendered beyond the visible ones on each side, so a quick scroll does not show blanks.
 const OVERSCAN: usize = 4;
-/// Rows at least this tall (px) get one row of overscan: a broker card is already 136 px, and the
+/// Rows at least this tall (px) get one row of overscan: a broker card is already 150 px, and the
 /// cards are re-rendered on every frame that renders.
 const TALL_ROW_PX: u32 = 100;
 
