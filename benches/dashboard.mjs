@@ -2,8 +2,8 @@
 // runs at 60×. Serve a release build first (`trunk serve --release`, or any static server over
 // `dist/` after `trunk build --release`), then:
 //   node benches/dashboard.mjs [URL] [PRESET …]     (default http://127.0.0.1:8080/, every preset below)
-// Prints medians of several page loads (first render) and counts over several (frames); figures go to BENCHMARKS.md. With BENCH_JSON=FILE set, also
-// writes the figures as JSON for scripts/bench.
+// Prints medians of several page loads (first render) and counts over several (frames); figures go
+// to BENCHMARKS.md. With BENCH_JSON=FILE set, also writes the figures as JSON for scripts/bench.
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 

@@ -109,6 +109,15 @@ fn cards(store: &Store) -> Html {
                 testid="broker-list" rows={card_rows(store, std::rc::Rc::new(order))} />
         };
     }
+    group_tree(&tree, |(_, b)| broker_card(store, &sim, b))
+}
+
+/// Clusters → broker groups → member cards, the markup the simulator's and live mode's cluster
+/// views share.
+pub(crate) fn group_tree<M>(
+    tree: &BTreeMap<&str, BTreeMap<&str, Vec<M>>>,
+    card: impl Fn(&M) -> Html,
+) -> Html {
     html! { <>
         { for tree.iter().map(|(cluster, groups)| html! {
             <div class="cluster-box">
@@ -116,7 +125,7 @@ fn cards(store: &Store) -> Html {
                 { for groups.iter().map(|(name, members)| html! {
                     <div class="group">
                         <div class="group-name">{ *name }</div>
-                        { for members.iter().map(|(_, b)| broker_card(store, &sim, b)) }
+                        { for members.iter().map(&card) }
                     </div>
                 }) }
             </div>

@@ -130,6 +130,11 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
         })
         .collect();
     let disagree = routes.windows(2).any(|w| w[0].1 != w[1].1);
+    let senders: Vec<_> = sim
+        .producers()
+        .iter()
+        .filter(|p| p.active && p.spec.topic == topic)
+        .collect();
     let now = sim.now();
     html! {
         <section class="panel route" aria-label="topic route">
@@ -154,10 +159,10 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
             </div>
             <h3>{ "Producers' cached copies" }</h3>
             <ul class="cached">
-            { if !sim.producers().iter().any(|p| p.active && p.spec.topic == topic) {
+            { if senders.is_empty() {
                 html!{ <li class="none">{ format!("no producer sends to {topic}") }</li> }
             } else { html!{} } }
-            { for sim.producers().iter().filter(|p| p.active && p.spec.topic == topic).map(|p| {
+            { for senders.iter().map(|p| {
                 let ns = p.namesrv.and_then(|i| sim.namesrvs().get(i)).map(|n| n.name.clone()).unwrap_or_else(|| "(no NameServer yet)".into());
                 let age = p.route_fetched_at.map(|t| format!("fetched {} ago", fmt_secs(now.saturating_sub(t)))).unwrap_or_else(|| "not fetched yet".into());
                 let cached = p.info.as_ref().map(|i| i.topic_route_data.sorted());

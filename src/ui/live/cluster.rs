@@ -14,6 +14,7 @@ use super::state::LiveMsg;
 use super::LiveProps;
 use crate::live::compare::{has_data, members, Member};
 use crate::live::NamesrvView;
+use crate::ui::cluster::group_tree;
 use crate::ui::fmt_secs;
 use crate::ui::ring::Ring;
 
@@ -56,17 +57,7 @@ pub fn LiveCluster(props: &LiveProps) -> Html {
                 }) }
             </div>
             { if tree.is_empty() { html!{ <p class="hint">{ "No broker listed by any NameServer yet." }</p> } } else { html!{} } }
-            { for tree.iter().map(|(cluster, groups)| html! {
-                <div class="cluster-box">
-                    <h3>{ *cluster }</h3>
-                    { for groups.iter().map(|(name, members)| html! {
-                        <div class="group">
-                            <div class="group-name">{ *name }</div>
-                            { for members.iter().map(|m| broker_card(&data, m, on_command.as_ref())) }
-                        </div>
-                    }) }
-                </div>
-            }) }
+            { group_tree(&tree, |m| broker_card(&data, m, on_command.as_ref())) }
         </section>
     }
 }
