@@ -282,10 +282,11 @@ fn apply(rm: &mut RouteManager, now: u64, op: &Op, history: &mut History) -> Str
         ),
         Op::Scan => {
             // The scan skips its walk while its deadline bound proves nothing expired; it must
-            // still find exactly what a full walk of brokerLiveTable finds.
+            // still find exactly what a full walk of brokerLiveTable finds, in the order Java's
+            // table walks them (spec §2.4).
             let walked: Vec<_> = rm
                 .broker_live_table()
-                .iter()
+                .java_iter()
                 .filter(|(_, live)| live.is_expired(now))
                 .map(|(key, _)| key.clone())
                 .collect();

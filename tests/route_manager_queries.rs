@@ -783,5 +783,5 @@ fn kv_needs_namespace_and_key() {
             Err(RouteError::InvalidField { field: ref f, .. }) if f == field
         ));
     }
-    assert!(rm.kv().config_table.is_empty());
+    assert!(rm.kv().namespaces().is_empty());
 }

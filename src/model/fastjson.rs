@@ -1,4 +1,8 @@
-//! Reading bodies written by fastjson 1.x, RocketMQ's JSON library (spec §6.1–§6.3).
+//! Reading and writing bodies as fastjson 1.x, RocketMQ's JSON library, writes them (spec §6.1–§6.3).
+//!
+//! [`to_legacy_json`] writes fastjson's default form: serde_json's output with every map key that
+//! is not a string (a broker id) written bare. Maps are written in the order they are serialized in,
+//! so a caller that wants Java's order serializes them in it (see `crate::java_order`).
 //!
 //! fastjson writes map keys that are not strings bare: `{"brokerAddrs":{0:"127.0.0.1:10911"}}`. That is
 //! not JSON, so [`from_body`] first tries serde_json as is and, only if that fails, quotes bare numeric
@@ -28,6 +32,112 @@ pub fn from_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError> {
                 Some(fixed) => Ok(serde_json::from_str(&fixed)?),
             }
         }
+    }
+}
+
+/// fastjson's legacy output of `value`: compact, integer map keys bare (`{0:"10.0.0.1:10911"}`).
+pub fn to_legacy_json<T: serde::Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, LegacyFormatter::default());
+    // Writing to a Vec cannot fail, and our body types have no non-string keys but integers.
+    if value.serialize(&mut ser).is_err() {
+        out.clear();
+    }
+    out
+}
+
+/// serde_json's compact formatter, except that an integer written as an object key is written
+/// without the quotes serde_json puts around every key. serde_json opens a key's string before it
+/// knows whether an integer or text follows, so the opening quote waits for the first text.
+#[derive(Default)]
+struct LegacyFormatter {
+    in_key: bool,
+    quote_pending: bool,
+    bare: bool,
+}
+
+impl LegacyFormatter {
+    fn flush_quote<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if std::mem::take(&mut self.quote_pending) {
+            w.write_all(b"\"")?;
+        }
+        Ok(())
+    }
+
+    fn integer_key(&mut self) {
+        if self.in_key && std::mem::take(&mut self.quote_pending) {
+            self.bare = true;
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for LegacyFormatter {
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.in_key = true;
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b",")
+        }
+    }
+
+    fn end_object_key<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.in_key = false;
+        Ok(())
+    }
+
+    fn begin_string<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.in_key {
+            self.quote_pending = true;
+            Ok(())
+        } else {
+            w.write_all(b"\"")
+        }
+    }
+
+    fn end_string<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        if self.in_key && std::mem::take(&mut self.bare) {
+            return Ok(());
+        }
+        self.flush_quote(w)?;
+        w.write_all(b"\"")
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        self.flush_quote(w)?;
+        w.write_all(fragment.as_bytes())
+    }
+
+    fn write_char_escape<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        escape: serde_json::ser::CharEscape,
+    ) -> std::io::Result<()> {
+        self.flush_quote(w)?;
+        serde_json::ser::CompactFormatter.write_char_escape(w, escape)
+    }
+
+    fn write_i64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: i64) -> std::io::Result<()> {
+        self.integer_key();
+        serde_json::ser::CompactFormatter.write_i64(w, v)
+    }
+
+    fn write_i32<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: i32) -> std::io::Result<()> {
+        self.integer_key();
+        serde_json::ser::CompactFormatter.write_i32(w, v)
+    }
+
+    fn write_u64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: u64) -> std::io::Result<()> {
+        self.integer_key();
+        serde_json::ser::CompactFormatter.write_u64(w, v)
     }
 }
 
@@ -115,6 +225,19 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Spec §6.1 and §9.4: integer keys are written bare, text keys quoted (also empty and escaped
+    /// ones), and integers elsewhere untouched.
+    #[test]
+    fn legacy_writes_integer_keys_bare() {
+        let ids: std::collections::BTreeMap<i64, &str> = [(0, "a"), (-1, "b")].into();
+        let text: std::collections::BTreeMap<&str, i64> = [("", 1), ("q\"", 10)].into();
+        let doc = (ids, text, [1, 2]);
+        assert_eq!(
+            String::from_utf8(to_legacy_json(&doc)).unwrap(),
+            r#"[{-1:"b",0:"a"},{"":1,"q\"":10},[1,2]]"#
+        );
+    }
 
     /// Spec §6.1: bare keys are quoted, but numbers in value or array position are left alone, and
     /// digits inside strings are untouched.

@@ -65,6 +65,16 @@ macro_rules! name_type {
             }
         }
 
+        // As the Java String it stands for: RocketMQ keys its hash maps by these names.
+        impl crate::java_order::JavaKey for $name {
+            fn hash_code(&self) -> i32 {
+                crate::java_order::string_hash(&self.0)
+            }
+            fn compare_to(&self, other: &Self) -> Option<Ordering> {
+                Some(crate::java_order::string_compare(&self.0, &other.0))
+            }
+        }
+
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 // pad, not write_str: honours width and alignment in tables.

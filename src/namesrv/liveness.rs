@@ -52,9 +52,12 @@ impl RouteManager {
                 heartbeat_timeout_millis: *timeout,
             };
             match self.profile {
-                // 4.x removes the live entry, then runs the channel cleanup, which removes it again
-                // (a no-op): the cleanup's removal alone has the same effect.
-                Profile::V4 => self.destroy_v4(&key.broker_addr, reason),
+                // 4.x removes the live entry through the scan's iterator, then runs the channel
+                // cleanup, whose own removal of it is then a no-op.
+                Profile::V4 => {
+                    self.broker_live_table.remove_while_scanning(key);
+                    self.destroy_v4(&key.broker_addr, reason);
+                }
                 Profile::V5 => self.destroy_v5(key, reason),
             }
         }
@@ -100,21 +103,17 @@ impl RouteManager {
         let key = self.live_key(&Default::default(), addr);
         let was_live = self.broker_live_table.remove(&key).is_some();
         self.filter_server_table.0.remove(&key);
-        let holder = self.broker_addr_table.0.iter_mut().find_map(|(name, g)| {
-            let id = g
-                .broker_addrs
-                .iter()
-                .find(|(_, a)| *a == addr)
-                .map(|(k, _)| *k)?;
-            g.broker_addrs.remove(&id);
-            Some((
-                name.clone(),
-                g.cluster.clone(),
-                id,
-                g.broker_addrs.is_empty(),
-            ))
+        // The first group in Java's order whose brokerAddrs (in its order) holds the address; the
+        // entry goes through the walk's iterator.
+        let table = &self.broker_addr_table;
+        let holder = table.java_iter().find_map(|g| {
+            let (id, _) = table
+                .java_addrs(g.broker_name.as_str())
+                .into_iter()
+                .find(|(_, a)| *a == addr)?;
+            Some((g.broker_name.clone(), g.cluster.clone(), id))
         });
-        let Some((name, cluster, id, emptied)) = holder else {
+        let Some((name, cluster, id)) = holder else {
             if was_live || matches!(reason, RemovalReason::Expired { .. }) {
                 self.events.push_back(Event::BrokerRemoved {
                     cluster: Default::default(),
@@ -126,6 +125,11 @@ impl RouteManager {
             }
             return;
         };
+        self.broker_addr_table.remove_addr(&name, id, true);
+        let emptied = self
+            .broker_addr_table
+            .get(name.as_str())
+            .is_some_and(|g| g.broker_addrs.is_empty());
         self.events.push_back(Event::BrokerRemoved {
             cluster: cluster.clone(),
             broker_name: Some(name.clone()),
@@ -134,28 +138,32 @@ impl RouteManager {
             reason,
         });
         if emptied {
-            self.broker_addr_table.0.remove(&name);
+            self.broker_addr_table.remove_group(&name, true);
             // RocketMQ removes the name from the first cluster set that contains it.
             self.cluster_addr_table.remove_from_first(&name);
             self.events.push_back(Event::BrokerGroupRemoved {
                 cluster,
                 broker_name: name.clone(),
             });
-            self.remove_topics_of_group(&name);
+            self.remove_topics_of_groups(std::slice::from_ref(&name));
         }
     }
 
     /// 5.x `onChannelDestroy(BrokerAddrInfo)`: find the broker's name and id among the groups of its
     /// cluster and queue an unregistration; nothing happens when no group holds the address.
     fn destroy_v5(&mut self, key: &BrokerAddrInfo, reason: RemovalReason) {
-        let found = self.broker_addr_table.iter().find_map(|(name, g)| {
+        // `setupUnRegisterRequest`: the groups of the broker's cluster in Java's order, each group's
+        // ids in its map's order.
+        let table = &self.broker_addr_table;
+        let found = table.java_iter().find_map(|g| {
             if g.cluster != key.cluster_name {
                 return None;
             }
-            g.broker_addrs
-                .iter()
+            table
+                .java_addrs(g.broker_name.as_str())
+                .into_iter()
                 .find(|(_, a)| **a == key.broker_addr)
-                .map(|(id, _)| (name.clone(), *id))
+                .map(|(id, _)| (g.broker_name.clone(), id))
         });
         if let Some((broker_name, broker_id)) = found {
             let req = UnregisterBroker {

@@ -17,6 +17,7 @@ mod config;
 mod error;
 mod event;
 mod kv;
+mod live_table;
 mod liveness;
 mod perm;
 mod query;
@@ -26,8 +27,8 @@ mod route;
 mod tables;
 mod topic;
 mod unregister;
+mod wire;
 
-use std::collections::btree_map::Entry;
 use std::collections::VecDeque;
 
 pub use config::{
@@ -37,6 +38,7 @@ pub use error::RouteError;
 pub use event::{Event, PermChange, RejectReason, RemovalReason, TopicRemovalReason};
 pub use kv::KvConfig;
 pub use liveness::QueryDataVersionResult;
+pub use query::{TopicListBuild, UnitQuery};
 pub use register::RegisterBrokerResult;
 pub use request::{
     validate_addr_field, validate_topic_config, validate_topic_name, BrokerIdentity,
@@ -47,6 +49,7 @@ pub use tables::{
     FilterServerTable, TopicQueueTable,
 };
 pub use unregister::UnregisterOutcome;
+pub use wire::JsonForm;
 
 use crate::model::{BrokerAddr, BrokerName, ClusterName, DataVersion, QueueData, TopicName};
 
@@ -85,10 +88,10 @@ impl RouteManager {
         Self {
             profile,
             config,
-            topic_queue_table: TopicQueueTable::default(),
-            broker_addr_table: BrokerAddrTable::default(),
-            cluster_addr_table: ClusterAddrTable::default(),
-            broker_live_table: BrokerLiveTable::default(),
+            topic_queue_table: TopicQueueTable::new(profile.is_v5()),
+            broker_addr_table: BrokerAddrTable::new(profile.is_v5()),
+            cluster_addr_table: ClusterAddrTable::new(profile.is_v5()),
+            broker_live_table: BrokerLiveTable::new(profile.is_v5()),
             filter_server_table: FilterServerTable::default(),
             topic_queue_mapping_info_table: Default::default(),
             kv: KvConfig::default(),
@@ -145,7 +148,8 @@ impl RouteManager {
 
     /// Replaces the KV store with one loaded from disk at start-up. No events: nothing changed from
     /// a client's point of view.
-    pub fn restore_kv(&mut self, kv: KvConfig) {
+    pub fn restore_kv(&mut self, mut kv: KvConfig) {
+        kv.rebuild_order();
         self.kv = kv;
     }
 
@@ -195,15 +199,9 @@ impl RouteManager {
 
     /// Stores a topic's QueueData for its group and reports a real change as an event.
     fn put_queue_data(&mut self, topic: &TopicName, qd: QueueData) {
-        let map = self.topic_queue_table.0.entry(topic.clone()).or_default();
-        // One search of the topic's groups, whether the entry is new, changed or the same.
-        let before = match map.entry(qd.broker_name.clone()) {
-            Entry::Occupied(o) if *o.get() == qd => return,
-            Entry::Occupied(mut o) => Some(o.insert(qd.clone())),
-            Entry::Vacant(v) => {
-                v.insert(qd.clone());
-                None
-            }
+        let before = match self.topic_queue_table.put(topic, qd.clone()) {
+            tables::Put::Unchanged => return,
+            tables::Put::Stored(before) => before,
         };
         self.events.push_back(Event::TopicQueueChanged {
             topic: topic.clone(),
@@ -242,9 +240,10 @@ impl RouteManager {
         });
     }
 
-    /// Removes a group's QueueData from every topic (dropping topics left empty).
-    fn remove_topics_of_group(&mut self, broker_name: &BrokerName) {
-        for (topic, qd, topic_removed) in self.topic_queue_table.remove_group(broker_name) {
+    /// Removes the groups' QueueData from every topic (dropping topics left empty), topic by topic in
+    /// Java's order.
+    fn remove_topics_of_groups(&mut self, broker_names: &[BrokerName]) {
+        for (topic, qd, topic_removed) in self.topic_queue_table.remove_groups(broker_names) {
             let why = TopicRemovalReason::BrokerGroupRemoved;
             self.queue_removed(topic, qd, why, topic_removed);
         }

@@ -25,14 +25,18 @@ impl RouteManager {
         change: PermChange,
     ) -> Result<usize, RouteError> {
         non_empty("brokerName", broker_name)?;
-        let mut topics = Vec::new();
-        for (topic, map) in self.topic_queue_table.0.iter_mut() {
-            if let Some(qd) = map.get_mut(broker_name) {
+        // Every topic in the table's order, as RocketMQ's loop visits them.
+        let name = BrokerName::from(broker_name);
+        let topics = self.topic_queue_table.java_topics_of(&name);
+        for topic in &topics {
+            if let Some(qd) = self
+                .topic_queue_table
+                .queue_mut(topic.as_str(), broker_name)
+            {
                 qd.perm = match change {
                     PermChange::Wiped => qd.perm & !PERM_WRITE,
                     PermChange::Added => PERM_READ | PERM_WRITE,
                 };
-                topics.push(topic.clone());
             }
         }
         let count = topics.len();

@@ -1,6 +1,6 @@
 //! REGISTER_BROKER (spec §2.1 for 4.x, §2.2 for the 5.x differences).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -8,6 +8,7 @@ use super::event::{Event, RejectReason, TopicRemovalReason};
 use super::request::RegisterBroker;
 use super::tables::{BrokerLiveInfo, FilledTopics};
 use super::{RouteError, RouteManager};
+use crate::java_order::{order_of, JavaTable};
 use crate::model::perm::PERM_WRITE;
 use crate::model::text::same_text;
 use crate::model::{BrokerAddr, BrokerData, QueueData, TopicConfig, TopicName, MASTER_ID};
@@ -21,6 +22,24 @@ pub struct RegisterBrokerResult {
     pub master_addr: Option<BrokerAddr>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ha_server_addr: Option<String>,
+}
+
+/// The body's topics that `keep` accepts, in the order RocketMQ walks them: its `topicConfigTable`
+/// is a `ConcurrentHashMap` filled in the body's order (here: name order, the order RouteLab keeps
+/// a body in), and that order decides where each new topic lands in topicQueueTable.
+fn in_java_order<'a>(
+    body: &'a BTreeMap<String, TopicConfig>,
+    keep: impl Fn(&TopicConfig) -> bool,
+) -> Vec<&'a TopicConfig> {
+    let mut order = JavaTable::concurrent();
+    for name in body.keys() {
+        order.insert(name.as_str());
+    }
+    order
+        .iter()
+        .filter_map(|name| body.get(*name))
+        .filter(|tc| keep(tc))
+        .collect()
 }
 
 fn queue_data_of(broker_name: &crate::model::BrokerName, tc: &TopicConfig, perm: i32) -> QueueData {
@@ -62,22 +81,12 @@ impl RouteManager {
         }
 
         // Step 1: cluster set.
-        self.cluster_addr_table
-            .0
-            .entry(req.cluster_name.clone())
-            .or_default()
-            .insert(name.clone());
+        self.cluster_addr_table.add(&req.cluster_name, name);
 
         // Step 2: the group.
-        let mut register_first = false;
-        let group = self
+        let (group, mut register_first) = self
             .broker_addr_table
-            .0
-            .entry(name.clone())
-            .or_insert_with(|| {
-                register_first = true;
-                BrokerData::new(req.cluster_name.clone(), name.clone())
-            });
+            .get_or_create(&req.cluster_name, name);
         let old_version_broker = req.enable_acting_master.is_none();
         if v5 {
             group.enable_acting_master = Some(req.enable_acting_master.unwrap_or(false));
@@ -92,7 +101,8 @@ impl RouteManager {
             .map(|(k, _)| *k)
             .collect();
         for k in &old_ids {
-            group.broker_addrs.remove(k);
+            // Through an iterator in both lines (4.9.8's loop, 5.x's removeIf).
+            self.broker_addr_table.remove_addr(name, *k, true);
         }
         if !old_ids.is_empty() {
             self.events.push_back(Event::BrokerIdSwitched {
@@ -105,8 +115,11 @@ impl RouteManager {
 
         if v5 {
             // A different address in this id slot with a newer stateVersion wins; ours is dropped.
-            let group = &self.broker_addr_table.0[name];
-            if let Some(old_addr) = group.broker_addrs.get(&id).filter(|a| *a != addr) {
+            let old_in_slot = self
+                .broker_addr_table
+                .get(name.as_str())
+                .and_then(|g| g.broker_addrs.get(&id));
+            if let Some(old_addr) = old_in_slot.filter(|a| *a != addr) {
                 let old_key = self.live_key(&req.cluster_name, old_addr);
                 let old_state = self
                     .broker_live_table
@@ -119,7 +132,7 @@ impl RouteManager {
                 }
             }
             // Single-topic guard: a first registration of this id must carry the full table.
-            if !group.broker_addrs.contains_key(&id) && wrapper.topic_config_table.len() == 1 {
+            if old_in_slot.is_none() && wrapper.topic_config_table.len() == 1 {
                 self.reject(req, RejectReason::SingleTopicGuard);
                 return Err(RouteError::RegisterBrokerFailed {
                     broker_addr: addr.to_string(),
@@ -128,19 +141,12 @@ impl RouteManager {
             }
         }
 
-        // Step 4: the id's address.
-        // Step 2 inserted this group and nothing since removes it; re-borrowing ends the borrow
-        // that step 3's events needed.
-        #[allow(clippy::expect_used)]
-        let group = self
-            .broker_addr_table
-            .0
-            .get_mut(name)
-            .expect("created above");
-        let old_addr = group.broker_addrs.insert(id, addr.clone());
+        // Step 4: the id's address (step 2 created the group if needed).
+        let old_addr = self.broker_addr_table.insert_addr(name, id, addr.clone());
         register_first |= old_addr.as_ref().is_none_or(|a| a.as_str().is_empty());
-        let min_id = group.broker_addrs.keys().next().copied();
-        let acting_master = group.acting_master_enabled();
+        let group = self.broker_addr_table.get(name.as_str());
+        let min_id = group.and_then(|g| g.broker_addrs.keys().next().copied());
+        let acting_master = group.is_some_and(BrokerData::acting_master_enabled);
         let is_master = id == MASTER_ID;
         let is_prime_slave = v5 && !old_version_broker && !is_master && min_id == Some(id);
         // Reported before the topic changes it causes, so a log reads in cause-then-effect order.
@@ -162,7 +168,7 @@ impl RouteManager {
                     is_prime_slave && acting_master,
                 );
             } else if register_first || version_changed {
-                for tc in wrapper.topic_config_table.values() {
+                for tc in in_java_order(&wrapper.topic_config_table, |_| true) {
                     let topic = TopicName::from(tc.topic_name.as_str());
                     self.put_queue_data(&topic, queue_data_of(name, tc, tc.perm));
                 }
@@ -205,8 +211,7 @@ impl RouteManager {
         req.broker_id == MASTER_ID
             && self
                 .broker_addr_table
-                .0
-                .get(&req.broker_name)
+                .get(req.broker_name.as_str())
                 .and_then(|g| g.broker_addrs.get(&req.broker_id))
                 .is_none_or(|a| a.as_str().is_empty())
     }
@@ -227,7 +232,12 @@ impl RouteManager {
             .as_ref()
             .filter(|m| !m.is_empty());
         if self.config.delete_topic_with_broker_registration && mappings.is_none() {
-            for topic in self.topic_queue_table.topics_of(name) {
+            // `Sets.difference(topicSetOfBrokerName(name), body)`: a HashSet filled in table order.
+            let own = order_of(
+                JavaTable::hash_map(),
+                self.topic_queue_table.java_topics_of(name),
+            );
+            for topic in own {
                 if !wrapper.topic_config_table.contains_key(topic.as_str()) {
                     self.remove_queue_data(&topic, name, TopicRemovalReason::PrunedByRegistration);
                 }
@@ -252,9 +262,16 @@ impl RouteManager {
             return self.update_mappings(req, rewrite);
         }
         let to_write: Vec<&TopicConfig> = if rewrite {
-            body.values().collect()
+            in_java_order(body, |_| true)
         } else {
-            self.topics_missing_here(body, name.as_str())
+            let missing = self.topics_missing_here(body, name.as_str());
+            if missing.len() > 1 {
+                let names: BTreeSet<&str> =
+                    missing.iter().map(|tc| tc.topic_name.as_str()).collect();
+                in_java_order(body, |tc| names.contains(tc.topic_name.as_str()))
+            } else {
+                missing
+            }
         };
         for tc in to_write {
             let topic = TopicName::from(tc.topic_name.as_str());

@@ -1,15 +1,22 @@
-//! The five RouteInfoManager tables (spec §1.1), one type each, with the few operations the rules need.
-//! BTreeMaps keep iteration order, route output and event logs identical across runs and targets
-//! (Java uses HashMaps; clients sort, and tests compare as sets).
+//! The RouteInfoManager tables (spec §1.1), one type each, with the few operations the rules need.
+//!
+//! Each keeps its entries in BTreeMaps — lookups, the dashboard and the tests see them in name order,
+//! identically on every run and target — and, beside them, the keys as Java's own tables would hold
+//! them ([`JavaTable`]): a HashMap under the 4.x profile, a ConcurrentHashMap under 5.x, of
+//! RocketMQ's initial capacities. Wherever RocketMQ's iteration order leaves the NameServer (a
+//! body, which entry a scan meets first, the order of removals) the route manager walks those.
+//! Every structural change goes through these methods so that both stay in step.
 
 use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{
-    BrokerAddr, BrokerData, BrokerName, ClusterName, DataVersion, QueueData, TopicName,
-};
+use crate::java_order::{JavaKey, JavaTable};
+use crate::model::{BrokerAddr, BrokerData, BrokerName, ClusterName, QueueData, TopicName};
+
+pub(crate) use super::live_table::FilledTopics;
+pub use super::live_table::{BrokerAddrInfo, BrokerLiveInfo, BrokerLiveTable};
 
 /// The connection a registration arrived on. The core never touches sockets: the driver names each
 /// connection with an id and reports when it closes (`on_channel_destroy`).
@@ -19,44 +26,159 @@ use crate::model::{
 #[serde(transparent)]
 pub struct ChannelId(pub u64);
 
+/// A route table of RocketMQ's: `new HashMap<>(capacity)` in 4.9.8, `new ConcurrentHashMap<>(capacity)`
+/// in 5.x.
+pub(crate) fn route_table<K: JavaKey>(v5: bool, capacity: usize) -> JavaTable<K> {
+    if v5 {
+        JavaTable::concurrent_with_capacity(capacity)
+    } else {
+        JavaTable::hash_map_with_capacity(capacity)
+    }
+}
+
 /// `topicQueueTable`: topic → brokerName → QueueData. A topic with no QueueData left is removed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct TopicQueueTable(pub(crate) BTreeMap<TopicName, BTreeMap<BrokerName, QueueData>>);
+///
+/// Java order: the topics as `HashMap(1024)` / `ConcurrentHashMap(1024)` keys, each topic's groups
+/// as the keys of its own `new HashMap<>()` (both profiles).
+#[derive(Clone, Debug)]
+pub struct TopicQueueTable {
+    map: BTreeMap<TopicName, BTreeMap<BrokerName, QueueData>>,
+    order: JavaTable<TopicName>,
+    group_order: BTreeMap<TopicName, JavaTable<BrokerName>>,
+}
+
+impl Default for TopicQueueTable {
+    fn default() -> Self {
+        Self::new(false)
+    }
+}
+
+/// Two tables are equal when they hold the same entries (in whatever order Java would hold them).
+impl PartialEq for TopicQueueTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.map == other.map
+    }
+}
+
+impl Eq for TopicQueueTable {}
+
+impl Serialize for TopicQueueTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.map.serialize(s)
+    }
+}
+
+/// What [`TopicQueueTable::put`] did.
+pub(crate) enum Put {
+    /// The same QueueData was there.
+    Unchanged,
+    /// Stored; the one it replaced, if any.
+    Stored(Option<QueueData>),
+}
 
 impl TopicQueueTable {
-    /// The QueueData of every group that hosts `topic`.
-    pub fn get(&self, topic: &str) -> Option<&BTreeMap<BrokerName, QueueData>> {
-        self.0.get(topic)
+    /// An empty table of the profile's Java kind (`v5`: ConcurrentHashMap).
+    pub fn new(v5: bool) -> Self {
+        Self {
+            map: BTreeMap::new(),
+            order: route_table(v5, 1024),
+            group_order: BTreeMap::new(),
+        }
     }
 
-    /// All topics with their queue data.
+    /// The QueueData of every group that hosts `topic`.
+    pub fn get(&self, topic: &str) -> Option<&BTreeMap<BrokerName, QueueData>> {
+        self.map.get(topic)
+    }
+
+    /// All topics with their queue data, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&TopicName, &BTreeMap<BrokerName, QueueData>)> {
-        self.0.iter()
+        self.map.iter()
+    }
+
+    /// The topics in the order RocketMQ's table iterates them.
+    pub fn java_topics(&self) -> impl Iterator<Item = &TopicName> {
+        self.order.iter()
+    }
+
+    /// `topic`'s QueueData in the order of its `HashMap` (`queueDataMap.values()`).
+    pub fn java_queue_datas(&self, topic: &str) -> Vec<&QueueData> {
+        let (Some(map), Some(order)) = (self.map.get(topic), self.group_order.get(topic)) else {
+            return Vec::new();
+        };
+        order.iter().filter_map(|name| map.get(name)).collect()
+    }
+
+    /// `topic`'s group names as its `HashMap`'s keys.
+    pub(crate) fn java_group_order(&self, topic: &str) -> Option<&JavaTable<BrokerName>> {
+        self.group_order.get(topic)
     }
 
     /// Number of topics.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.map.len()
     }
 
     /// True when no topic is known.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.map.is_empty()
     }
 
     /// Topics that have QueueData for `broker_name` (a `&str`, or a `&BrokerName`, whose comparisons
-    /// are quicker: see `model::text`).
+    /// are quicker: see `model::text`), in name order.
     pub fn topics_of<B>(&self, broker_name: &B) -> Vec<TopicName>
     where
         BrokerName: Borrow<B>,
         B: Ord + ?Sized,
     {
-        self.0
+        self.map
             .iter()
             .filter(|(_, m)| m.contains_key(broker_name))
             .map(|(t, _)| t.clone())
             .collect()
+    }
+
+    /// Topics that have QueueData for `broker_name`, in Java's order.
+    pub(crate) fn java_topics_of(&self, broker_name: &BrokerName) -> Vec<TopicName> {
+        self.order
+            .iter()
+            .filter(|t| {
+                self.map
+                    .get(*t)
+                    .is_some_and(|m| m.contains_key(broker_name))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Stores `qd` as `topic`'s QueueData for its group (`queueDataMap.put`; a new topic gets a new
+    /// map first).
+    pub(crate) fn put(&mut self, topic: &TopicName, qd: QueueData) -> Put {
+        let groups = match self.map.get_mut(topic) {
+            Some(groups) => groups,
+            None => {
+                self.order.insert(topic.clone());
+                self.group_order
+                    .insert(topic.clone(), JavaTable::hash_map());
+                self.map.entry(topic.clone()).or_default()
+            }
+        };
+        match groups.get_mut(&qd.broker_name) {
+            Some(old) if *old == qd => Put::Unchanged,
+            Some(old) => Put::Stored(Some(std::mem::replace(old, qd))),
+            None => {
+                if let Some(order) = self.group_order.get_mut(topic) {
+                    order.insert(qd.broker_name.clone());
+                }
+                groups.insert(qd.broker_name.clone(), qd);
+                Put::Stored(None)
+            }
+        }
+    }
+
+    /// The QueueData of `broker_name` in `topic`, to change in place (its perm).
+    pub(crate) fn queue_mut(&mut self, topic: &str, broker_name: &str) -> Option<&mut QueueData> {
+        self.map.get_mut(topic)?.get_mut(broker_name)
     }
 
     /// Removes `broker_name`'s QueueData from `topic`, dropping the topic when it becomes empty.
@@ -66,31 +188,50 @@ impl TopicQueueTable {
         topic: &TopicName,
         broker_name: &BrokerName,
     ) -> Option<(QueueData, bool)> {
-        let map = self.0.get_mut(topic)?;
+        let map = self.map.get_mut(topic)?;
         let removed = map.remove(broker_name)?;
+        if let Some(order) = self.group_order.get_mut(topic) {
+            order.remove(broker_name);
+        }
         let emptied = map.is_empty();
         if emptied {
-            self.0.remove(topic);
+            self.remove_topic(topic);
         }
         Some((removed, emptied))
     }
 
-    /// Removes `broker_name`'s QueueData from every topic, dropping topics left empty, in one pass
-    /// (one search of each topic's groups). Returns what was removed in topic order, each with
-    /// whether its topic went.
-    pub(crate) fn remove_group(
+    fn remove_topic(&mut self, topic: &TopicName) {
+        self.map.remove(topic);
+        self.group_order.remove(topic);
+        self.order.remove(topic);
+    }
+
+    /// Removes the QueueData of every group in `broker_names` from every topic, dropping topics
+    /// left empty, in one pass over the topics in Java's order (as `topicQueueTable.forEach` and
+    /// 5.x's batch cleanup walk them), each topic's groups in `broker_names`' order. Returns what was
+    /// removed, in that order, each with whether its topic went.
+    pub(crate) fn remove_groups(
         &mut self,
-        broker_name: &BrokerName,
+        broker_names: &[BrokerName],
     ) -> Vec<(TopicName, QueueData, bool)> {
         let mut removed = Vec::new();
-        for (topic, groups) in self.0.iter_mut() {
-            if let Some(qd) = groups.remove(broker_name) {
-                removed.push((topic.clone(), qd, groups.is_empty()));
+        if broker_names.is_empty() {
+            return removed;
+        }
+        for topic in self.order.iter() {
+            let Some(groups) = self.map.get(topic) else {
+                continue;
+            };
+            for name in broker_names {
+                if let Some(qd) = groups.get(name) {
+                    removed.push((topic.clone(), qd.clone(), false));
+                }
             }
         }
-        for (topic, _, emptied) in &removed {
-            if *emptied {
-                self.0.remove(topic);
+        for i in 0..removed.len() {
+            let (topic, qd) = (removed[i].0.clone(), removed[i].1.broker_name.clone());
+            if let Some((_, emptied)) = self.remove_queue(&topic, &qd) {
+                removed[i].2 = emptied;
             }
         }
         removed
@@ -98,311 +239,283 @@ impl TopicQueueTable {
 }
 
 /// `brokerAddrTable`: brokerName → BrokerData (cluster, name, id → address).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct BrokerAddrTable(pub(crate) BTreeMap<BrokerName, BrokerData>);
+///
+/// Java order: the groups as `HashMap(128)` / `ConcurrentHashMap(128)` keys; each group's ids as the
+/// keys of its `brokerAddrs`, a `HashMap<Long, String>` in both profiles.
+#[derive(Clone, Debug)]
+pub struct BrokerAddrTable {
+    map: BTreeMap<BrokerName, BrokerData>,
+    order: JavaTable<BrokerName>,
+    id_order: BTreeMap<BrokerName, JavaTable<i64>>,
+}
+
+impl Default for BrokerAddrTable {
+    fn default() -> Self {
+        Self::new(false)
+    }
+}
+
+impl PartialEq for BrokerAddrTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.map == other.map
+    }
+}
+
+impl Eq for BrokerAddrTable {}
+
+impl Serialize for BrokerAddrTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.map.serialize(s)
+    }
+}
 
 impl BrokerAddrTable {
-    /// The group named `broker_name`.
-    pub fn get(&self, broker_name: &str) -> Option<&BrokerData> {
-        self.0.get(broker_name)
+    /// An empty table of the profile's Java kind.
+    pub fn new(v5: bool) -> Self {
+        Self {
+            map: BTreeMap::new(),
+            order: route_table(v5, 128),
+            id_order: BTreeMap::new(),
+        }
     }
 
-    /// All groups.
+    /// The groups by name.
+    pub fn as_map(&self) -> &BTreeMap<BrokerName, BrokerData> {
+        &self.map
+    }
+
+    /// The group named `broker_name`.
+    pub fn get(&self, broker_name: &str) -> Option<&BrokerData> {
+        self.map.get(broker_name)
+    }
+
+    /// All groups, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&BrokerName, &BrokerData)> {
-        self.0.iter()
+        self.map.iter()
+    }
+
+    /// All groups in the order RocketMQ's table iterates them.
+    pub fn java_iter(&self) -> impl Iterator<Item = &BrokerData> {
+        self.order.iter().filter_map(|n| self.map.get(n))
+    }
+
+    /// The ids of `broker_name`'s `brokerAddrs` map, as Java holds them.
+    pub(crate) fn java_ids(&self, broker_name: &str) -> Option<&JavaTable<i64>> {
+        self.id_order.get(broker_name)
+    }
+
+    /// A group's (id, address) pairs in its `brokerAddrs` map's order.
+    pub fn java_addrs(&self, broker_name: &str) -> Vec<(i64, &BrokerAddr)> {
+        let (Some(g), Some(ids)) = (self.map.get(broker_name), self.id_order.get(broker_name))
+        else {
+            return Vec::new();
+        };
+        ids.iter()
+            .filter_map(|id| g.broker_addrs.get(id).map(|a| (*id, a)))
+            .collect()
     }
 
     /// Number of groups.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.map.len()
     }
 
     /// True when no group is known.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.map.is_empty()
+    }
+
+    /// The group, created empty (`new BrokerData(cluster, name, new HashMap<>())`) when absent;
+    /// true when it was created.
+    pub(crate) fn get_or_create(
+        &mut self,
+        cluster: &ClusterName,
+        broker_name: &BrokerName,
+    ) -> (&mut BrokerData, bool) {
+        let created = !self.map.contains_key(broker_name);
+        if created {
+            self.order.insert(broker_name.clone());
+            self.id_order
+                .insert(broker_name.clone(), JavaTable::hash_map());
+        }
+        let group = self
+            .map
+            .entry(broker_name.clone())
+            .or_insert_with(|| BrokerData::new(cluster.clone(), broker_name.clone()));
+        (group, created)
+    }
+
+    /// `brokerAddrs.put(id, addr)` in an existing group; the address it replaced.
+    pub(crate) fn insert_addr(
+        &mut self,
+        broker_name: &BrokerName,
+        id: i64,
+        addr: BrokerAddr,
+    ) -> Option<BrokerAddr> {
+        let group = self.map.get_mut(broker_name)?;
+        if let Some(ids) = self.id_order.get_mut(broker_name) {
+            ids.insert(id);
+        }
+        group.broker_addrs.insert(id, addr)
+    }
+
+    /// `brokerAddrs.remove(id)`; `while_iterating` for an iterator's `remove()` (see
+    /// [`JavaTable::remove_while_iterating`]). Returns the address removed.
+    pub(crate) fn remove_addr(
+        &mut self,
+        broker_name: &BrokerName,
+        id: i64,
+        while_iterating: bool,
+    ) -> Option<BrokerAddr> {
+        let removed = self.map.get_mut(broker_name)?.broker_addrs.remove(&id)?;
+        if let Some(ids) = self.id_order.get_mut(broker_name) {
+            if while_iterating {
+                ids.remove_while_iterating(&id);
+            } else {
+                ids.remove(&id);
+            }
+        }
+        Some(removed)
+    }
+
+    /// Removes a group; `while_iterating` as for [`Self::remove_addr`].
+    pub(crate) fn remove_group(&mut self, broker_name: &BrokerName, while_iterating: bool) {
+        if self.map.remove(broker_name).is_some() {
+            self.id_order.remove(broker_name);
+            if while_iterating {
+                self.order.remove_while_iterating(broker_name);
+            } else {
+                self.order.remove(broker_name);
+            }
+        }
     }
 }
 
 /// `clusterAddrTable`: clusterName → set of brokerName. A cluster with no names left is removed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct ClusterAddrTable(pub(crate) BTreeMap<ClusterName, BTreeSet<BrokerName>>);
+///
+/// Java order: the clusters as `HashMap(32)` keys filled by `computeIfAbsent` (4.9.8, which puts a
+/// new key first in its bucket) or `ConcurrentHashMap(32)` keys (5.x); each set a `new HashSet<>()`.
+#[derive(Clone, Debug)]
+pub struct ClusterAddrTable {
+    map: BTreeMap<ClusterName, BTreeSet<BrokerName>>,
+    order: JavaTable<ClusterName>,
+    set_order: BTreeMap<ClusterName, JavaTable<BrokerName>>,
+}
+
+impl Default for ClusterAddrTable {
+    fn default() -> Self {
+        Self::new(false)
+    }
+}
+
+impl PartialEq for ClusterAddrTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.map == other.map
+    }
+}
+
+impl Eq for ClusterAddrTable {}
+
+impl Serialize for ClusterAddrTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.map.serialize(s)
+    }
+}
 
 impl ClusterAddrTable {
+    /// An empty table of the profile's Java kind.
+    pub fn new(v5: bool) -> Self {
+        Self {
+            map: BTreeMap::new(),
+            order: route_table(v5, 32),
+            set_order: BTreeMap::new(),
+        }
+    }
+
+    /// The clusters by name.
+    pub fn as_map(&self) -> &BTreeMap<ClusterName, BTreeSet<BrokerName>> {
+        &self.map
+    }
+
     /// The broker names of `cluster`.
     pub fn get(&self, cluster: &str) -> Option<&BTreeSet<BrokerName>> {
-        self.0.get(cluster)
+        self.map.get(cluster)
     }
 
-    /// All clusters.
+    /// All clusters, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&ClusterName, &BTreeSet<BrokerName>)> {
-        self.0.iter()
+        self.map.iter()
     }
 
-    /// Removes `broker_name` from the first cluster (in name order) that holds it, dropping that
-    /// cluster when it becomes empty; one search per cluster.
+    /// The clusters in the order RocketMQ's table iterates them.
+    pub fn java_clusters(&self) -> impl Iterator<Item = &ClusterName> {
+        self.order.iter()
+    }
+
+    /// `cluster`'s broker names in its `HashSet`'s order.
+    pub fn java_names(&self, cluster: &str) -> Vec<&BrokerName> {
+        self.set_order
+            .get(cluster)
+            .map(|s| s.iter().collect())
+            .unwrap_or_default()
+    }
+
+    /// Step 1 of a registration: `clusterAddrTable.computeIfAbsent(cluster, new HashSet).add(name)`.
+    pub(crate) fn add(&mut self, cluster: &ClusterName, broker_name: &BrokerName) {
+        // Java calls computeIfAbsent on every registration, and a 4.9.8 HashMap may grow then.
+        self.order.compute_if_absent(cluster.clone());
+        let set_order = self
+            .set_order
+            .entry(cluster.clone())
+            .or_insert_with(JavaTable::hash_map);
+        set_order.insert(broker_name.clone());
+        self.map
+            .entry(cluster.clone())
+            .or_default()
+            .insert(broker_name.clone());
+    }
+
+    /// Removes `broker_name` from the first cluster (in Java's order) whose set holds it, dropping
+    /// that cluster when it becomes empty (4.x `onChannelDestroy`, through an iterator).
     pub(crate) fn remove_from_first(&mut self, broker_name: &BrokerName) {
-        let emptied = self.0.iter_mut().find_map(|(cluster, set)| {
-            set.remove(broker_name)
-                .then(|| set.is_empty().then(|| cluster.clone()))
-        });
-        if let Some(Some(cluster)) = emptied {
-            self.0.remove(&cluster);
+        let first = self
+            .order
+            .iter()
+            .find(|c| self.map.get(*c).is_some_and(|s| s.contains(broker_name)))
+            .cloned();
+        if let Some(cluster) = first {
+            self.remove_name_as(&cluster, broker_name, true);
         }
     }
 
     /// Removes `broker_name` from `cluster`, dropping the cluster when it becomes empty.
     pub(crate) fn remove_name(&mut self, cluster: &ClusterName, broker_name: &BrokerName) -> bool {
-        let Some(set) = self.0.get_mut(cluster) else {
+        self.remove_name_as(cluster, broker_name, false)
+    }
+
+    fn remove_name_as(
+        &mut self,
+        cluster: &ClusterName,
+        broker_name: &BrokerName,
+        while_iterating: bool,
+    ) -> bool {
+        let Some(set) = self.map.get_mut(cluster) else {
             return false;
         };
         let removed = set.remove(broker_name);
+        if let Some(order) = self.set_order.get_mut(cluster) {
+            order.remove(broker_name);
+        }
         if set.is_empty() {
-            self.0.remove(cluster);
+            self.map.remove(cluster);
+            self.set_order.remove(cluster);
+            if while_iterating {
+                self.order.remove_while_iterating(cluster);
+            } else {
+                self.order.remove(cluster);
+            }
         }
         removed
-    }
-}
-
-/// The key of `brokerLiveTable` and `filterServerTable`. 5.x keys by (cluster, address) so one ip:port
-/// in two clusters does not collide; 4.x keys by address only, which we model with an empty cluster.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BrokerAddrInfo {
-    pub cluster_name: ClusterName,
-    pub broker_addr: BrokerAddr,
-}
-
-/// One live broker (not on the wire): when it last spoke, its timeout, the DataVersion of its last
-/// registration, the channel it registered on and its HA address.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BrokerLiveInfo {
-    /// ms of the last register, heartbeat or refreshing QUERY_DATA_VERSION.
-    pub last_update_timestamp: u64,
-    /// 5.x: from the register header, else 120 000. 4.x: always 120 000.
-    pub heartbeat_timeout_millis: u64,
-    pub data_version: DataVersion,
-    pub channel: ChannelId,
-    pub ha_server_addr: String,
-}
-
-impl BrokerLiveInfo {
-    /// The scan's test (spec §2.4): expired when `last + timeout < now`.
-    pub fn is_expired(&self, now_ms: u64) -> bool {
-        self.deadline() < now_ms
-    }
-
-    /// `lastUpdateTimestamp + timeout`: the last instant at which the broker is not yet expired.
-    pub fn deadline(&self) -> u64 {
-        self.last_update_timestamp
-            .saturating_add(self.heartbeat_timeout_millis)
-    }
-}
-
-/// A row of [`BrokerLiveTable`] as shown to users: the key flattened into the entry.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BrokerLiveRow<'a> {
-    #[serde(skip_serializing_if = "str::is_empty")]
-    pub cluster_name: &'a str,
-    pub broker_addr: &'a str,
-    #[serde(flatten)]
-    pub info: &'a BrokerLiveInfo,
-}
-
-/// `brokerLiveTable`: live broker → BrokerLiveInfo. Serializes as a list of rows because its key is a
-/// pair in 5.x.
-///
-/// Beside the map it keeps the entries ordered by deadline (`last + timeout`), so that the expiry
-/// scan, which runs every few seconds, costs O(1) while nothing has expired (`deadline_floor`, the
-/// earliest deadline, is one comparison) and visits only the expired entries when some have, instead
-/// of every live broker. Each insertion, heartbeat and removal moves one index entry.
-///
-/// It also remembers, per broker, the topics of its last 5.x topic update (`FilledTopics`), and
-/// forgets them with the broker.
-#[derive(Clone, Debug)]
-pub struct BrokerLiveTable {
-    map: BTreeMap<BrokerAddrInfo, LiveEntry>,
-    /// Every entry of `map` by (deadline, its insertion number): integer keys, so that moving an
-    /// entry on each heartbeat compares no names (brokers started together share a deadline).
-    by_deadline: BTreeMap<(u64, u64), BrokerAddrInfo>,
-    /// The insertion number of the next new entry.
-    next_seq: u64,
-    /// The first deadline of `by_deadline` (u64::MAX when empty), kept beside it for the scan's
-    /// one-comparison check.
-    deadline_floor: u64,
-    filled: BTreeMap<BrokerAddrInfo, FilledTopics>,
-}
-
-/// An entry of [`BrokerLiveTable`] with its insertion number, its tie-breaker in the deadline index.
-#[derive(Clone, Debug)]
-struct LiveEntry {
-    info: BrokerLiveInfo,
-    seq: u64,
-}
-
-impl LiveEntry {
-    fn index_key(&self) -> (u64, u64) {
-        (self.info.deadline(), self.seq)
-    }
-}
-
-/// The topics a broker's last 5.x registration carried, every one of which had QueueData of its
-/// group afterwards, and the manager's count of QueueData removals at that moment. While no QueueData
-/// has been removed since and a heartbeat carries the same topics, none can be missing, so the
-/// heartbeat need not look each one up in topicQueueTable.
-#[derive(Clone, Debug)]
-pub(crate) struct FilledTopics {
-    pub broker_name: BrokerName,
-    pub removals: u64,
-    pub topics: Vec<String>,
-}
-
-impl Default for BrokerLiveTable {
-    fn default() -> Self {
-        Self {
-            map: BTreeMap::new(),
-            by_deadline: BTreeMap::new(),
-            next_seq: 0,
-            deadline_floor: u64::MAX,
-            filled: BTreeMap::new(),
-        }
-    }
-}
-
-/// Two tables are equal when they hold the same entries; the scan bound and the remembered topics
-/// are bookkeeping.
-impl PartialEq for BrokerLiveTable {
-    fn eq(&self, other: &Self) -> bool {
-        self.map.len() == other.map.len() && self.iter().eq(other.iter())
-    }
-}
-
-impl Eq for BrokerLiveTable {}
-
-impl BrokerLiveTable {
-    /// The entry of a broker.
-    pub fn get(&self, key: &BrokerAddrInfo) -> Option<&BrokerLiveInfo> {
-        self.map.get(key).map(|e| &e.info)
-    }
-
-    /// All entries.
-    pub fn iter(&self) -> impl Iterator<Item = (&BrokerAddrInfo, &BrokerLiveInfo)> {
-        self.map.iter().map(|(k, e)| (k, &e.info))
-    }
-
-    /// Number of live brokers.
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    /// True when no broker is live.
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
-    /// The entry registered on `channel`, if any.
-    pub fn find_by_channel(&self, channel: ChannelId) -> Option<&BrokerAddrInfo> {
-        self.map
-            .iter()
-            .find(|(_, e)| e.info.channel == channel)
-            .map(|(k, _)| k)
-    }
-
-    /// True when an entry is expired at `now_ms`.
-    pub(crate) fn has_expired(&self, now_ms: u64) -> bool {
-        self.deadline_floor < now_ms
-    }
-
-    /// The earliest deadline (`last + timeout`) of the entries held, if any.
-    pub fn earliest_deadline(&self) -> Option<u64> {
-        self.by_deadline.first_key_value().map(|((d, _), _)| *d)
-    }
-
-    /// The entries expired at `now_ms` (deadline before it), in key order, as the scan over the
-    /// whole map would meet them.
-    pub fn expired(&self, now_ms: u64) -> Vec<(&BrokerAddrInfo, &BrokerLiveInfo)> {
-        let mut out: Vec<_> = self
-            .by_deadline
-            .iter()
-            .take_while(|((d, _), _)| *d < now_ms)
-            .filter_map(|(_, k)| self.map.get_key_value(k))
-            .map(|(k, e)| (k, &e.info))
-            .collect();
-        // Insertion sort: a scan finds few brokers expired at once, and the dashboard's size budget
-        // is better spent than on one more instantiation of the library's sort.
-        for i in 1..out.len() {
-            let mut j = i;
-            while j > 0 && out[j - 1].0 > out[j].0 {
-                out.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        out
-    }
-
-    /// Adds or replaces an entry.
-    pub(crate) fn insert(&mut self, key: BrokerAddrInfo, info: BrokerLiveInfo) {
-        let at = (info.deadline(), self.next_seq);
-        self.next_seq += 1;
-        let entry = LiveEntry { info, seq: at.1 };
-        if let Some(old) = self.map.insert(key.clone(), entry) {
-            self.by_deadline.remove(&old.index_key());
-        }
-        self.by_deadline.insert(at, key);
-        self.sync_floor();
-    }
-
-    /// Removes an entry.
-    pub(crate) fn remove(&mut self, key: &BrokerAddrInfo) -> Option<BrokerLiveInfo> {
-        self.filled.remove(key);
-        let old = self.map.remove(key)?;
-        self.by_deadline.remove(&old.index_key());
-        self.sync_floor();
-        Some(old.info)
-    }
-
-    /// What the broker's last 5.x topic update left in place, if remembered.
-    pub(crate) fn filled(&self, key: &BrokerAddrInfo) -> Option<&FilledTopics> {
-        self.filled.get(key)
-    }
-
-    /// Remembers what a 5.x topic update left in place.
-    pub(crate) fn set_filled(&mut self, key: BrokerAddrInfo, filled: FilledTopics) {
-        self.filled.insert(key, filled);
-    }
-
-    /// Sets an entry's `lastUpdateTimestamp`; false when the broker is not live.
-    pub(crate) fn touch(&mut self, key: &BrokerAddrInfo, now_ms: u64) -> bool {
-        let Some(live) = self.map.get_mut(key) else {
-            return false;
-        };
-        let before = live.index_key();
-        live.info.last_update_timestamp = now_ms;
-        let after = live.index_key();
-        if after != before {
-            if let Some(k) = self.by_deadline.remove(&before) {
-                self.by_deadline.insert(after, k);
-            }
-            self.sync_floor();
-        }
-        true
-    }
-
-    fn sync_floor(&mut self) {
-        self.deadline_floor = self.earliest_deadline().unwrap_or(u64::MAX);
-    }
-}
-
-impl Serialize for BrokerLiveTable {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter().map(|(k, info)| BrokerLiveRow {
-            cluster_name: k.cluster_name.as_str(),
-            broker_addr: k.broker_addr.as_str(),
-            info,
-        }))
     }
 }
 

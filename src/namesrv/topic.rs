@@ -18,16 +18,21 @@ impl RouteManager {
         let Some(map) = self.topic_queue_table.get(topic.as_str()) else {
             return Ok(0);
         };
+        // In Java's order: the topic's groups as its map holds them, or the cluster's HashSet.
         let names: Vec<BrokerName> = match cluster.filter(|c| !c.is_empty()) {
-            None => map.keys().cloned().collect(),
-            Some(c) => match self.cluster_addr_table.get(c) {
-                None => return Ok(0),
-                Some(set) => set
-                    .iter()
-                    .filter(|n| map.contains_key(*n))
-                    .cloned()
-                    .collect(),
-            },
+            None => self
+                .topic_queue_table
+                .java_queue_datas(topic.as_str())
+                .into_iter()
+                .map(|qd| qd.broker_name.clone())
+                .collect(),
+            Some(c) => self
+                .cluster_addr_table
+                .java_names(c)
+                .into_iter()
+                .filter(|n| map.contains_key(*n))
+                .cloned()
+                .collect(),
         };
         for name in &names {
             self.remove_queue_data(&topic, name, TopicRemovalReason::Deleted);

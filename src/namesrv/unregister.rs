@@ -1,7 +1,7 @@
 //! UNREGISTER_BROKER (spec §2.3): 4.x removes at once by id; 5.x queues the request and removes by
 //! address in a batch.
 
-use std::collections::BTreeSet;
+use crate::java_order::JavaTable;
 
 use super::event::{Event, RemovalReason};
 use super::request::UnregisterBroker;
@@ -62,11 +62,22 @@ impl RouteManager {
         self.filter_server_table.0.remove(&key);
         let mut group_emptied = false;
         let mut removed_id = None;
-        if let Some(group) = self.broker_addr_table.0.get_mut(&req.broker_name) {
-            if group.broker_addrs.remove(&req.broker_id).is_some() {
+        if self
+            .broker_addr_table
+            .get(req.broker_name.as_str())
+            .is_some()
+        {
+            if self
+                .broker_addr_table
+                .remove_addr(&req.broker_name, req.broker_id, false)
+                .is_some()
+            {
                 removed_id = Some(req.broker_id);
             }
-            group_emptied = group.broker_addrs.is_empty();
+            group_emptied = self
+                .broker_addr_table
+                .get(req.broker_name.as_str())
+                .is_some_and(|g| g.broker_addrs.is_empty());
         }
         self.events.push_back(Event::BrokerRemoved {
             cluster: req.cluster_name.clone(),
@@ -76,14 +87,14 @@ impl RouteManager {
             reason,
         });
         if group_emptied {
-            self.broker_addr_table.0.remove(&req.broker_name);
+            self.broker_addr_table.remove_group(&req.broker_name, false);
             self.cluster_addr_table
                 .remove_name(&req.cluster_name, &req.broker_name);
             self.events.push_back(Event::BrokerGroupRemoved {
                 cluster: req.cluster_name.clone(),
                 broker_name: req.broker_name.clone(),
             });
-            self.remove_topics_of_group(&req.broker_name);
+            self.remove_topics_of_groups(std::slice::from_ref(&req.broker_name));
         }
     }
 
@@ -94,26 +105,39 @@ impl RouteManager {
     /// requests ran.
     pub fn apply_pending_unregistrations(&mut self) -> usize {
         let batch: Vec<_> = self.pending_unregistrations.drain(..).collect();
-        let mut removed: BTreeSet<BrokerName> = BTreeSet::new();
-        let mut reduced: BTreeSet<BrokerName> = BTreeSet::new();
+        // RocketMQ runs the batch as a HashSet of request objects without hashCode(): an order that
+        // differs from run to run in Java itself. RouteLab takes them first come, first served. The
+        // names removed and reduced are HashSets of strings, walked in their order below.
+        let mut removed: JavaTable<BrokerName> = JavaTable::hash_map();
+        let mut reduced: JavaTable<BrokerName> = JavaTable::hash_map();
         for (req, reason) in &batch {
             let key = self.live_key(&req.cluster_name, &req.broker_addr);
             self.broker_live_table.remove(&key);
             self.filter_server_table.0.remove(&key);
             let mut emptied = false;
             let mut removed_id = None;
-            if let Some(group) = self.broker_addr_table.0.get_mut(&req.broker_name) {
-                let ids: Vec<i64> = group
-                    .broker_addrs
-                    .iter()
+            if self
+                .broker_addr_table
+                .get(req.broker_name.as_str())
+                .is_some()
+            {
+                // `brokerAddrs.entrySet().removeIf(address matches)`, in the map's order.
+                let ids: Vec<i64> = self
+                    .broker_addr_table
+                    .java_addrs(req.broker_name.as_str())
+                    .into_iter()
                     .filter(|(_, a)| **a == req.broker_addr)
-                    .map(|(k, _)| *k)
+                    .map(|(k, _)| k)
                     .collect();
                 for k in &ids {
-                    group.broker_addrs.remove(k);
+                    self.broker_addr_table
+                        .remove_addr(&req.broker_name, *k, true);
                 }
                 removed_id = ids.first().copied();
-                emptied = group.broker_addrs.is_empty();
+                emptied = self
+                    .broker_addr_table
+                    .get(req.broker_name.as_str())
+                    .is_some_and(|g| g.broker_addrs.is_empty());
             }
             self.events.push_back(Event::BrokerRemoved {
                 cluster: req.cluster_name.clone(),
@@ -123,7 +147,7 @@ impl RouteManager {
                 reason: reason.clone(),
             });
             if emptied {
-                self.broker_addr_table.0.remove(&req.broker_name);
+                self.broker_addr_table.remove_group(&req.broker_name, false);
                 self.cluster_addr_table
                     .remove_name(&req.cluster_name, &req.broker_name);
                 self.events.push_back(Event::BrokerGroupRemoved {
@@ -135,9 +159,9 @@ impl RouteManager {
                 reduced.insert(req.broker_name.clone());
             }
         }
-        for name in &removed {
-            self.remove_topics_of_group(name);
-        }
+        let removed: Vec<BrokerName> = removed.iter().cloned().collect();
+        self.remove_topics_of_groups(&removed);
+        let reduced: Vec<BrokerName> = reduced.iter().cloned().collect();
         for name in &reduced {
             self.wipe_write_if_no_master(name);
         }
@@ -157,8 +181,14 @@ impl RouteManager {
         if !(group.acting_master_enabled() && no_master) {
             return;
         }
-        for topic in self.topic_queue_table.topics_of(name) {
-            let qd = &self.topic_queue_table.0[&topic][name.as_str()];
+        for topic in self.topic_queue_table.java_topics_of(name) {
+            let Some(qd) = self
+                .topic_queue_table
+                .get(topic.as_str())
+                .and_then(|m| m.get(name))
+            else {
+                continue;
+            };
             let mut after = qd.clone();
             after.perm &= !PERM_WRITE;
             self.put_queue_data(&topic, after);

@@ -104,8 +104,8 @@ pub fn replace_file_keeping(path: &Path, bytes: &[u8], backup: bool) -> io::Resu
 /// The periodic log line: every namespace with its table.
 pub fn log_all(kv: &KvConfig) {
     tracing::info!("--------------------------------------------------------");
-    tracing::info!("configTable SIZE: {}", kv.config_table.len());
-    for (namespace, table) in &kv.config_table {
+    tracing::info!("configTable SIZE: {}", kv.namespaces().len());
+    for (namespace, table) in kv.namespaces() {
         for (key, value) in table {
             tracing::info!("configTable NS: {namespace} Key: {key} Value: {value}");
         }
@@ -121,11 +121,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("routelab-kv-{}", std::process::id()));
         let store = KvStore::new(dir.join("namesrv/kvConfig.json"));
         assert_eq!(store.load().unwrap(), KvConfig::default());
-        let mut kv = KvConfig::default();
-        kv.config_table
-            .entry("NS".into())
-            .or_default()
-            .insert("k".into(), "v".into());
+        let kv = KvConfig::from_table([("NS".into(), [("k".into(), "v".into())].into())].into());
         store.save(2, kv.clone()).await.unwrap();
         store.save(1, KvConfig::default()).await.unwrap();
         assert_eq!(store.load().unwrap(), kv);

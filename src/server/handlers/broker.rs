@@ -59,8 +59,8 @@ pub fn register(routes: &mut RouteManager, settings_return_order: bool, req: &Re
         master_addr: result.master_addr.map(|a| a.to_string()),
     });
     if !req.profile.is_v5() || settings_return_order {
-        if let Ok(table) = routes.get_kv_list_by_namespace(NAMESPACE_ORDER_TOPIC_CONFIG) {
-            response.body = body::legacy_json(&table);
+        if let Ok(table) = routes.kv_list_body(NAMESPACE_ORDER_TOPIC_CONFIG) {
+            response.body = table;
         }
     }
     Ok(response)

@@ -45,8 +45,8 @@ pub fn delete(routes: &mut RouteManager, req: &Req) -> Handled {
 /// 219: the namespace as a KVTable, or QUERY_NOT_FOUND.
 pub fn list(routes: &RouteManager, req: &Req) -> Handled {
     let h: GetKvListByNamespaceRequestHeader = req.header()?;
-    match routes.get_kv_list_by_namespace(&h.namespace) {
-        Ok(table) => Ok(req.ok_body(crate::server::body::legacy_json(&table))),
+    match routes.kv_list_body(&h.namespace) {
+        Ok(table) => Ok(req.ok_body(table)),
         Err(_) => Err(req.reply(
             ResponseCode::QUERY_NOT_FOUND,
             Some(format!("No config item, Namespace: {}", h.namespace)),

@@ -1,20 +1,16 @@
 //! What clients and admins ask: routes (105), cluster info (106), member groups (901), topic lists
 //! (206, 224, 304, 311–313), write perms (205, 327), delete / register topic (216, 217).
 
-use std::collections::BTreeMap;
-
-use serde::Serialize;
-
 use super::{Handled, Req};
-use crate::model::{BrokerAddr, TopicList, TopicRouteData};
-use crate::namesrv::{Profile, RouteManager};
+use crate::model::TopicRouteData;
+use crate::namesrv::{JsonForm, Profile, RouteManager, TopicListBuild, UnitQuery};
 use crate::remoting::headers::{
     AddWritePermOfBrokerResponseHeader, BrokerNameHeader, DeleteTopicFromNamesrvRequestHeader,
     GetRouteInfoRequestHeader, GetTopicsByClusterRequestHeader,
     WipeWritePermOfBrokerResponseHeader,
 };
 use crate::remoting::ResponseCode;
-use crate::server::body::{legacy_json, standard_json, V4_9_4};
+use crate::server::body::V4_9_4;
 
 /// `FAQUrl.APPLY_TOPIC_URL` of each line, appended to TOPIC_NOT_EXIST.
 fn faq_url(profile: Profile) -> &'static str {
@@ -25,10 +21,16 @@ fn faq_url(profile: Profile) -> &'static str {
 }
 
 /// 105: the route, standard JSON when the request's version is ≥ 401 or it sets
-/// `acceptStandardJsonOnly`, fastjson's legacy form otherwise (spec §6.2).
+/// `acceptStandardJsonOnly`, fastjson's legacy form otherwise (spec §6.2), as Java orders it.
 pub fn route(routes: &RouteManager, req: &Req) -> Handled {
     let h: GetRouteInfoRequestHeader = req.header()?;
-    let Some(route) = routes.pickup_topic_route_data(&h.topic) else {
+    let standard = req.cmd.version >= V4_9_4 || h.accept_standard_json_only == Some(true);
+    let form = if standard {
+        JsonForm::Standard
+    } else {
+        JsonForm::Legacy
+    };
+    let Some(body) = routes.route_body(&h.topic, form) else {
         return Err(req.reply(
             ResponseCode::TOPIC_NOT_EXIST,
             Some(format!(
@@ -38,52 +40,12 @@ pub fn route(routes: &RouteManager, req: &Req) -> Handled {
             )),
         ));
     };
-    let standard = req.cmd.version >= V4_9_4 || h.accept_standard_json_only == Some(true);
-    Ok(req.ok_body(encode_route(&route, standard)))
-}
-
-/// A route body in either form.
-pub fn encode_route(route: &TopicRouteData, standard: bool) -> Vec<u8> {
-    if standard {
-        standard_json(route)
-    } else {
-        legacy_json(route)
-    }
+    Ok(req.ok_body(body))
 }
 
 /// 106: ClusterInfo, always in the legacy form.
 pub fn cluster_info(routes: &RouteManager, req: &Req) -> Handled {
-    Ok(req.ok_body(legacy_json(&routes.get_all_cluster_info())))
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct MemberGroup {
-    cluster: String,
-    broker_name: String,
-    #[serde(with = "id_keys")]
-    broker_addrs: BTreeMap<i64, BrokerAddr>,
-}
-
-mod id_keys {
-    use std::collections::BTreeMap;
-
-    use serde::Serializer;
-
-    use crate::model::BrokerAddr;
-
-    pub fn serialize<S: Serializer>(
-        m: &BTreeMap<i64, BrokerAddr>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        s.collect_map(m.iter().map(|(k, v)| (k.to_string(), v)))
-    }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct MemberGroupBody {
-    broker_member_group: MemberGroup,
+    Ok(req.ok_body(routes.cluster_info_body()))
 }
 
 /// 901 (5.x): GetBrokerMemberGroupResponseBody.
@@ -91,44 +53,36 @@ pub fn member_group(routes: &RouteManager, req: &Req) -> Handled {
     let ext = &req.cmd.ext_fields;
     let cluster = ext.get("clusterName").cloned().unwrap_or_default();
     let name = ext.get("brokerName").cloned().unwrap_or_default();
-    let group = routes
-        .get_broker_member_group(&cluster, &name)
+    let body = routes
+        .member_group_body(&cluster, &name)
         .map_err(|e| req.route_error(&e))?;
-    Ok(req.ok_body(legacy_json(&MemberGroupBody {
-        broker_member_group: MemberGroup {
-            cluster: group.cluster.to_string(),
-            broker_name: group.broker_name.to_string(),
-            broker_addrs: group.broker_addrs,
-        },
-    })))
+    Ok(req.ok_body(body))
 }
 
-fn topic_list(req: &Req, list: &TopicList) -> Frame {
-    req.ok_body(legacy_json(list))
+fn topic_list(routes: &RouteManager, req: &Req, list: &TopicListBuild) -> Frame {
+    req.ok_body(routes.topic_list_body(list))
 }
 
 use crate::remoting::Frame;
 
 /// 206.
 pub fn all_topics(routes: &RouteManager, req: &Req) -> Handled {
-    let list = routes
-        .get_all_topic_list()
-        .map_err(|e| req.route_error(&e))?;
-    Ok(topic_list(req, &list))
+    let list = routes.all_topics().map_err(|e| req.route_error(&e))?;
+    Ok(topic_list(routes, req, &list))
 }
 
 /// 224.
 pub fn topics_by_cluster(routes: &RouteManager, req: &Req) -> Handled {
     let h: GetTopicsByClusterRequestHeader = req.header()?;
     let list = routes
-        .get_topics_by_cluster(&h.cluster)
+        .topics_by_cluster(&h.cluster)
         .map_err(|e| req.route_error(&e))?;
-    Ok(topic_list(req, &list))
+    Ok(topic_list(routes, req, &list))
 }
 
 /// 304.
 pub fn system_topics(routes: &RouteManager, req: &Req) -> Handled {
-    Ok(topic_list(req, &routes.get_system_topic_list()))
+    Ok(topic_list(routes, req, &routes.system_topics()))
 }
 
 /// 311, 312, 313: 5.x answers "disable" when `enableTopicList` is off.
@@ -136,14 +90,12 @@ pub fn unit_topics(routes: &RouteManager, req: &Req, code: i32) -> Handled {
     if req.profile.is_v5() && !routes.config().enable_topic_list {
         return Err(req.system_error("disable"));
     }
-    let list = match code {
-        crate::remoting::RequestCode::GET_UNIT_TOPIC_LIST => routes.get_unit_topics(),
-        crate::remoting::RequestCode::GET_HAS_UNIT_SUB_TOPIC_LIST => {
-            routes.get_has_unit_sub_topic_list()
-        }
-        _ => routes.get_has_unit_sub_un_unit_topic_list(),
+    let which = match code {
+        crate::remoting::RequestCode::GET_UNIT_TOPIC_LIST => UnitQuery::Unit,
+        crate::remoting::RequestCode::GET_HAS_UNIT_SUB_TOPIC_LIST => UnitQuery::HasUnitSub,
+        _ => UnitQuery::HasUnitSubNotUnit,
     };
-    Ok(topic_list(req, &list))
+    Ok(topic_list(routes, req, &routes.unit_topics(which)))
 }
 
 /// 205: `wipeTopicCount` in the response header.

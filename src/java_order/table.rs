@@ -1,0 +1,816 @@
+//! [`JavaTable`]: the keys of one Java hash table, in its buckets, so that iterating gives Java's
+//! order. One type serves the three table designs ([`TableKind`]); they share the bucket lists and
+//! differ in their hash spread, growth and where a new key goes.
+
+use std::cmp::Ordering;
+
+use super::tree::{Forest, NIL};
+use super::JavaKey;
+
+const TREEIFY_THRESHOLD: usize = 8;
+const UNTREEIFY_THRESHOLD: usize = 6;
+const MIN_TREEIFY_CAPACITY: usize = 64;
+const MAXIMUM_CAPACITY: usize = 1 << 30;
+
+/// Which Java class a [`JavaTable`] reproduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableKind {
+    /// `java.util.HashMap` (and `HashSet`, `LinkedHashMap`'s table is not this).
+    HashMap,
+    /// `java.util.concurrent.ConcurrentHashMap` (and its `newKeySet()`), used single-threaded.
+    ConcurrentHashMap,
+    /// `java.util.Hashtable` (and Java 8's `Properties`).
+    Hashtable,
+}
+
+#[derive(Clone, Debug)]
+struct Slot<K> {
+    key: Option<K>,
+    /// The spread hash (HashMap, ConcurrentHashMap) or the raw hash (Hashtable).
+    hash: i32,
+    /// The next slot of the bucket, or of the free list.
+    next: u32,
+}
+
+/// The keys of a Java hash table and its layout: capacity, buckets in order, tree bins.
+#[derive(Clone, Debug)]
+pub struct JavaTable<K> {
+    kind: TableKind,
+    slots: Vec<Slot<K>>,
+    free: u32,
+    /// The first slot of each bucket (empty until Java would allocate the table).
+    heads: Vec<u32>,
+    len: usize,
+    /// HashMap: `threshold` (the initial capacity while no table); ConcurrentHashMap: `sizeCtl`;
+    /// Hashtable: `threshold`.
+    threshold: usize,
+    /// Tree bins, rare: their links and each tree bucket's root.
+    trees: Option<Box<Trees>>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Trees {
+    forest: Forest,
+    /// (bucket, root slot) of every bucket that is a tree.
+    roots: Vec<(u32, u32)>,
+}
+
+/// `HashMap.tableSizeFor`: the smallest power of two ≥ `cap` (1 for 0), capped.
+fn table_size_for(cap: usize) -> usize {
+    cap.max(1).next_power_of_two().min(MAXIMUM_CAPACITY)
+}
+
+/// `(int) (n * 0.75f)`, exact for the sizes tables have.
+fn three_quarters(n: usize) -> usize {
+    (n as f32 * 0.75) as usize
+}
+
+impl<K: JavaKey> Default for JavaTable<K> {
+    fn default() -> Self {
+        Self::hash_map()
+    }
+}
+
+impl<K: JavaKey> JavaTable<K> {
+    fn empty(kind: TableKind, threshold: usize) -> Self {
+        Self {
+            kind,
+            slots: Vec::new(),
+            free: NIL,
+            heads: Vec::new(),
+            len: 0,
+            threshold,
+            trees: None,
+        }
+    }
+
+    /// `new HashMap<>()` / `new HashSet<>()`.
+    pub fn hash_map() -> Self {
+        Self::empty(TableKind::HashMap, 0)
+    }
+
+    /// `new HashMap<>(initialCapacity)`.
+    pub fn hash_map_with_capacity(initial: usize) -> Self {
+        Self::empty(TableKind::HashMap, table_size_for(initial))
+    }
+
+    /// `new HashSet<>(c)` of a collection of `n` elements (then insert them in `c`'s order):
+    /// `new HashMap<>(max((int) (n / .75f) + 1, 16))`.
+    pub fn hash_set_for(n: usize) -> Self {
+        Self::hash_map_with_capacity((((n as f32) / 0.75) as usize + 1).max(16))
+    }
+
+    /// `new ConcurrentHashMap<>()` / `ConcurrentHashMap.newKeySet()`.
+    pub fn concurrent() -> Self {
+        Self::empty(TableKind::ConcurrentHashMap, 0)
+    }
+
+    /// `new ConcurrentHashMap<>(initialCapacity)`: `tableSizeFor(1 + n / 0.75)` (Java 11 and
+    /// later; Java 8's `n + n/2 + 1` gives the same for every capacity RocketMQ passes).
+    pub fn concurrent_with_capacity(initial: usize) -> Self {
+        let size = (1.0 + f64::from((initial.max(1) as f32) / 0.75)) as usize;
+        Self::empty(TableKind::ConcurrentHashMap, table_size_for(size))
+    }
+
+    /// `new Hashtable<>()` (capacity 11), as Java 8's `new Properties()`.
+    pub fn hashtable() -> Self {
+        Self::hashtable_with_capacity(11)
+    }
+
+    /// `new Hashtable<>(initialCapacity)`.
+    pub fn hashtable_with_capacity(initial: usize) -> Self {
+        let cap = initial.max(1);
+        let mut t = Self::empty(TableKind::Hashtable, three_quarters(cap));
+        t.heads = vec![NIL; cap];
+        t
+    }
+
+    /// Which class this reproduces.
+    pub fn kind(&self) -> TableKind {
+        self.kind
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no key is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The table's length (0 before Java would allocate it).
+    pub fn capacity(&self) -> usize {
+        self.heads.len()
+    }
+
+    /// The keys in Java's iteration order.
+    pub fn iter(&self) -> Iter<'_, K> {
+        let descending = self.kind == TableKind::Hashtable;
+        Iter {
+            table: self,
+            bucket: if descending { self.heads.len() } else { 0 },
+            slot: NIL,
+            descending,
+        }
+    }
+
+    /// The first key in Java's order.
+    pub fn first(&self) -> Option<&K> {
+        self.iter().next()
+    }
+
+    fn spread(&self, h: i32) -> i32 {
+        match self.kind {
+            TableKind::HashMap => h ^ ((h as u32) >> 16) as i32,
+            TableKind::ConcurrentHashMap => (h ^ ((h as u32) >> 16) as i32) & 0x7fff_ffff,
+            TableKind::Hashtable => h,
+        }
+    }
+
+    fn index(&self, hash: i32, len: usize) -> usize {
+        match self.kind {
+            TableKind::Hashtable => (hash & 0x7fff_ffff) as usize % len,
+            _ => (hash as u32 as usize) & (len - 1),
+        }
+    }
+
+    fn key(&self, slot: u32) -> Option<&K> {
+        self.slots.get(slot as usize).and_then(|s| s.key.as_ref())
+    }
+
+    fn hash_of(&self, slot: u32) -> i32 {
+        self.slots.get(slot as usize).map_or(0, |s| s.hash)
+    }
+
+    fn next_of(&self, slot: u32) -> u32 {
+        self.slots.get(slot as usize).map_or(NIL, |s| s.next)
+    }
+
+    fn set_next(&mut self, slot: u32, next: u32) {
+        if let Some(s) = self.slots.get_mut(slot as usize) {
+            s.next = next;
+        }
+    }
+
+    /// The slots of bucket `b`, in order.
+    fn chain(&self, b: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut s = self.heads.get(b).copied().unwrap_or(NIL);
+        while s != NIL {
+            out.push(s);
+            s = self.next_of(s);
+        }
+        out
+    }
+
+    /// Relinks bucket `b` as `slots`, in that order.
+    fn set_chain(&mut self, b: usize, slots: &[u32]) {
+        for w in slots.windows(2) {
+            self.set_next(w[0], w[1]);
+        }
+        if let Some(&last) = slots.last() {
+            self.set_next(last, NIL);
+        }
+        if let Some(h) = self.heads.get_mut(b) {
+            *h = slots.first().copied().unwrap_or(NIL);
+        }
+    }
+
+    fn find(&self, hash: i32, key: &K) -> Option<u32> {
+        if self.heads.is_empty() {
+            return None;
+        }
+        let mut s = self.heads[self.index(hash, self.heads.len())];
+        while s != NIL {
+            if self.hash_of(s) == hash && self.key(s) == Some(key) {
+                return Some(s);
+            }
+            s = self.next_of(s);
+        }
+        None
+    }
+
+    /// True when `key` is held.
+    pub fn contains(&self, key: &K) -> bool {
+        self.find(self.spread(key.hash_code()), key).is_some()
+    }
+
+    fn alloc(&mut self, key: K, hash: i32) -> u32 {
+        let slot = Slot {
+            key: Some(key),
+            hash,
+            next: NIL,
+        };
+        if self.free != NIL {
+            let s = self.free;
+            self.free = self.next_of(s);
+            self.slots[s as usize] = slot;
+            s
+        } else {
+            self.slots.push(slot);
+            (self.slots.len() - 1) as u32
+        }
+    }
+
+    fn release(&mut self, slot: u32) {
+        if let Some(s) = self.slots.get_mut(slot as usize) {
+            s.key = None;
+            s.next = self.free;
+            self.free = slot;
+        }
+        if let Some(t) = self.trees.as_mut() {
+            t.forest.clear(slot);
+        }
+    }
+
+    /// `put(key, …)`: a new key takes its place as Java places it; a key already held stays where
+    /// it is (Java replaces the value in place). Returns true when the key is new.
+    pub fn insert(&mut self, key: K) -> bool {
+        let hash = self.spread(key.hash_code());
+        if let Some(slot) = self.find(hash, &key) {
+            if self.kind == TableKind::ConcurrentHashMap {
+                self.replaced_concurrent(hash, slot);
+            }
+            return false;
+        }
+        match self.kind {
+            TableKind::HashMap => self.insert_hash_map(key, hash),
+            TableKind::ConcurrentHashMap => self.insert_concurrent(key, hash),
+            TableKind::Hashtable => self.insert_hashtable(key, hash),
+        }
+        true
+    }
+
+    /// `HashMap.computeIfAbsent(key, …)` with a function that never returns null. Unlike `put` it
+    /// grows the table first, when an earlier call left the size past the threshold (so even for a
+    /// key already held), puts a new key at the **head** of its bucket and never grows after it.
+    ///
+    /// For a ConcurrentHashMap this is RocketMQ's `ConcurrentHashMapUtils.computeIfAbsent` on Java 8:
+    /// `get`, then `putIfAbsent` only when absent (which appends like `put`). A Hashtable inserts.
+    pub fn compute_if_absent(&mut self, key: K) -> bool {
+        match self.kind {
+            TableKind::HashMap => {}
+            TableKind::ConcurrentHashMap if self.contains(&key) => return false,
+            _ => return self.insert(key),
+        }
+        if self.len > self.threshold || self.heads.is_empty() {
+            self.resize_hash_map();
+        }
+        let hash = self.spread(key.hash_code());
+        if self.find(hash, &key).is_some() {
+            return false;
+        }
+        let b = self.index(hash, self.heads.len());
+        let slot = self.alloc(key, hash);
+        if self.tree_root(b).is_some() {
+            self.tree_put(b, slot);
+        } else {
+            let before = self.chain(b).len();
+            self.set_next(slot, self.heads[b]);
+            self.heads[b] = slot;
+            if before >= TREEIFY_THRESHOLD - 1 {
+                if self.heads.len() < MIN_TREEIFY_CAPACITY {
+                    self.resize_hash_map();
+                } else {
+                    self.treeify(b);
+                }
+            }
+        }
+        self.len += 1;
+        true
+    }
+
+    fn insert_hash_map(&mut self, key: K, hash: i32) {
+        if self.heads.is_empty() {
+            self.resize_hash_map();
+        }
+        let b = self.index(hash, self.heads.len());
+        let slot = self.alloc(key, hash);
+        if self.heads[b] == NIL {
+            self.heads[b] = slot;
+        } else if self.tree_root(b).is_some() {
+            self.tree_put(b, slot);
+        } else {
+            let mut chain = self.chain(b);
+            let before = chain.len();
+            chain.push(slot);
+            self.set_chain(b, &chain);
+            if before >= TREEIFY_THRESHOLD {
+                if self.heads.len() < MIN_TREEIFY_CAPACITY {
+                    self.resize_hash_map();
+                } else {
+                    self.treeify(b);
+                }
+            }
+        }
+        self.len += 1;
+        if self.len > self.threshold {
+            self.resize_hash_map();
+        }
+    }
+
+    fn insert_concurrent(&mut self, key: K, hash: i32) {
+        if self.heads.is_empty() {
+            let n = if self.threshold > 0 {
+                self.threshold
+            } else {
+                16
+            };
+            self.heads = vec![NIL; n];
+            self.threshold = n - (n >> 2);
+        }
+        let b = self.index(hash, self.heads.len());
+        let slot = self.alloc(key, hash);
+        if self.heads[b] == NIL {
+            self.heads[b] = slot;
+        } else if self.tree_root(b).is_some() {
+            self.tree_put(b, slot);
+        } else {
+            let mut chain = self.chain(b);
+            let before = chain.len();
+            chain.push(slot);
+            self.set_chain(b, &chain);
+            if before >= TREEIFY_THRESHOLD {
+                self.treeify_concurrent_bin(b);
+            }
+        }
+        self.len += 1;
+        while self.len >= self.threshold && self.heads.len() < MAXIMUM_CAPACITY {
+            self.transfer_concurrent();
+        }
+    }
+
+    /// ConcurrentHashMap's `putVal` counts the nodes it walks before the key it replaces too, and
+    /// treeifies the bucket when that key is 8th or later in a list.
+    fn replaced_concurrent(&mut self, hash: i32, slot: u32) {
+        let b = self.index(hash, self.heads.len());
+        if self.tree_root(b).is_some() {
+            return;
+        }
+        let walked = self
+            .chain(b)
+            .iter()
+            .position(|&s| s == slot)
+            .map_or(0, |i| i + 1);
+        if walked >= TREEIFY_THRESHOLD {
+            self.treeify_concurrent_bin(b);
+        }
+    }
+
+    fn treeify_concurrent_bin(&mut self, b: usize) {
+        let n = self.heads.len();
+        if n < MIN_TREEIFY_CAPACITY {
+            self.presize_concurrent(n << 1);
+        } else {
+            self.treeify(b);
+        }
+    }
+
+    fn insert_hashtable(&mut self, key: K, hash: i32) {
+        if self.len >= self.threshold {
+            self.rehash_hashtable();
+        }
+        let b = self.index(hash, self.heads.len());
+        let slot = self.alloc(key, hash);
+        self.set_next(slot, self.heads[b]);
+        self.heads[b] = slot;
+        self.len += 1;
+    }
+
+    /// `remove(key)`. Returns true when the key was held.
+    pub fn remove(&mut self, key: &K) -> bool {
+        self.remove_as(key, true)
+    }
+
+    /// `Iterator.remove()` on the key just returned: for a HashMap the same as [`Self::remove`]
+    /// except in a tree bin, which then neither turns back into a list nor moves its root to the
+    /// front (`removeNode(…, movable = false)`).
+    pub fn remove_while_iterating(&mut self, key: &K) -> bool {
+        self.remove_as(key, self.kind != TableKind::HashMap)
+    }
+
+    fn remove_as(&mut self, key: &K, movable: bool) -> bool {
+        let hash = self.spread(key.hash_code());
+        let Some(slot) = self.find(hash, key) else {
+            return false;
+        };
+        let b = self.index(hash, self.heads.len());
+        let mut chain = self.chain(b);
+        chain.retain(|&s| s != slot);
+        self.set_chain(b, &chain);
+        if let Some(root) = self.tree_root(b) {
+            self.tree_remove(b, root, slot, &chain, movable);
+        }
+        self.release(slot);
+        self.len -= 1;
+        true
+    }
+
+    /// `HashMap.clone()` (also `new HashMap<>(map)`): a table sized for this many keys
+    /// (`tableSizeFor(size / 0.75 + 1)`, Java 8 to 17), the keys put in this table's order.
+    /// `Hashtable.clone()` copies the buckets as they are.
+    pub fn java_clone(&self) -> Self {
+        if self.kind != TableKind::HashMap {
+            return self.clone();
+        }
+        let mut copy = if self.len > 0 {
+            Self::hash_map_with_capacity(((self.len as f32) / 0.75 + 1.0) as usize)
+        } else {
+            Self::hash_map()
+        };
+        for k in self.iter() {
+            copy.insert(k.clone());
+        }
+        copy
+    }
+
+    // ---- growth ----
+
+    /// `HashMap.resize()`: allocate or double, splitting each bucket into its low and high halves
+    /// in order; tree bins split as `TreeNode.split` does.
+    fn resize_hash_map(&mut self) {
+        let old_cap = self.heads.len();
+        let old_thr = self.threshold;
+        let mut new_thr = 0;
+        let new_cap;
+        if old_cap > 0 {
+            if old_cap >= MAXIMUM_CAPACITY {
+                self.threshold = i32::MAX as usize;
+                return;
+            }
+            new_cap = old_cap << 1;
+            if new_cap < MAXIMUM_CAPACITY && old_cap >= 16 {
+                new_thr = old_thr << 1;
+            }
+        } else if old_thr > 0 {
+            new_cap = old_thr;
+        } else {
+            new_cap = 16;
+            new_thr = 12;
+        }
+        if new_thr == 0 {
+            new_thr = if new_cap < MAXIMUM_CAPACITY {
+                three_quarters(new_cap)
+            } else {
+                i32::MAX as usize
+            };
+        }
+        self.threshold = new_thr;
+        let old_heads = std::mem::replace(&mut self.heads, vec![NIL; new_cap]);
+        let old_roots = self.take_roots();
+        for (j, &head) in old_heads.iter().enumerate() {
+            if head == NIL {
+                continue;
+            }
+            let mut chain = Vec::new();
+            let mut s = head;
+            while s != NIL {
+                chain.push(s);
+                s = self.next_of(s);
+            }
+            let (lo, hi): (Vec<u32>, Vec<u32>) = chain
+                .iter()
+                .partition(|&&s| (self.hash_of(s) as u32 as usize) & old_cap == 0);
+            let tree = old_roots
+                .iter()
+                .find(|(b, _)| *b as usize == j)
+                .map(|r| r.1);
+            self.set_chain(j, &lo);
+            self.set_chain(j + old_cap, &hi);
+            // A lone node lands where it belongs even if it was a tree's (Java tests `next == null`
+            // first); a tree bin splits.
+            let Some(root) = tree.filter(|_| chain.len() > 1) else {
+                self.untreeify(&chain);
+                continue;
+            };
+            for (half, other, bucket) in [(&lo, &hi, j), (&hi, &lo, j + old_cap)] {
+                if half.is_empty() {
+                    continue;
+                }
+                if half.len() <= UNTREEIFY_THRESHOLD {
+                    self.untreeify(half);
+                } else if other.is_empty() {
+                    self.set_root(bucket, root);
+                } else {
+                    self.treeify(bucket);
+                }
+            }
+        }
+    }
+
+    /// ConcurrentHashMap's `transfer` to a table twice as long. A list bucket keeps its last run
+    /// (the tail from the last change of half) and puts the nodes before it in front of it,
+    /// reversed; a tree bin splits in order.
+    fn transfer_concurrent(&mut self) {
+        let n = self.heads.len();
+        let old_heads = std::mem::replace(&mut self.heads, vec![NIL; n << 1]);
+        let old_roots = self.take_roots();
+        for (i, &head) in old_heads.iter().enumerate() {
+            if head == NIL {
+                continue;
+            }
+            let mut chain = Vec::new();
+            let mut s = head;
+            while s != NIL {
+                chain.push(s);
+                s = self.next_of(s);
+            }
+            let high = |t: &Self, s: u32| (t.hash_of(s) as u32 as usize) & n != 0;
+            let tree = old_roots
+                .iter()
+                .find(|(b, _)| *b as usize == i)
+                .map(|r| r.1);
+            let (lo, hi): (Vec<u32>, Vec<u32>);
+            if let Some(root) = tree {
+                (lo, hi) = chain.iter().partition(|&&s| !high(self, s));
+                self.set_chain(i, &lo);
+                self.set_chain(i + n, &hi);
+                for (half, other, bucket) in [(&lo, &hi, i), (&hi, &lo, i + n)] {
+                    if half.is_empty() {
+                        continue;
+                    }
+                    if half.len() <= UNTREEIFY_THRESHOLD {
+                        self.untreeify(half);
+                    } else if other.is_empty() {
+                        self.set_root(bucket, root);
+                    } else {
+                        self.treeify(bucket);
+                    }
+                }
+                continue;
+            }
+            let mut last_run = 0;
+            for k in 1..chain.len() {
+                if high(self, chain[k]) != high(self, chain[k - 1]) {
+                    last_run = k;
+                }
+            }
+            let run_high = high(self, chain[last_run]);
+            let (mut ln, mut hn) = (Vec::new(), Vec::new());
+            for &s in chain[..last_run].iter().rev() {
+                if high(self, s) {
+                    hn.push(s);
+                } else {
+                    ln.push(s);
+                }
+            }
+            let tail = &chain[last_run..];
+            if run_high {
+                hn.extend_from_slice(tail);
+            } else {
+                ln.extend_from_slice(tail);
+            }
+            self.set_chain(i, &ln);
+            self.set_chain(i + n, &hn);
+        }
+        self.threshold = (n << 1) - (n >> 1);
+    }
+
+    /// ConcurrentHashMap's `tryPresize(size)` on a table that exists: double until `sizeCtl`
+    /// reaches `tableSizeFor(size + size/2 + 1)`.
+    fn presize_concurrent(&mut self, size: usize) {
+        let c = if size >= MAXIMUM_CAPACITY >> 1 {
+            MAXIMUM_CAPACITY
+        } else {
+            table_size_for(size + (size >> 1) + 1)
+        };
+        while c > self.threshold && self.heads.len() < MAXIMUM_CAPACITY {
+            self.transfer_concurrent();
+        }
+    }
+
+    /// Hashtable's `rehash()`: capacity `2n + 1`, old buckets from the last, each key put at the
+    /// head of its new bucket.
+    fn rehash_hashtable(&mut self) {
+        let old = self.heads.len();
+        let new_cap = (old << 1) + 1;
+        self.threshold = three_quarters(new_cap);
+        let old_heads = std::mem::replace(&mut self.heads, vec![NIL; new_cap]);
+        for &head in old_heads.iter().rev() {
+            let mut s = head;
+            while s != NIL {
+                let next = self.next_of(s);
+                let b = self.index(self.hash_of(s), new_cap);
+                self.set_next(s, self.heads[b]);
+                self.heads[b] = s;
+                s = next;
+            }
+        }
+    }
+
+    // ---- tree bins ----
+
+    fn trees(&mut self) -> &mut Trees {
+        self.trees.get_or_insert_with(Default::default)
+    }
+
+    fn tree_root(&self, b: usize) -> Option<u32> {
+        let t = self.trees.as_ref()?;
+        t.roots
+            .iter()
+            .find(|(bb, _)| *bb as usize == b)
+            .map(|r| r.1)
+    }
+
+    fn set_root(&mut self, b: usize, root: u32) {
+        let roots = &mut self.trees().roots;
+        match roots.iter_mut().find(|(bb, _)| *bb as usize == b) {
+            Some(r) => r.1 = root,
+            None => roots.push((b as u32, root)),
+        }
+    }
+
+    fn take_roots(&mut self) -> Vec<(u32, u32)> {
+        self.trees
+            .as_mut()
+            .map(|t| std::mem::take(&mut t.roots))
+            .unwrap_or_default()
+    }
+
+    /// Turns `slots` back into plain list nodes (their bucket's root entry is dropped by the
+    /// caller or was taken).
+    fn untreeify(&mut self, slots: &[u32]) {
+        if let Some(t) = self.trees.as_mut() {
+            for &s in slots {
+                t.forest.clear(s);
+            }
+        }
+    }
+
+    fn drop_root(&mut self, b: usize) {
+        if let Some(t) = self.trees.as_mut() {
+            t.roots.retain(|(bb, _)| *bb as usize != b);
+        }
+    }
+
+    /// Java's placement comparison of slot `x` against slot `p`: by hash, then `compareTo`, then
+    /// (not Comparable, or equal) the tie-break, here the older slot first.
+    fn dir(&self, x: u32, p: u32) -> i32 {
+        let (h, ph) = (self.hash_of(x), self.hash_of(p));
+        if ph > h {
+            return -1;
+        }
+        if ph < h {
+            return 1;
+        }
+        let ord = match (self.key(x), self.key(p)) {
+            (Some(k), Some(pk)) => k.compare_to(pk),
+            _ => None,
+        };
+        match ord {
+            Some(Ordering::Less) => -1,
+            Some(Ordering::Greater) => 1,
+            _ if x <= p => -1,
+            _ => 1,
+        }
+    }
+
+    /// Builds bucket `b`'s tree from its list (`treeifyBin` → `treeify`, or `new TreeBin`); a
+    /// HashMap then moves the root to the front.
+    fn treeify(&mut self, b: usize) {
+        let chain = self.chain(b);
+        let mut forest = std::mem::take(&mut self.trees().forest);
+        let root = forest.build(&chain, &mut |x, p| self.dir(x, p));
+        self.trees().forest = forest;
+        self.set_root(b, root);
+        if self.kind == TableKind::HashMap {
+            self.move_root_to_front(b, root);
+        }
+    }
+
+    fn move_root_to_front(&mut self, b: usize, root: u32) {
+        let mut chain = self.chain(b);
+        if chain.first() != Some(&root) {
+            chain.retain(|&s| s != root);
+            chain.insert(0, root);
+            self.set_chain(b, &chain);
+        }
+    }
+
+    /// Puts new slot `x` into bucket `b`'s tree: a HashMap links it right after its tree parent and
+    /// moves the root to the front; a ConcurrentHashMap puts it first.
+    fn tree_put(&mut self, b: usize, x: u32) {
+        let Some(root) = self.tree_root(b) else {
+            return;
+        };
+        let mut forest = std::mem::take(&mut self.trees().forest);
+        let (new_root, parent) = forest.insert(root, x, &mut |x, p| self.dir(x, p));
+        self.trees().forest = forest;
+        self.set_root(b, new_root);
+        let mut chain = self.chain(b);
+        match self.kind {
+            TableKind::HashMap => {
+                let at = chain.iter().position(|&s| s == parent).map_or(0, |i| i + 1);
+                chain.insert(at, x);
+                self.set_chain(b, &chain);
+                self.move_root_to_front(b, new_root);
+            }
+            _ => {
+                chain.insert(0, x);
+                self.set_chain(b, &chain);
+            }
+        }
+    }
+
+    /// Removes `slot` from bucket `b`'s tree once it has left the bucket's list (`rest`): an
+    /// emptied bin or a tree too small becomes a list (for a HashMap only when `movable`); else the
+    /// node is unlinked and a HashMap moves the root to the front when `movable`.
+    fn tree_remove(&mut self, b: usize, root: u32, slot: u32, rest: &[u32], movable: bool) {
+        if rest.is_empty() {
+            self.drop_root(b);
+            return;
+        }
+        let concurrent = self.kind == TableKind::ConcurrentHashMap;
+        let small = match self.trees.as_ref() {
+            Some(t) => t.forest.too_small(root),
+            None => true,
+        };
+        if small && (concurrent || movable) {
+            self.untreeify(rest);
+            self.drop_root(b);
+            return;
+        }
+        let new_root = self.trees().forest.remove(root, slot);
+        self.set_root(b, new_root);
+        if !concurrent && movable {
+            self.move_root_to_front(b, new_root);
+        }
+    }
+}
+
+/// The keys of a [`JavaTable`] in Java's order.
+pub struct Iter<'a, K> {
+    table: &'a JavaTable<K>,
+    bucket: usize,
+    slot: u32,
+    descending: bool,
+}
+
+impl<'a, K: JavaKey> Iterator for Iter<'a, K> {
+    type Item = &'a K;
+
+    fn next(&mut self) -> Option<&'a K> {
+        loop {
+            if self.slot != NIL {
+                let s = self.slot;
+                self.slot = self.table.next_of(s);
+                return self.table.key(s);
+            }
+            if self.descending {
+                if self.bucket == 0 {
+                    return None;
+                }
+                self.bucket -= 1;
+                self.slot = self.table.heads[self.bucket];
+            } else {
+                if self.bucket >= self.table.heads.len() {
+                    return None;
+                }
+                self.slot = self.table.heads[self.bucket];
+                self.bucket += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! What leaves the NameServer as bytes: the response bodies (spec §6), written as Java's NameServer
+//! writes them — fastjson's field order and key forms (spec §6.1, §6.2), and every map, set and list
+//! in the order RocketMQ's own collections give it (`crate::java_order`). The semantic answers
+//! (`pickup_topic_route_data`, `get_all_cluster_info` …) carry the same content in name order.
+
+use serde::{Serialize, Serializer};
+
+use super::query::TopicListBuild;
+use super::{RouteError, RouteManager};
+use crate::java_order::{order_of, JavaTable};
+use crate::model::fastjson::to_legacy_json;
+use crate::model::{BrokerAddr, BrokerData, BrokerName, ClusterName, QueueData, MASTER_ID};
+
+/// The two JSON forms of spec §6.1–§6.2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonForm {
+    /// fastjson's default: integer map keys bare, every map in its Java order.
+    Legacy,
+    /// What routes asked with version ≥ 401 or `acceptStandardJsonOnly` get: quoted keys, maps
+    /// sorted (`MapSortField`); lists keep their order.
+    Standard,
+}
+
+impl JsonForm {
+    fn encode<T: Serialize>(self, value: &T) -> Vec<u8> {
+        match self {
+            Self::Legacy => to_legacy_json(value),
+            // Our body types have string or integer keys and no floats: this cannot fail.
+            Self::Standard => serde_json::to_vec(value).unwrap_or_default(),
+        }
+    }
+}
+
+/// A map written in the order of its pairs.
+struct InOrder<K, V>(Vec<(K, V)>);
+
+impl<K: Serialize, V: Serialize> Serialize for InOrder<K, V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+/// A `BrokerData` with its `brokerAddrs` in a given order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GroupOut<'a> {
+    broker_addrs: InOrder<i64, &'a BrokerAddr>,
+    broker_name: &'a BrokerName,
+    cluster: &'a ClusterName,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    enable_acting_master: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    zone_name: Option<&'a str>,
+}
+
+impl<'a> GroupOut<'a> {
+    fn new(group: &'a BrokerData, ids: impl IntoIterator<Item = i64>) -> Self {
+        Self {
+            broker_addrs: InOrder(
+                ids.into_iter()
+                    .filter_map(|id| group.broker_addrs.get(&id).map(|a| (id, a)))
+                    .collect(),
+            ),
+            broker_name: &group.broker_name,
+            cluster: &group.cluster,
+            enable_acting_master: group.enable_acting_master,
+            zone_name: group.zone_name.as_deref(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RouteOut<'a> {
+    broker_datas: Vec<GroupOut<'a>>,
+    filter_server_table: InOrder<&'a str, &'a Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    order_topic_conf: Option<&'a str>,
+    queue_datas: Vec<&'a QueueData>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    topic_queue_mapping_by_broker:
+        Option<&'a std::collections::BTreeMap<String, serde_json::Value>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterInfoOut<'a> {
+    broker_addr_table: InOrder<&'a BrokerName, GroupOut<'a>>,
+    cluster_addr_table: InOrder<&'a ClusterName, Vec<&'a BrokerName>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TopicListOut<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    broker_addr: Option<&'a str>,
+    topic_list: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+struct KvTableOut<'a> {
+    table: InOrder<&'a str, &'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberGroupOut<'a> {
+    broker_addrs: InOrder<i64, &'a BrokerAddr>,
+    broker_name: &'a str,
+    cluster: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberGroupBodyOut<'a> {
+    broker_member_group: MemberGroupOut<'a>,
+}
+
+impl RouteManager {
+    /// The body of GET_ROUTEINFO_BY_TOPIC for `topic`, or None when there is no route.
+    ///
+    /// `queueDatas` in the order of the topic's map; `brokerDatas` in the order of the name set
+    /// Java fills from that map's keys (4.9.8: `new HashSet<>()` and `addAll`; 5.x:
+    /// `new HashSet<>(keys)`, sized for them); each group's ids as the copy of its map holds them
+    /// (`clone()` / `new HashMap<>(map)`: a table sized for the ids, so ids can come out in another
+    /// order than the original's), after 5.x's acting-master rewrite; filter servers in the order of
+    /// the `HashMap` they are put in. The standard form sorts the maps, not the lists.
+    pub fn route_body(&self, topic: &str, form: JsonForm) -> Option<Vec<u8>> {
+        let route = self.pickup_topic_route_data(topic)?;
+        let groups = self.topic_queue_table.java_group_order(topic)?;
+        let queue_datas: Vec<&QueueData> = groups
+            .iter()
+            .filter_map(|n| route.queue_datas.iter().find(|q| q.broker_name == *n))
+            .collect();
+        let names_set = if self.profile.is_v5() {
+            JavaTable::hash_set_for(groups.len())
+        } else {
+            JavaTable::hash_map()
+        };
+        let names = order_of(names_set, groups.iter().cloned());
+        let mut broker_datas = Vec::new();
+        let mut filters: JavaTable<&str> = JavaTable::hash_map();
+        for name in &names {
+            let Some(bd) = route.broker_data(name.as_str()) else {
+                continue;
+            };
+            let mut copy = self
+                .broker_addr_table
+                .java_ids(name.as_str())
+                .map(JavaTable::java_clone)
+                .unwrap_or_default();
+            let live_has_master = self
+                .broker_addr_table
+                .get(name.as_str())
+                .is_some_and(|g| g.broker_addrs.contains_key(&MASTER_ID));
+            if bd.broker_addrs.contains_key(&MASTER_ID) && !live_has_master {
+                // 5.x acting master: `remove(minId)`, then `put(0, addr)` on the copy.
+                let min = self
+                    .broker_addr_table
+                    .get(name.as_str())
+                    .and_then(|g| g.broker_addrs.keys().next().copied());
+                if let Some(min) = min {
+                    copy.remove(&min);
+                }
+                copy.insert(MASTER_ID);
+            }
+            let ids: Vec<i64> = match form {
+                JsonForm::Legacy => copy.iter().copied().collect(),
+                JsonForm::Standard => bd.broker_addrs.keys().copied().collect(),
+            };
+            for id in &ids {
+                if let Some(addr) = bd.broker_addrs.get(id) {
+                    if route.filter_server_table.contains_key(addr.as_str()) {
+                        filters.insert(addr.as_str());
+                    }
+                }
+            }
+            broker_datas.push(GroupOut::new(bd, ids));
+        }
+        let filter_keys: Vec<&str> = match form {
+            JsonForm::Legacy => filters.iter().copied().collect(),
+            JsonForm::Standard => route
+                .filter_server_table
+                .keys()
+                .map(String::as_str)
+                .collect(),
+        };
+        let filter_server_table = InOrder(
+            filter_keys
+                .into_iter()
+                .filter_map(|a| route.filter_server_table.get_key_value(a))
+                .map(|(k, v)| (k.as_str(), v))
+                .collect(),
+        );
+        Some(form.encode(&RouteOut {
+            broker_datas,
+            filter_server_table,
+            order_topic_conf: route.order_topic_conf.as_deref(),
+            queue_datas,
+            topic_queue_mapping_by_broker: route.topic_queue_mapping_by_broker.as_ref(),
+        }))
+    }
+
+    /// The body of GET_BROKER_CLUSTER_INFO (always legacy): the live brokerAddrTable (each group's
+    /// ids as its map holds them) and clusterAddrTable (each set in its order).
+    pub fn cluster_info_body(&self) -> Vec<u8> {
+        let table = &self.broker_addr_table;
+        let groups = table
+            .java_iter()
+            .map(|g| {
+                let ids = table
+                    .java_addrs(g.broker_name.as_str())
+                    .into_iter()
+                    .map(|(id, _)| id);
+                (&g.broker_name, GroupOut::new(g, ids.collect::<Vec<_>>()))
+            })
+            .collect();
+        let clusters = self
+            .cluster_addr_table
+            .java_clusters()
+            .map(|c| (c, self.cluster_addr_table.java_names(c.as_str())))
+            .collect();
+        to_legacy_json(&ClusterInfoOut {
+            broker_addr_table: InOrder(groups),
+            cluster_addr_table: InOrder(clusters),
+        })
+    }
+
+    /// A topic-list body (always legacy): the topics as the list's set holds them — a `HashSet`
+    /// in 4.9.8, a `ConcurrentHashMap.newKeySet()` in 5.x — filled in the order they were added.
+    pub fn topic_list_body(&self, list: &TopicListBuild) -> Vec<u8> {
+        let set = if self.profile.is_v5() {
+            JavaTable::concurrent()
+        } else {
+            JavaTable::hash_map()
+        };
+        let topics = order_of(set, list.added.iter().map(String::as_str));
+        to_legacy_json(&TopicListOut {
+            broker_addr: list.broker_addr.as_deref(),
+            topic_list: topics,
+        })
+    }
+
+    /// The body of GET_KVLIST_BY_NAMESPACE (always legacy), or QUERY_NOT_FOUND.
+    pub fn kv_list_body(&self, namespace: &str) -> Result<Vec<u8>, RouteError> {
+        let entries = self
+            .kv
+            .java_entries(namespace)
+            .ok_or_else(|| RouteError::KvNotFound {
+                namespace: namespace.to_owned(),
+                key: String::new(),
+            })?;
+        Ok(to_legacy_json(&KvTableOut {
+            table: InOrder(entries),
+        }))
+    }
+
+    /// The body of GET_BROKER_MEMBER_GROUP (5.x, always legacy): the group's ids copied by
+    /// `putAll` into a new map (sized for them, as a clone is).
+    pub fn member_group_body(
+        &self,
+        cluster: &str,
+        broker_name: &str,
+    ) -> Result<Vec<u8>, RouteError> {
+        let group = self.get_broker_member_group(cluster, broker_name)?;
+        let ids: Vec<i64> = self
+            .broker_addr_table
+            .java_ids(broker_name)
+            .map(|ids| ids.java_clone().iter().copied().collect())
+            .unwrap_or_default();
+        Ok(to_legacy_json(&MemberGroupBodyOut {
+            broker_member_group: MemberGroupOut {
+                broker_addrs: InOrder(
+                    ids.into_iter()
+                        .filter_map(|id| group.broker_addrs.get(&id).map(|a| (id, a)))
+                        .collect(),
+                ),
+                broker_name: group.broker_name.as_str(),
+                cluster: group.cluster.as_str(),
+            },
+        }))
+    }
+}
