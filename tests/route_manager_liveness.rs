@@ -684,3 +684,51 @@ fn invalid_identity_is_refused() {
     ));
     assert_eq!(live(&rm, C1, B_MASTER).unwrap().last_update_timestamp, T0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Java's order where it decides a removal (issue: java.util hash order)
+// ---------------------------------------------------------------------------------------------
+
+/// Four brokers registered over one connection, which then closes: RocketMQ's `onChannelDestroy`
+/// removes the first live entry on that channel in brokerLiveTable's order, and only it. Against
+/// Apache RocketMQ 4.9.8 and 5.3.3 (broker-0…broker-3 at 127.0.0.2…5:10911, DefaultCluster, one
+/// connection) both removed broker-3: in 4.9.8's `HashMap(256)` of address Strings
+/// "127.0.0.5:10911" comes first, and so it does in 5.x's `ConcurrentHashMap(256)` of
+/// BrokerAddrInfo (hash of "DefaultCluster_127.0.0.5:10911").
+fn shared_channel_close_removes_the_first_broker_java_meets(profile: Profile) {
+    let mut rm = manager(profile);
+    for i in 0..4 {
+        let addr = format!("127.0.0.{}:10911", i + 2);
+        let topics = ["TopicTest", "TBW102"];
+        let req = master("DefaultCluster", &format!("broker-{i}"), &addr, 1, &topics);
+        reg(&mut rm, T0, &on_channel(req, 7));
+    }
+    rm.drain_events();
+    rm.on_channel_destroy(ChannelId(7), None, RemovalReason::ChannelClosed);
+    rm.apply_pending_unregistrations();
+    let gone = removals(&rm.drain_events());
+    assert_eq!(
+        gone,
+        vec![(
+            Some("broker-3".to_owned()),
+            "127.0.0.5:10911".to_owned(),
+            RemovalReason::ChannelClosed
+        )],
+        "{profile:?}"
+    );
+    assert!(group(&rm, "broker-3").is_none(), "{profile:?}");
+    for i in 0..3 {
+        assert!(group(&rm, &format!("broker-{i}")).is_some(), "{profile:?}");
+    }
+    assert_eq!(rm.broker_live_table().len(), 3, "{profile:?}");
+}
+
+#[test]
+fn shared_channel_close_removes_the_first_broker_java_meets_4x() {
+    shared_channel_close_removes_the_first_broker_java_meets(Profile::V4);
+}
+
+#[test]
+fn shared_channel_close_removes_the_first_broker_java_meets_5x() {
+    shared_channel_close_removes_the_first_broker_java_meets(Profile::V5);
+}
