@@ -186,12 +186,29 @@ fn delete_topic_without_cluster_removes_it_entirely() {
         assert_eq!(rm.pickup_topic_route_data("T2"), None);
         let events = rm.drain_events();
         assert_eq!(events.len(), 3);
-        assert!(events.contains(&Event::TopicQueueRemoved {
-            topic: "T2".into(),
-            broker_name: BC.into(),
-            reason: TopicRemovalReason::Deleted,
-            topic_removed: true,
-        }));
+        // One Deleted event per group, in the order of the topic's map (broker-b, broker-c,
+        // broker-a: buckets 8, 9, 11 of 16); the last one takes the topic with it.
+        let removed: Vec<(String, bool)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::TopicQueueRemoved {
+                    topic,
+                    broker_name,
+                    reason: TopicRemovalReason::Deleted,
+                    topic_removed,
+                } if topic.as_str() == "T2" => Some((broker_name.to_string(), *topic_removed)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            removed,
+            vec![
+                (BB.to_owned(), false),
+                (BC.to_owned(), false),
+                (BA.to_owned(), true)
+            ],
+            "{profile}"
+        );
         assert_eq!(rm.delete_topic("T2", None), Ok(0), "already gone");
         // An empty cluster name is "no cluster".
         assert_eq!(rm.delete_topic("T1", Some("")), Ok(1));
@@ -366,8 +383,9 @@ fn system_topic_list_is_cluster_and_broker_names_with_an_address() {
             vec![C1, C2, BA, BB, BC],
             "{profile}"
         );
-        // RocketMQ takes the first group in hash order; RouteLab's ordered tables give broker-a, id 0.
-        assert_eq!(list.broker_addr.as_deref(), Some(A_MASTER));
+        // RocketMQ takes the first group in brokerAddrTable's order: broker-b (bucket 88 of 128, and
+        // of 256 in 5.x) before broker-c (89) and broker-a (91); then its first id, 0.
+        assert_eq!(list.broker_addr.as_deref(), Some(B_MASTER), "{profile}");
         assert_eq!(manager(profile).get_system_topic_list().broker_addr, None);
     }
 }
@@ -408,9 +426,9 @@ fn flagged(topic: &str, flag: i32) -> TopicConfig {
     }
 }
 
-/// Spec §2.7 (unit topic lists): only the first QueueData of each topic (map order; broker-a before
-/// broker-b here) is sampled: UNIT on broker-a counts, UNIT only on broker-b does not. The sub lists
-/// test FLAG_UNIT_SUB, and "sub, not unit".
+/// Spec §2.7 (unit topic lists): only the first QueueData of each topic in its HashMap's order is
+/// sampled — broker-b's (bucket 8 of 16) before broker-a's (11) here: UNIT on broker-b counts,
+/// UNIT only on broker-a does not. The sub lists test FLAG_UNIT_SUB, and "sub, not unit".
 #[test]
 fn unit_topic_lists_sample_the_first_queue_data() {
     for profile in PROFILES {
@@ -446,7 +464,7 @@ fn unit_topic_lists_sample_the_first_queue_data() {
         );
         assert_eq!(
             names(&rm.get_unit_topics().topic_list),
-            vec!["SubUnit", "UnitFirst"],
+            vec!["SubUnit", "UnitSecond"],
             "{profile}"
         );
         assert_eq!(

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::{parse_namesrv_list, run, AdminCommand};
+use crate::java_order::PropertiesOrder;
 use crate::net::ClientConfig;
+use crate::view::mqadmin::ClusterLayout;
 
 /// Query and change RocketMQ NameServers, printing what mqadmin prints.
 ///
@@ -42,13 +44,19 @@ pub struct AdminArgs {
 pub enum AdminSub {
     /// List the brokers of every cluster (GET_BROKER_CLUSTER_INFO).
     ///
-    /// One row per broker address, with mqadmin's 5.x columns. The runtime columns (version,
-    /// TPS, …) come from the brokers themselves in mqadmin; routelab asks only the NameServer, so
-    /// they read as a broker that did not answer.
+    /// One row per broker address, in mqadmin's order and with the columns of the mqadmin that
+    /// matches the NameServer: 4.x's ten for a NameServer that answers with a 4.x version, 5.x's
+    /// twelve (with #Timer(Progress) and #ACTIVATED) otherwise, or as --layout says. The runtime
+    /// columns (version, TPS, …) come from the brokers themselves in mqadmin; routelab asks only
+    /// the NameServer, so they read as a broker that did not answer.
     ///
-    /// Example: routelab admin -n 127.0.0.1:9876 clusterList
+    /// Example: routelab admin -n 127.0.0.1:9876 clusterList --layout 4.x
     #[command(name = "clusterList", verbatim_doc_comment)]
-    ClusterList,
+    ClusterList {
+        /// The mqadmin whose columns to print: 4.x or 5.x (default: the NameServer's version).
+        #[arg(long, value_name = "4.x|5.x", value_parser = parse_layout)]
+        layout: Option<ClusterLayout>,
+    },
     /// Print a topic's route (GET_ROUTEINFO_BY_TOPIC).
     ///
     /// Without -l: the route as JSON, pretty-printed as mqadmin does (fastjson: tabs, broker ids
@@ -83,9 +91,17 @@ pub enum AdminSub {
     },
     /// Print the NameServer's configuration (GET_NAMESRV_CONFIG), `key  =  value` per line.
     ///
+    /// In the order mqadmin prints it: the lines loaded into a java.util.Properties, whose order
+    /// is a Hashtable's on Java 8 (mqadmin 4.9.8's runtime, the default) and a ConcurrentHashMap's
+    /// from Java 9 on (--java 9).
+    ///
     /// Example: routelab admin -n 127.0.0.1:9876 getNamesrvConfig
     #[command(name = "getNamesrvConfig", verbatim_doc_comment)]
-    GetNamesrvConfig,
+    GetNamesrvConfig {
+        /// The Java runtime mqadmin runs on: 8, or 9 and later (17, 21 …).
+        #[arg(long, value_name = "VERSION", default_value = "8", value_parser = parse_java)]
+        java: PropertiesOrder,
+    },
     /// Print one KV-config namespace (GET_KVLIST_BY_NAMESPACE), e.g. ORDER_TOPIC_CONFIG.
     ///
     /// mqadmin has no such command (only updateKvConfig / deleteKvConfig); the layout is
@@ -138,14 +154,23 @@ pub enum AdminSub {
     },
 }
 
+fn parse_layout(text: &str) -> Result<ClusterLayout, String> {
+    ClusterLayout::parse(text).ok_or_else(|| format!("{text:?} is not a layout: use 4.x or 5.x"))
+}
+
+fn parse_java(text: &str) -> Result<PropertiesOrder, String> {
+    PropertiesOrder::parse(text)
+        .ok_or_else(|| format!("{text:?} is not a Java version: use 8, or 9 and later (e.g. 17)"))
+}
+
 impl From<AdminSub> for AdminCommand {
     fn from(sub: AdminSub) -> Self {
         match sub {
-            AdminSub::ClusterList => Self::ClusterList,
+            AdminSub::ClusterList { layout } => Self::ClusterList { layout },
             AdminSub::TopicRoute { topic, list } => Self::TopicRoute { topic, list },
             AdminSub::TopicList => Self::TopicList,
             AdminSub::TopicClusterList { topic } => Self::TopicClusterList { topic },
-            AdminSub::GetNamesrvConfig => Self::GetNamesrvConfig,
+            AdminSub::GetNamesrvConfig { java } => Self::GetNamesrvConfig { java },
             AdminSub::GetKvList { namespace } => Self::GetKvList { namespace },
             AdminSub::WipeWritePerm { broker } => Self::WipeWritePerm { broker },
             AdminSub::AddWritePerm { broker } => Self::AddWritePerm { broker },

@@ -2,10 +2,12 @@
 //! `command/topic` and `command/namesrv`). `clusterList` and `topicRoute` without `-l` come from
 //! [`crate::view::mqadmin`], shared with the dashboard.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::java_order::{order_of, JavaTable, PropertiesOrder};
 use crate::model::{ClusterInfo, TopicRouteData};
+use crate::view::mqadmin::ClientOrder;
 
 /// `TopicRouteSubCommand.FORMAT`: `%-45s %-32s %-50s %-10s %-11s %-5s%n`.
 fn route_row(out: &mut String, c: [&str; 6]) {
@@ -16,9 +18,14 @@ fn route_row(out: &mut String, c: [&str; 6]) {
     );
 }
 
-/// Java's `HashMap<Long, String>.toString()` for broker ids 0..: `{0=addr, 1=addr}`.
+/// Java's `HashMap<Long, String>.toString()`, `{0=addr, 1=addr}`, of the map mqadmin decodes a
+/// standard route body's `brokerAddrs` (ids in numeric order) into.
 fn java_map(addrs: &BTreeMap<i64, crate::model::BrokerAddr>) -> String {
-    let items: Vec<String> = addrs.iter().map(|(id, a)| format!("{id}={a}")).collect();
+    let ids = order_of(JavaTable::hash_map(), addrs.keys().copied());
+    let items: Vec<String> = ids
+        .iter()
+        .filter_map(|id| addrs.get(id).map(|a| format!("{id}={a}")))
+        .collect();
     format!("{{{}}}", items.join(", "))
 }
 
@@ -93,20 +100,47 @@ pub fn topic_route_list(route: &TopicRouteData) -> String {
 }
 
 /// `mqadmin topicList`: one topic per line.
-pub fn topic_list(topics: &BTreeSet<String>) -> String {
-    topics.iter().map(|t| format!("{t}\n")).collect()
+/// `mqadmin topicList`: the body's topics, as the `HashSet` mqadmin decodes them into holds them.
+pub fn topic_list(sent: &[String]) -> String {
+    order_of(JavaTable::hash_map(), sent.iter().map(String::as_str))
+        .into_iter()
+        .map(|t| format!("{t}\n"))
+        .collect()
+}
+
+/// `mqadmin getNamesrvConfig`: the body's lines loaded into a `Properties` (in their order) and
+/// printed in its order, a Hashtable's on Java 8, a ConcurrentHashMap's from Java 9 on.
+pub fn namesrv_config(lines: &[(String, String)], java: PropertiesOrder) -> String {
+    let mut props = java.new_properties();
+    for (k, _) in lines {
+        props.insert(k.as_str());
+    }
+    props
+        .iter()
+        .filter_map(|k| lines.iter().find(|(key, _)| key == k))
+        .map(|(k, v)| format!("{k:<50}=  {v}\n"))
+        .collect()
 }
 
 /// `mqadmin topicClusterList -t T`: the clusters whose broker set holds the route's *first* broker
-/// group, one per line (`DefaultMQAdminExtImpl.getTopicClusterList` looks at `brokerDatas[0]` only).
-pub fn topic_cluster_list(route: &TopicRouteData, info: &ClusterInfo) -> String {
+/// group, one per line (`DefaultMQAdminExtImpl.getTopicClusterList` looks at `brokerDatas[0]` only):
+/// the clusters met in mqadmin's order, gathered in a `HashSet`, printed in its order.
+pub fn topic_cluster_list(
+    route: &TopicRouteData,
+    info: &ClusterInfo,
+    order: &ClientOrder,
+) -> String {
     let Some(first) = route.broker_datas.first() else {
         return String::new();
     };
-    info.cluster_addr_table
-        .iter()
-        .filter(|(_, names)| names.contains(&first.broker_name))
-        .map(|(cluster, _)| format!("{cluster}\n"))
+    let holding = order.clusters(info).into_iter().filter(|c| {
+        info.cluster_addr_table
+            .get(*c)
+            .is_some_and(|names| names.contains(&first.broker_name))
+    });
+    order_of(JavaTable::hash_map(), holding.cloned())
+        .into_iter()
+        .map(|cluster| format!("{cluster}\n"))
         .collect()
 }
 
@@ -232,8 +266,12 @@ mod tests {
             r#"{"brokerAddrTable":{},"clusterAddrTable":{"C1":["broker-b"],"C2":["broker-a","broker-b"],"C3":["broker-a"]}}"#,
         )
         .unwrap();
-        assert_eq!(topic_cluster_list(&route(), &info), "C1\nC2\n");
-        assert_eq!(topic_cluster_list(&TopicRouteData::default(), &info), "");
+        let order = ClientOrder::sorted(&info);
+        assert_eq!(topic_cluster_list(&route(), &info, &order), "C1\nC2\n");
+        assert_eq!(
+            topic_cluster_list(&TopicRouteData::default(), &info, &order),
+            ""
+        );
     }
 
     /// getNamesrvConfig's `%-50s=  %s` and header; the perm and delete lines.
@@ -255,11 +293,35 @@ mod tests {
             perm_failed(PermChange::Add, "broker-a", "n:1"),
             "add write perm of broker[broker-a] in name server[n:1] Failed\n"
         );
-        assert_eq!(
-            topic_list(&BTreeSet::from(["B".into(), "A".into()])),
-            "A\nB\n"
-        );
+        // A HashSet's order: "A" (65) in bucket 1, "B" (66) in bucket 2, whatever the body's.
+        assert_eq!(topic_list(&["B".into(), "A".into()]), "A\nB\n");
         assert!(kv_list("NS", "n:1", None).contains("namespace [NS] not found"));
         assert!(delete_ok("T", Some("C"), "n:1").contains("of cluster [C]"));
+    }
+
+    /// getNamesrvConfig against 4.9.8's defaults: the body's lines (Java 8 `Hashtable` order of the
+    /// server's config) loaded into mqadmin's own Properties. The expected orders are what a JDK
+    /// printed for those lines put into a `Hashtable` (Java 8's Properties) and into JDK 17's
+    /// `Properties`: on Java 8 the last two lines swap.
+    #[test]
+    fn namesrv_config_prints_in_the_clients_properties_order() {
+        let body = "writeBufferLowWaterMark writeBufferHighWaterMark serverCallbackExecutorThreads useEpollNativeSelector productEnvName serverSocketBacklog configStorePath kvConfigPath serverAsyncSemaphoreValue rocketmqHome serverOnewaySemaphoreValue configBlackList serverSocketRcvBufSize serverPooledByteBufAllocatorEnable serverWorkerThreads clusterTest serverSocketSndBufSize orderMessageEnable serverSelectorThreads serverChannelMaxIdleTimeSeconds listenPort";
+        let lines: Vec<(String, String)> = body
+            .split(' ')
+            .map(|k| (k.to_owned(), "v".to_owned()))
+            .collect();
+        let keys = |text: String| -> Vec<String> {
+            text.lines()
+                .map(|l| l.split_whitespace().next().unwrap_or("").to_owned())
+                .collect()
+        };
+        let java8 = keys(namesrv_config(&lines, PropertiesOrder::Java8));
+        let mut want: Vec<&str> = body.split(' ').collect();
+        want.swap(19, 20);
+        assert_eq!(java8, want);
+        let java9 = keys(namesrv_config(&lines, PropertiesOrder::Java9));
+        assert_eq!(java9, "serverSocketBacklog writeBufferHighWaterMark serverWorkerThreads serverSelectorThreads serverChannelMaxIdleTimeSeconds configBlackList writeBufferLowWaterMark serverSocketRcvBufSize serverAsyncSemaphoreValue configStorePath kvConfigPath clusterTest orderMessageEnable serverSocketSndBufSize serverCallbackExecutorThreads serverOnewaySemaphoreValue listenPort useEpollNativeSelector productEnvName rocketmqHome serverPooledByteBufAllocatorEnable".split(' ').collect::<Vec<_>>());
+        assert!(namesrv_config(&lines, PropertiesOrder::Java8)
+            .starts_with(&format!("{:<50}=  v\n", "writeBufferLowWaterMark")));
     }
 }

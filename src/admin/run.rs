@@ -1,6 +1,7 @@
 //! Running one admin command against every NameServer of `-n`, concurrently, and assembling what to
 //! print in the order the NameServers were given.
 
+use crate::java_order::PropertiesOrder;
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
 use crate::view::mqadmin;
 
@@ -9,8 +10,11 @@ use super::format::{self, PermChange};
 /// One `routelab admin` command (mqadmin's names and options).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AdminCommand {
-    /// `clusterList`.
-    ClusterList,
+    /// `clusterList`, in the layout given, else the answering NameServer's.
+    ClusterList {
+        /// `--layout 4.x|5.x`.
+        layout: Option<mqadmin::ClusterLayout>,
+    },
     /// `topicRoute -t T [-l]`.
     TopicRoute {
         /// The topic.
@@ -25,8 +29,11 @@ pub enum AdminCommand {
         /// The topic.
         topic: String,
     },
-    /// `getNamesrvConfig`.
-    GetNamesrvConfig,
+    /// `getNamesrvConfig`, in the order of the `Properties` of mqadmin's Java runtime.
+    GetNamesrvConfig {
+        /// Java 8 (a Hashtable) or 9+ (a ConcurrentHashMap).
+        java: PropertiesOrder,
+    },
     /// `getKvList -s NS`.
     GetKvList {
         /// The KV namespace.
@@ -101,7 +108,7 @@ struct Section {
 pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) -> Report {
     let sections =
         futures_util::future::join_all(addrs.iter().map(|addr| section(addr, cmd, config))).await;
-    let always_head = matches!(cmd, AdminCommand::GetNamesrvConfig);
+    let always_head = matches!(cmd, AdminCommand::GetNamesrvConfig { .. });
     let mut report = Report::default();
     for (addr, section) in addrs.iter().zip(sections) {
         if always_head || addrs.len() > 1 {
@@ -175,30 +182,36 @@ async fn execute(
         ))
     };
     Ok(match cmd {
-        AdminCommand::ClusterList => {
-            let info = client.cluster_info().await?;
+        AdminCommand::ClusterList { layout } => {
+            let (info, sent, version) = client.cluster_info_as_sent().await?;
+            let layout = layout.unwrap_or(mqadmin::ClusterLayout::for_version(version));
             // The NameServer does not know the brokers' runtime figures (mqadmin asks each
             // broker); they read as a broker that did not answer.
-            (
-                mqadmin::cluster_list(&info, |_| mqadmin::BrokerRuntime::default()),
-                None,
-            )
+            let text = mqadmin::cluster_list(&info, layout, &sent.client_order(), |_| {
+                mqadmin::BrokerRuntime::default()
+            });
+            (text, None)
         }
         AdminCommand::TopicRoute { topic, list } => match client.route(topic).await? {
             Some(route) if *list => (format::topic_route_list(&route), None),
             Some(route) => (mqadmin::topic_route(topic, Some(&route)), None),
             None => (mqadmin::topic_route(topic, None), not_found(topic)),
         },
-        AdminCommand::TopicList => (format::topic_list(&client.all_topics().await?), None),
+        AdminCommand::TopicList => (
+            format::topic_list(&client.all_topics_as_sent().await?),
+            None,
+        ),
         AdminCommand::TopicClusterList { topic } => match client.route(topic).await? {
             Some(route) => {
-                let info = client.cluster_info().await?;
-                (format::topic_cluster_list(&route, &info), None)
+                let (info, sent, _) = client.cluster_info_as_sent().await?;
+                let text = format::topic_cluster_list(&route, &info, &sent.client_order());
+                (text, None)
             }
             None => (String::new(), not_found(topic)),
         },
-        AdminCommand::GetNamesrvConfig => {
-            (format::key_values(&client.namesrv_config().await?), None)
+        AdminCommand::GetNamesrvConfig { java } => {
+            let lines = client.namesrv_config_lines().await?;
+            (format::namesrv_config(&lines, *java), None)
         }
         AdminCommand::GetKvList { namespace } => {
             let table = client.kv_list(namespace).await?;

@@ -23,6 +23,7 @@ pub mod error;
 pub mod properties;
 pub mod register;
 mod requests;
+pub mod sent_order;
 
 pub use client::NamesrvClient;
 pub use codec::{CodecError, RemotingCodec};

@@ -18,6 +18,21 @@ pub fn parse(text: &str) -> BTreeMap<String, String> {
     out
 }
 
+/// Parses properties text keeping the lines' order: a key given twice keeps its first place and its
+/// last value (`Properties.load` puts each line into a table).
+pub fn parse_in_order(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in logical_lines(text) {
+        let (key, value) = split_entry(&line);
+        let (key, value) = (unescape(key), unescape(value));
+        match out.iter_mut().find(|(k, _)| *k == key) {
+            Some(kv) => kv.1 = value,
+            None => out.push((key, value)),
+        }
+    }
+    out
+}
+
 /// Joins continuation lines (an odd number of trailing backslashes) and drops blank and comment
 /// lines. Leading blanks of a continued line are dropped, as Java does.
 fn logical_lines(text: &str) -> Vec<String> {

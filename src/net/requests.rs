@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+use super::sent_order::ClusterInfoSent;
 use super::{properties, register, ClientError, NamesrvClient};
 use crate::model::{ClusterInfo, KVTable, RegisterBrokerBody, TopicList, TopicRouteData};
 use crate::remoting::headers::{
@@ -79,6 +80,25 @@ impl NamesrvClient {
         body(&frame, "ClusterInfo body")
     }
 
+    /// GET_BROKER_CLUSTER_INFO (106) with the order the body listed its clusters and ids in, and
+    /// the `version` the NameServer answered with (its MQVersion ordinal; 0 when it sends none).
+    pub async fn cluster_info_as_sent(
+        &self,
+    ) -> Result<(ClusterInfo, ClusterInfoSent, i32), ClientError> {
+        let cmd = self.bare_command(RequestCode::GET_BROKER_CLUSTER_INFO);
+        let frame = success(self.request(cmd, Vec::new()).await?)?;
+        let info = body(&frame, "ClusterInfo body")?;
+        let sent = body(&frame, "ClusterInfo body")?;
+        Ok((info, sent, frame.command.version))
+    }
+
+    /// GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206), in the body's order.
+    pub async fn all_topics_as_sent(&self) -> Result<Vec<String>, ClientError> {
+        let cmd = self.bare_command(RequestCode::GET_ALL_TOPIC_LIST_FROM_NAMESERVER);
+        let frame = success(self.request(cmd, Vec::new()).await?)?;
+        Ok(body::<TopicVec>(&frame, "TopicList body")?.topic_list)
+    }
+
     /// GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206).
     pub async fn all_topics(&self) -> Result<BTreeSet<String>, ClientError> {
         let cmd = self.bare_command(RequestCode::GET_ALL_TOPIC_LIST_FROM_NAMESERVER);
@@ -138,6 +158,18 @@ impl NamesrvClient {
             reason: format!("not UTF-8: {e}"),
         })?;
         Ok(properties::parse(text))
+    }
+
+    /// GET_NAMESRV_CONFIG (319): the server's configuration in the body's line order (a key given
+    /// twice keeps its first place and its last value, as `Properties.load` does).
+    pub async fn namesrv_config_lines(&self) -> Result<Vec<(String, String)>, ClientError> {
+        let cmd = self.bare_command(RequestCode::GET_NAMESRV_CONFIG);
+        let frame = success(self.request(cmd, Vec::new()).await?)?;
+        let text = std::str::from_utf8(&frame.body).map_err(|e| ClientError::Body {
+            what: "namesrv config body",
+            reason: format!("not UTF-8: {e}"),
+        })?;
+        Ok(properties::parse_in_order(text))
     }
 
     /// WIPE_WRITE_PERM_OF_BROKER (205): how many topics lost write permission.

@@ -130,6 +130,18 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
         })
         .collect();
     let disagree = routes.windows(2).any(|w| w[0].1 != w[1].1);
+    // The bytes each NameServer writes for a client that asks for standard JSON (every 4.9.4+ and
+    // 5.x Java client): Java's order, as `routelab namesrv` sends them.
+    let bodies: Vec<String> = sim
+        .namesrvs()
+        .iter()
+        .map(|ns| {
+            ns.manager
+                .route_body(&topic, crate::namesrv::JsonForm::Standard)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_else(|| "(no body: TOPIC_NOT_EXIST)".into())
+        })
+        .collect();
     let senders: Vec<_> = sim
         .producers()
         .iter()
@@ -143,8 +155,7 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
                 { if disagree { html!{ <span class="badge disagree">{ "NameServers disagree" }</span> } } else { html!{} } }
             </h2>
             <div class="route-columns" data-testid="route-view" data-topic={topic.clone()}>
-            { for routes.iter().map(|(ns, route)| {
-                let json = route.as_ref().and_then(|r| serde_json::to_string_pretty(r).ok()).unwrap_or_else(|| "null".into());
+            { for routes.iter().zip(&bodies).map(|((ns, route), json)| {
                 html! {
                     <div class="route-ns" data-namesrv={ns.clone()}>
                         <h3>{ ns.clone() }</h3>
@@ -152,7 +163,7 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
                             Some(r) => route_table(r),
                             None => html!{ <p class="gone">{ "TOPIC_NOT_EXIST (code 17): no route" }</p> },
                         } }
-                        <details><summary>{ "JSON a client receives" }</summary><pre class="json">{ json }</pre></details>
+                        <details><summary>{ "JSON a client receives" }</summary><pre class="json wire">{ json.clone() }</pre></details>
                     </div>
                 }
             }) }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::vlist::VirtualList;
 use super::{contains_ci, fmt_secs, Store};
 use crate::model::perm::perm_to_string;
-use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime};
+use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime, ClientOrder, ClusterLayout};
 
 /// Rows shown per table before asking for a filter.
 pub(crate) const ROW_LIMIT: usize = 150;
@@ -242,7 +242,9 @@ pub fn MqadminView(props: &MqadminViewProps) -> Html {
             <p class="hint">{ "Runtime columns (TPS, timer, disk) are not simulated and read as an idle broker's." }</p>
             { for sim.namesrvs().iter().map(|ns| {
                 let info = ns.manager.get_all_cluster_info();
-                let text = cluster_list(&info, |addr| {
+                let layout = ClusterLayout::for_profile(ns.manager.profile());
+                let order = ClientOrder::of_manager(&ns.manager);
+                let text = cluster_list(&info, layout, &order, |addr| {
                     let up = sim.brokers().iter().any(|b| b.addr == addr && b.is_up());
                     BrokerRuntime { version: if up { version.into() } else { String::new() }, active: up }
                 });

@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::model::{ClusterInfo, TopicRouteData};
+use std::collections::BTreeMap;
+
+use crate::java_order::{order_of, JavaTable};
+use crate::model::{BrokerData, BrokerName, ClusterInfo, ClusterName, TopicRouteData};
 
 /// What the broker would report through GET_BROKER_RUNTIME_INFO, which the route tables do not hold.
 #[derive(Clone, Debug, Default)]
@@ -16,73 +19,264 @@ pub struct BrokerRuntime {
     pub active: bool,
 }
 
-/// `mqadmin clusterList` (5.x columns). Runtime columns come from `runtime(addr)`; the simulator does
-/// not model traffic statistics, so they read as an idle broker's.
-pub fn cluster_list(info: &ClusterInfo, runtime: impl Fn(&str) -> BrokerRuntime) -> String {
+/// Which mqadmin's `clusterList` columns: 4.9.8's ten, or 5.x's twelve (with `#Timer(Progress)`
+/// and `#ACTIVATED`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClusterLayout {
+    V4,
+    V5,
+}
+
+impl ClusterLayout {
+    /// The layout of the mqadmin that matches a NameServer whose answers carry `version` (the
+    /// `MQVersion` ordinal Java's NameServer puts in every response): 4.x below V5_0_0 (413), 5.x
+    /// from it on and when unknown (0).
+    pub fn for_version(version: i32) -> Self {
+        if version > 0 && version < 413 {
+            Self::V4
+        } else {
+            Self::V5
+        }
+    }
+
+    /// The layout matching a simulated NameServer's profile.
+    pub fn for_profile(profile: crate::namesrv::Profile) -> Self {
+        if profile.is_v5() {
+            Self::V5
+        } else {
+            Self::V4
+        }
+    }
+
+    /// `4.x` or `5.x` (also `4`, `5`, `v4`, `v5`).
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim().trim_start_matches(['v', 'V']) {
+            "4" | "4.x" => Some(Self::V4),
+            "5" | "5.x" => Some(Self::V5),
+            _ => None,
+        }
+    }
+}
+
+/// The order mqadmin prints `clusterList` in. It decodes the body into its own default-sized
+/// `HashMap`s, filled in the body's order, and walks those: the clusters in that map's order, the
+/// broker names of each sorted (a `TreeSet`), each group's ids in its `HashMap<Long, String>`'s.
+#[derive(Clone, Debug, Default)]
+pub struct ClientOrder {
+    clusters: Vec<ClusterName>,
+    ids: BTreeMap<BrokerName, Vec<i64>>,
+}
+
+impl ClientOrder {
+    /// From the order the body listed its clusters and each group's ids in.
+    pub fn from_sent(
+        clusters: impl IntoIterator<Item = ClusterName>,
+        ids: impl IntoIterator<Item = (BrokerName, Vec<i64>)>,
+    ) -> Self {
+        Self {
+            clusters: order_of(JavaTable::hash_map(), clusters),
+            ids: ids
+                .into_iter()
+                .map(|(name, ids)| (name, order_of(JavaTable::hash_map(), ids)))
+                .collect(),
+        }
+    }
+
+    /// For the body a simulated NameServer writes (its tables' Java order).
+    pub fn of_manager(rm: &crate::namesrv::RouteManager) -> Self {
+        let table = rm.broker_addr_table();
+        Self::from_sent(
+            rm.cluster_addr_table().java_clusters().cloned(),
+            table.java_iter().map(|g| {
+                let ids = table
+                    .java_addrs(g.broker_name.as_str())
+                    .into_iter()
+                    .map(|(id, _)| id);
+                (g.broker_name.clone(), ids.collect())
+            }),
+        )
+    }
+
+    /// For a body that listed everything in name order (all a sorted `ClusterInfo` can tell).
+    pub fn sorted(info: &ClusterInfo) -> Self {
+        Self::from_sent(
+            info.cluster_addr_table.keys().cloned(),
+            info.broker_addr_table
+                .iter()
+                .map(|(n, g)| (n.clone(), g.broker_addrs.keys().copied().collect())),
+        )
+    }
+
+    /// The clusters of `info` in mqadmin's order.
+    pub fn clusters<'a>(&'a self, info: &'a ClusterInfo) -> Vec<&'a ClusterName> {
+        let mut out: Vec<&ClusterName> = self
+            .clusters
+            .iter()
+            .filter(|c| info.cluster_addr_table.contains_key(*c))
+            .collect();
+        out.extend(
+            info.cluster_addr_table
+                .keys()
+                .filter(|c| !self.clusters.contains(c)),
+        );
+        out
+    }
+
+    fn ids(&self, group: &BrokerData) -> Vec<i64> {
+        let known = self
+            .ids
+            .get(&group.broker_name)
+            .cloned()
+            .unwrap_or_default();
+        let mut out: Vec<i64> = known
+            .into_iter()
+            .filter(|id| group.broker_addrs.contains_key(id))
+            .collect();
+        out.extend(
+            group
+                .broker_addrs
+                .keys()
+                .filter(|id| !out.contains(id))
+                .copied()
+                .collect::<Vec<_>>(),
+        );
+        out
+    }
+}
+
+/// `mqadmin clusterList` in either layout, in mqadmin's order (see [`ClientOrder`]). Runtime columns
+/// come from `runtime(addr)`: a broker that answers reads as an idle one (the simulator does not
+/// model traffic statistics); one that does not (an empty version) as mqadmin prints it then.
+pub fn cluster_list(
+    info: &ClusterInfo,
+    layout: ClusterLayout,
+    order: &ClientOrder,
+    runtime: impl Fn(&str) -> BrokerRuntime,
+) -> String {
     let mut out = String::new();
-    // The header and the rows use different formats in ClusterListSubCommand: #PCWait(ms) and
-    // #ACTIVATED are left-aligned in the header (`%-11s`, `%-10s`) and right-aligned in rows.
-    let header = |out: &mut String, c: [&str; 12]| {
-        let _ = writeln!(
-            out,
-            "{:<22}  {:<22}  {:<4}  {:<22} {:<16}  {:>16}  {:>30}  {:<22}  {:<11}  {:<12}  {:<8}  {:<10}",
-            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]
-        );
-    };
-    let row = |out: &mut String, c: [&str; 12]| {
-        let _ = writeln!(
-            out,
-            "{:<22}  {:<22}  {:<4}  {:<22} {:<16}  {:>16}  {:>30}  {:<22}  {:>11}  {:<12}  {:<8}  {:>10}",
-            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]
-        );
-    };
-    header(
-        &mut out,
-        [
-            "#Cluster Name",
-            "#Broker Name",
-            "#BID",
-            "#Addr",
-            "#Version",
-            "#InTPS(LOAD)",
-            "#OutTPS(LOAD)",
-            "#Timer(Progress)",
-            "#PCWait(ms)",
-            "#Hour",
-            "#SPACE",
-            "#ACTIVATED",
-        ],
-    );
-    for (cluster, names) in &info.cluster_addr_table {
+    match layout {
+        ClusterLayout::V4 => v4_row(&mut out, V4_HEADER),
+        ClusterLayout::V5 => v5_header(&mut out),
+    }
+    for cluster in order.clusters(info) {
+        let Some(names) = info.cluster_addr_table.get(cluster) else {
+            continue;
+        };
         for name in names {
             let Some(group) = info.broker_addr_table.get(name) else {
                 continue;
             };
-            for (id, addr) in &group.broker_addrs {
+            for id in order.ids(group) {
+                let Some(addr) = group.broker_addrs.get(&id) else {
+                    continue;
+                };
                 let rt = runtime(addr.as_str());
                 let id = id.to_string();
-                let active = rt.active.to_string();
-                row(
-                    &mut out,
-                    [
-                        cluster.as_str(),
-                        name.as_str(),
-                        &id,
-                        addr.as_str(),
-                        &rt.version,
-                        "     0.00(0,0ms)",
-                        "     0.00(0,0ms|0,0ms)",
-                        "0-0(0.0w, 0.0, 0.0)",
-                        "0",
-                        "0.00",
-                        "0.0000",
-                        &active,
-                    ],
-                );
+                let answered = !rt.version.is_empty();
+                let (in_tps, pc_wait) = if answered {
+                    ("     0.00(0,0ms)", "0")
+                } else {
+                    ("     0.00(,ms)", "")
+                };
+                let ids = [
+                    cluster.as_str(),
+                    name.as_str(),
+                    &id,
+                    addr.as_str(),
+                    &rt.version,
+                ];
+                match layout {
+                    ClusterLayout::V4 => v4_row(
+                        &mut out,
+                        [
+                            ids[0], ids[1], ids[2], ids[3], ids[4], in_tps, in_tps, pc_wait,
+                            "0.00", "0.0000",
+                        ],
+                    ),
+                    ClusterLayout::V5 => {
+                        let active = rt.active.to_string();
+                        let out_tps = if answered {
+                            "     0.00(0,0ms|0,0ms)"
+                        } else {
+                            "     0.00(,ms|,ms)"
+                        };
+                        v5_row(
+                            &mut out,
+                            [
+                                ids[0],
+                                ids[1],
+                                ids[2],
+                                ids[3],
+                                ids[4],
+                                in_tps,
+                                out_tps,
+                                "0-0(0.0w, 0.0, 0.0)",
+                                pc_wait,
+                                "0.00",
+                                "0.0000",
+                                &active,
+                            ],
+                        )
+                    }
+                }
             }
         }
     }
     out
+}
+
+const V4_HEADER: [&str; 10] = [
+    "#Cluster Name",
+    "#Broker Name",
+    "#BID",
+    "#Addr",
+    "#Version",
+    "#InTPS(LOAD)",
+    "#OutTPS(LOAD)",
+    "#PCWait(ms)",
+    "#Hour",
+    "#SPACE",
+];
+
+/// 4.9.8's header and rows share one format: `%-16s  %-22s  %-4s  %-22s %-16s %19s %19s %10s %5s %6s`.
+fn v4_row(out: &mut String, c: [&str; 10]) {
+    let _ = writeln!(
+        out,
+        "{:<16}  {:<22}  {:<4}  {:<22} {:<16} {:>19} {:>19} {:>10} {:>5} {:>6}",
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]
+    );
+}
+
+/// 5.x's header: #PCWait(ms) and #ACTIVATED are left-aligned here (`%-11s`, `%-10s`) and
+/// right-aligned in rows.
+fn v5_header(out: &mut String) {
+    let c = [
+        "#Cluster Name",
+        "#Broker Name",
+        "#BID",
+        "#Addr",
+        "#Version",
+        "#InTPS(LOAD)",
+        "#OutTPS(LOAD)",
+        "#Timer(Progress)",
+        "#PCWait(ms)",
+        "#Hour",
+        "#SPACE",
+        "#ACTIVATED",
+    ];
+    let _ = writeln!(
+        out,
+        "{:<22}  {:<22}  {:<4}  {:<22} {:<16}  {:>16}  {:>30}  {:<22}  {:<11}  {:<12}  {:<8}  {:<10}",
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]
+    );
+}
+
+fn v5_row(out: &mut String, c: [&str; 12]) {
+    let _ = writeln!(
+        out,
+        "{:<22}  {:<22}  {:<4}  {:<22} {:<16}  {:>16}  {:>30}  {:<22}  {:>11}  {:<12}  {:<8}  {:>10}",
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]
+    );
 }
 
 /// `mqadmin topicRoute -t T`: the route as fastjson's pretty format prints it (tabs, no space after
@@ -171,6 +365,37 @@ mod tests {
         assert!(topic_route("Nope", None).contains("CODE: 17"));
     }
 
+    /// 4.9.8's clusterList: its ten-column header, and a broker that did not answer as mqadmin
+    /// prints it (empty queue figures, no version, no page-cache wait); clusters in the order of
+    /// mqadmin's HashMap (both names hash to bucket 15: the body's order), names sorted. The
+    /// expected lines are what Java's `printf` with ClusterListSubCommand's formats printed.
+    #[test]
+    fn cluster_list_in_the_4x_layout() {
+        let info: ClusterInfo = crate::model::fastjson::from_str(
+            r#"{"brokerAddrTable":{"b":{"brokerAddrs":{0:"10.0.0.2:10911"},"brokerName":"b","cluster":"DefaultCluster"},"a":{"brokerAddrs":{0:"10.0.0.1:10911"},"brokerName":"a","cluster":"DefaultCluster"},"x":{"brokerAddrs":{0:"10.1.0.1:10911"},"brokerName":"x","cluster":"c2"}},"clusterAddrTable":{"DefaultCluster":["b","a"],"c2":["x"]}}"#,
+        )
+        .unwrap();
+        let text = cluster_list(
+            &info,
+            ClusterLayout::V4,
+            &ClientOrder::sorted(&info),
+            |_| BrokerRuntime::default(),
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "#Cluster Name     #Broker Name            #BID  #Addr                  #Version                #InTPS(LOAD)       #OutTPS(LOAD) #PCWait(ms) #Hour #SPACE"
+        );
+        assert!(lines[1].starts_with("DefaultCluster    a ") && lines[2].contains(" b "));
+        assert_eq!(
+            lines[3],
+            "c2                x                       0     10.1.0.1:10911                                    0.00(,ms)           0.00(,ms)             0.00 0.0000"
+        );
+        assert_eq!(ClusterLayout::for_version(409), ClusterLayout::V4);
+        assert_eq!(ClusterLayout::for_version(479), ClusterLayout::V5);
+        assert_eq!(ClusterLayout::for_version(0), ClusterLayout::V5);
+    }
+
     /// clusterList prints one row per broker address, under RocketMQ's 5.x header.
     #[test]
     fn cluster_list_has_a_row_per_broker() {
@@ -178,9 +403,11 @@ mod tests {
             r#"{"brokerAddrTable":{"broker-a":{"brokerAddrs":{0:"10.0.0.1:10911",1:"10.0.0.2:10911"},"brokerName":"broker-a","cluster":"C"}},"clusterAddrTable":{"C":["broker-a"]}}"#,
         )
         .unwrap();
-        let text = cluster_list(&info, |a| BrokerRuntime {
-            version: "V5_3_3".into(),
-            active: a.ends_with("1:10911"),
+        let text = cluster_list(&info, ClusterLayout::V5, &ClientOrder::sorted(&info), |a| {
+            BrokerRuntime {
+                version: "V5_3_3".into(),
+                active: a.ends_with("1:10911"),
+            }
         });
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3);

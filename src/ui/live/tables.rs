@@ -14,7 +14,7 @@ use crate::live::compare::has_data;
 use crate::live::NamesrvView;
 use crate::ui::fmt_secs;
 use crate::ui::tables::{TopicRow, TopicRows, ROW_LIMIT};
-use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime};
+use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime, ClientOrder, ClusterLayout};
 
 #[component]
 pub fn LiveTables(props: &LiveProps) -> Html {
@@ -123,7 +123,8 @@ pub fn LiveMqadmin(props: &LiveProps) -> Html {
         <div class="mqadmin">
             <p class="hint">{ "Runtime columns (version, TPS, timer, disk) come from each broker, which the bridge does not ask: they read as mqadmin prints a broker that does not answer." }</p>
             { for data.state.namesrvs.iter().filter(|v| has_data(v)).map(|v| {
-                let text = cluster_list(&v.cluster, |_| BrokerRuntime::default());
+                let order = ClientOrder::sorted(&v.cluster);
+                let text = cluster_list(&v.cluster, ClusterLayout::V5, &order, |_| BrokerRuntime::default());
                 let route = match v.routes.get(&topic) {
                     Some(e) => topic_route(&topic, e.route.as_ref()),
                     None => "(not fetched yet)\n".to_owned(),
