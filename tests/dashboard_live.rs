@@ -20,7 +20,9 @@ use routelab::model::{BrokerData, ClusterInfo, QueueData, TopicRouteData};
 use routelab::ui::live::state::{Conn, LiveModel, LiveMsg, LiveStore, BACKOFF_MAX_MS};
 use routelab::ui::live::url::{live_url, Page};
 use routelab::ui::{LiveApp, LiveAppProps, WorkshopApp, FORK_HASH, WORKSHOP_PAGE};
-use routelab::view::mqadmin::{cluster_list, topic_route, BrokerRuntime};
+use routelab::view::mqadmin::{
+    cluster_list, topic_route, BrokerRuntime, ClientOrder, ClusterLayout,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -273,7 +275,12 @@ async fn snapshot_shows_freshness_routes_and_unknown_heartbeats() {
     };
     assert_eq!(
         shown(0),
-        cluster_list(&views[0].cluster, |_| BrokerRuntime::default())
+        cluster_list(
+            &views[0].cluster,
+            ClusterLayout::V5,
+            &ClientOrder::sorted(&views[0].cluster),
+            |_| BrokerRuntime::default()
+        )
     );
     assert_eq!(
         shown(1),

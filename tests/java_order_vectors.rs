@@ -4,16 +4,16 @@
 //! `tests/data/java_order/GenVectors.java` (OpenJDK 17, whose HashMap, Hashtable and
 //! ConcurrentHashMap iterate as Java 8's do; its Properties is the Java 9+ kind).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use routelab::java_order::{long_hash, string_hash, JavaKey, JavaTable, PropertiesOrder};
 use serde_json::Value;
 
 fn vectors() -> Value {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/java_order/vectors.json"
-    ))
-    .expect("vectors.json");
-    serde_json::from_str(&text).expect("vectors.json parses")
+    serde_json::from_str(include_str!("data/java_order/vectors.json")).expect("vectors.json parses")
 }
 
 fn table<K: JavaKey>(kind: &str, cap: Option<usize>) -> JavaTable<K> {

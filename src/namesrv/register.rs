@@ -27,10 +27,10 @@ pub struct RegisterBrokerResult {
 /// The body's topics that `keep` accepts, in the order RocketMQ walks them: its `topicConfigTable`
 /// is a `ConcurrentHashMap` filled in the body's order (here: name order, the order RouteLab keeps
 /// a body in), and that order decides where each new topic lands in topicQueueTable.
-fn in_java_order<'a>(
-    body: &'a BTreeMap<String, TopicConfig>,
+fn in_java_order(
+    body: &BTreeMap<String, TopicConfig>,
     keep: impl Fn(&TopicConfig) -> bool,
-) -> Vec<&'a TopicConfig> {
+) -> Vec<&TopicConfig> {
     let mut order = JavaTable::concurrent();
     for name in body.keys() {
         order.insert(name.as_str());

@@ -228,10 +228,10 @@ impl TopicQueueTable {
                 }
             }
         }
-        for i in 0..removed.len() {
-            let (topic, qd) = (removed[i].0.clone(), removed[i].1.broker_name.clone());
-            if let Some((_, emptied)) = self.remove_queue(&topic, &qd) {
-                removed[i].2 = emptied;
+        for entry in &mut removed {
+            let (topic, name) = (entry.0.clone(), entry.1.broker_name.clone());
+            if let Some((_, emptied)) = self.remove_queue(&topic, &name) {
+                entry.2 = emptied;
             }
         }
         removed

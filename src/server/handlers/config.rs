@@ -1,13 +1,20 @@
 //! GET_NAMESRV_CONFIG (319) and UPDATE_NAMESRV_CONFIG (318).
 
 use super::{Handled, Req};
+use crate::java_order::PropertiesOrder;
 use crate::namesrv::RouteManager;
 use crate::remoting::ResponseCode;
-use crate::server::config::{properties_text, ServerConfig};
+use crate::server::config::{config_body, ServerConfig};
 
-/// 319: every item as `key=value` lines.
+/// 319: every item as `key=value` lines, in the order the profile's NameServer writes them
+/// (`config_body`; a 4.x server is taken to run on Java 8).
 pub fn get(config: &ServerConfig, req: &Req) -> Handled {
-    Ok(req.ok_body(properties_text(&config.all_items()).into_bytes()))
+    let body = config_body(
+        &config.all_items(),
+        req.profile.is_v5(),
+        PropertiesOrder::Java8,
+    );
+    Ok(req.ok_body(body.into_bytes()))
 }
 
 /// 318: applies the items of the properties body; a black-listed key refuses the whole update with
