@@ -114,6 +114,42 @@ fn json_header_frame_vector() {
     assert_eq!(decode_one(&bytes), frame);
 }
 
+/// extFields leave in the order of the `HashMap` Java's `makeCustomHeaderToNet` fills: for a
+/// REGISTER_BROKER header's names, what a JDK's `new HashMap<>()` gave when they were put in name
+/// order (listed here as it printed them), in both header encodings. (Java puts them in the header
+/// class's field order; bodyCrc32/brokerId and compressed/haServerAddr share buckets, so Java's
+/// own bytes list those two pairs the other way round.)
+#[test]
+fn ext_fields_leave_in_java_hash_order() {
+    let java = [
+        "heartbeatTimeoutMillis",
+        "bodyCrc32",
+        "brokerId",
+        "clusterName",
+        "brokerAddr",
+        "enableActingMaster",
+        "compressed",
+        "haServerAddr",
+        "brokerName",
+    ];
+    let cmd = RemotingCommand::request(103, ext(&java.map(|k| (k, "1"))));
+    let keys: Vec<&str> = cmd.java_ext_fields().into_iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, java);
+    let frame = Frame::new(cmd, Vec::new());
+    let json =
+        String::from_utf8(encode(&frame, SerializeType::Json).unwrap()[8..].to_vec()).unwrap();
+    let at = |k: &str| json.find(&format!("\"{k}\"")).unwrap();
+    assert!(java.windows(2).all(|w| at(w[0]) < at(w[1])), "{json}");
+    let binary = encode(&frame, SerializeType::RocketMq).unwrap();
+    let text = String::from_utf8_lossy(&binary);
+    let at = |k: &str| text.find(k).unwrap();
+    assert!(java.windows(2).all(|w| at(w[0]) < at(w[1])));
+    assert_eq!(
+        decode_one(&binary).command.ext_fields,
+        frame.command.ext_fields
+    );
+}
+
 /// §9.8 / §5.4: the ROCKETMQ request frame is byte-exact both ways (21 fixed bytes + 20 ext bytes).
 #[test]
 fn rocketmq_frame_vector() {

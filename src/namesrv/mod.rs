@@ -12,6 +12,13 @@
 //! a closed channel or an expiry) are queued as in RocketMQ's `BatchUnregistrationService`; call
 //! [`RouteManager::apply_pending_unregistrations`] to run the batch (the real service does so at once on
 //! its own thread).
+//!
+//! # Java's order
+//!
+//! The tables (`tables`, `live_table`) keep their keys as RocketMQ's hash maps would hold them
+//! ([`crate::java_order`]); scans, channel cleanups, removals and their events walk that order, and
+//! `wire` writes the response bodies in it. The semantic answers (`pickup_topic_route_data`,
+//! `get_all_cluster_info`, the `TopicList`s) stay in name order for everyone else.
 
 mod config;
 mod error;

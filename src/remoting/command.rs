@@ -115,6 +115,29 @@ impl RemotingCommand {
     }
 
     /// Replaces the ext fields (builder style).
+    /// The extFields in the order Java writes them: `makeCustomHeaderToNet` puts them into a
+    /// `new HashMap<>()`, and both header encodings walk that map. (It puts them in the header
+    /// class's field order, which a command does not carry; name order stands in for it, which
+    /// differs only when two names share one of the map's 16 buckets.)
+    pub fn java_ext_fields(&self) -> Vec<(&str, &str)> {
+        if self.ext_fields.len() < 2 {
+            return self
+                .ext_fields
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+        }
+        let order = crate::java_order::order_of(
+            crate::java_order::JavaTable::hash_map(),
+            self.ext_fields.keys().map(String::as_str),
+        );
+        order
+            .into_iter()
+            .filter_map(|k| self.ext_fields.get_key_value(k))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    }
+
     pub fn with_ext_fields(mut self, ext_fields: BTreeMap<String, String>) -> Self {
         self.ext_fields = ext_fields;
         self

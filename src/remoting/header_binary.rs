@@ -43,7 +43,7 @@ pub fn encode(cmd: &RemotingCommand) -> Result<Vec<u8>, EncodeError> {
     out.extend_from_slice(remark.as_bytes());
 
     let mut ext = Vec::new();
-    for (key, value) in &cmd.ext_fields {
+    for (key, value) in cmd.java_ext_fields() {
         let key_len = i16::try_from(key.len()).map_err(|_| EncodeError::TooLong {
             what: "extFields key",
             len: key.len(),

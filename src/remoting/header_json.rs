@@ -14,11 +14,26 @@ use super::codes::LanguageCode;
 use super::command::{RemotingCommand, SerializeType};
 use super::frame::FrameError;
 
+/// extFields in the order Java's HashMap gives them.
+struct ExtFieldsOut<'a>(Vec<(&'a str, &'a str)>);
+
+impl ExtFieldsOut<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for ExtFieldsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().copied())
+    }
+}
+
 #[derive(Serialize)]
 struct JsonHeaderOut<'a> {
     code: i32,
-    #[serde(rename = "extFields", skip_serializing_if = "BTreeMap::is_empty")]
-    ext_fields: &'a BTreeMap<String, String>,
+    #[serde(rename = "extFields", skip_serializing_if = "ExtFieldsOut::is_empty")]
+    ext_fields: ExtFieldsOut<'a>,
     flag: i32,
     language: Value,
     opaque: i32,
@@ -55,7 +70,7 @@ pub fn encode(cmd: &RemotingCommand) -> Vec<u8> {
     };
     let out = JsonHeaderOut {
         code: cmd.code,
-        ext_fields: &cmd.ext_fields,
+        ext_fields: ExtFieldsOut(cmd.java_ext_fields()),
         flag: cmd.flag,
         language,
         opaque: cmd.opaque,
