@@ -196,8 +196,12 @@ impl<K: JavaKey> JavaTable<K> {
 
     /// The slots of bucket `b`, in order.
     fn chain(&self, b: usize) -> Vec<u32> {
+        self.chain_from(self.heads.get(b).copied().unwrap_or(NIL))
+    }
+
+    /// The slots linked from `head`, in order.
+    fn chain_from(&self, mut s: u32) -> Vec<u32> {
         let mut out = Vec::new();
-        let mut s = self.heads.get(b).copied().unwrap_or(NIL);
         while s != NIL {
             out.push(s);
             s = self.next_of(s);
@@ -504,12 +508,7 @@ impl<K: JavaKey> JavaTable<K> {
             if head == NIL {
                 continue;
             }
-            let mut chain = Vec::new();
-            let mut s = head;
-            while s != NIL {
-                chain.push(s);
-                s = self.next_of(s);
-            }
+            let chain = self.chain_from(head);
             let (lo, hi): (Vec<u32>, Vec<u32>) = chain
                 .iter()
                 .partition(|&&s| (self.hash_of(s) as u32 as usize) & old_cap == 0);
@@ -521,21 +520,9 @@ impl<K: JavaKey> JavaTable<K> {
             self.set_chain(j + old_cap, &hi);
             // A lone node lands where it belongs even if it was a tree's (Java tests `next == null`
             // first); a tree bin splits.
-            let Some(root) = tree.filter(|_| chain.len() > 1) else {
-                self.untreeify(&chain);
-                continue;
-            };
-            for (half, other, bucket) in [(&lo, &hi, j), (&hi, &lo, j + old_cap)] {
-                if half.is_empty() {
-                    continue;
-                }
-                if half.len() <= UNTREEIFY_THRESHOLD {
-                    self.untreeify(half);
-                } else if other.is_empty() {
-                    self.set_root(bucket, root);
-                } else {
-                    self.treeify(bucket);
-                }
+            match tree.filter(|_| chain.len() > 1) {
+                Some(root) => self.split_tree(root, [(&lo, j), (&hi, j + old_cap)]),
+                None => self.untreeify(&chain),
             }
         }
     }
@@ -551,12 +538,7 @@ impl<K: JavaKey> JavaTable<K> {
             if head == NIL {
                 continue;
             }
-            let mut chain = Vec::new();
-            let mut s = head;
-            while s != NIL {
-                chain.push(s);
-                s = self.next_of(s);
-            }
+            let chain = self.chain_from(head);
             let high = |t: &Self, s: u32| (t.hash_of(s) as u32 as usize) & n != 0;
             let tree = old_roots
                 .iter()
@@ -567,18 +549,7 @@ impl<K: JavaKey> JavaTable<K> {
                 (lo, hi) = chain.iter().partition(|&&s| !high(self, s));
                 self.set_chain(i, &lo);
                 self.set_chain(i + n, &hi);
-                for (half, other, bucket) in [(&lo, &hi, i), (&hi, &lo, i + n)] {
-                    if half.is_empty() {
-                        continue;
-                    }
-                    if half.len() <= UNTREEIFY_THRESHOLD {
-                        self.untreeify(half);
-                    } else if other.is_empty() {
-                        self.set_root(bucket, root);
-                    } else {
-                        self.treeify(bucket);
-                    }
-                }
+                self.split_tree(root, [(&lo, i), (&hi, i + n)]);
                 continue;
             }
             let mut last_run = 0;
@@ -606,6 +577,25 @@ impl<K: JavaKey> JavaTable<K> {
             self.set_chain(i + n, &hn);
         }
         self.threshold = (n << 1) - (n >> 1);
+    }
+
+    /// A tree bin split in two by a resize (`TreeNode.split`, the TreeBin case of `transfer`),
+    /// each half already linked at its bucket: a half of 6 or fewer becomes a list; a half that
+    /// got every node keeps the tree; otherwise each half is treeified anew.
+    fn split_tree(&mut self, root: u32, halves: [(&Vec<u32>, usize); 2]) {
+        let whole = halves.iter().any(|(h, _)| h.is_empty());
+        for (half, bucket) in halves {
+            if half.is_empty() {
+                continue;
+            }
+            if half.len() <= UNTREEIFY_THRESHOLD {
+                self.untreeify(half);
+            } else if whole {
+                self.set_root(bucket, root);
+            } else {
+                self.treeify(bucket);
+            }
+        }
     }
 
     /// ConcurrentHashMap's `tryPresize(size)` on a table that exists: double until `sizeCtl`

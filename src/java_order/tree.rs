@@ -234,52 +234,46 @@ impl Forest {
         r
     }
 
-    fn rotate_left(&mut self, mut root: u32, p: u32) -> u32 {
-        let r = self.right(p);
+    fn child(&self, n: u32, side: Side) -> u32 {
+        match side {
+            Side::Left => self.left(n),
+            Side::Right => self.right(n),
+        }
+    }
+
+    fn set_child(&mut self, n: u32, side: Side, c: u32) {
+        match side {
+            Side::Left => self.set_left(n, c),
+            Side::Right => self.set_right(n, c),
+        }
+    }
+
+    /// `rotateLeft` (`side` Left: `p`'s right child takes its place) or `rotateRight`.
+    fn rotate(&mut self, mut root: u32, p: u32, side: Side) -> u32 {
+        let up = side.other();
+        let r = self.child(p, up);
         if p == NIL || r == NIL {
             return root;
         }
-        let rl = self.left(r);
-        self.set_right(p, rl);
-        self.set_parent(rl, p);
+        let inner = self.child(r, side);
+        self.set_child(p, up, inner);
+        self.set_parent(inner, p);
         let pp = self.parent(p);
         self.set_parent(r, pp);
         if pp == NIL {
             root = r;
             self.set_red(r, false);
-        } else if self.left(pp) == p {
-            self.set_left(pp, r);
+        } else if self.child(pp, side) == p {
+            self.set_child(pp, side, r);
         } else {
-            self.set_right(pp, r);
+            self.set_child(pp, side.other(), r);
         }
-        self.set_left(r, p);
+        self.set_child(r, side, p);
         self.set_parent(p, r);
         root
     }
 
-    fn rotate_right(&mut self, mut root: u32, p: u32) -> u32 {
-        let l = self.left(p);
-        if p == NIL || l == NIL {
-            return root;
-        }
-        let lr = self.right(l);
-        self.set_left(p, lr);
-        self.set_parent(lr, p);
-        let pp = self.parent(p);
-        self.set_parent(l, pp);
-        if pp == NIL {
-            root = l;
-            self.set_red(l, false);
-        } else if self.right(pp) == p {
-            self.set_right(pp, l);
-        } else {
-            self.set_left(pp, l);
-        }
-        self.set_right(l, p);
-        self.set_parent(p, l);
-        root
-    }
-
+    /// `balanceInsertion`; the JDK writes its two mirror-image halves out, `side` says which one.
     fn balance_insertion(&mut self, mut root: u32, mut x: u32) -> u32 {
         self.set_red(x, true);
         loop {
@@ -292,52 +286,36 @@ impl Forest {
             if !self.red(xp) || xpp == NIL {
                 return root;
             }
-            let xppl = self.left(xpp);
-            if xp == xppl {
-                let xppr = self.right(xpp);
-                if self.red(xppr) {
-                    self.set_red(xppr, false);
-                    self.set_red(xp, false);
-                    self.set_red(xpp, true);
-                    x = xpp;
-                } else {
-                    if x == self.right(xp) {
-                        x = xp;
-                        root = self.rotate_left(root, x);
-                        xp = self.parent(x);
-                        xpp = self.parent(xp);
-                    }
-                    if xp != NIL {
-                        self.set_red(xp, false);
-                        if xpp != NIL {
-                            self.set_red(xpp, true);
-                            root = self.rotate_right(root, xpp);
-                        }
-                    }
-                }
-            } else if self.red(xppl) {
-                self.set_red(xppl, false);
+            let side = if xp == self.left(xpp) {
+                Side::Left
+            } else {
+                Side::Right
+            };
+            let uncle = self.child(xpp, side.other());
+            if self.red(uncle) {
+                self.set_red(uncle, false);
                 self.set_red(xp, false);
                 self.set_red(xpp, true);
                 x = xpp;
-            } else {
-                if x == self.left(xp) {
-                    x = xp;
-                    root = self.rotate_right(root, x);
-                    xp = self.parent(x);
-                    xpp = self.parent(xp);
-                }
-                if xp != NIL {
-                    self.set_red(xp, false);
-                    if xpp != NIL {
-                        self.set_red(xpp, true);
-                        root = self.rotate_left(root, xpp);
-                    }
+                continue;
+            }
+            if x == self.child(xp, side.other()) {
+                x = xp;
+                root = self.rotate(root, x, side);
+                xp = self.parent(x);
+                xpp = self.parent(xp);
+            }
+            if xp != NIL {
+                self.set_red(xp, false);
+                if xpp != NIL {
+                    self.set_red(xpp, true);
+                    root = self.rotate(root, xpp, side.other());
                 }
             }
         }
     }
 
+    /// `balanceDeletion`, its mirror-image halves folded as in [`Self::balance_insertion`].
     fn balance_deletion(&mut self, mut root: u32, mut x: u32) -> u32 {
         loop {
             if x == NIL || x == root {
@@ -352,79 +330,63 @@ impl Forest {
                 self.set_red(x, false);
                 return root;
             }
-            if self.left(xp) == x {
-                let mut xpr = self.right(xp);
-                if self.red(xpr) {
-                    self.set_red(xpr, false);
-                    self.set_red(xp, true);
-                    root = self.rotate_left(root, xp);
-                    xp = self.parent(x);
-                    xpr = self.right(xp);
-                }
-                if xpr == NIL {
-                    x = xp;
-                } else {
-                    let (sl, sr) = (self.left(xpr), self.right(xpr));
-                    if !self.red(sr) && !self.red(sl) {
-                        self.set_red(xpr, true);
-                        x = xp;
-                    } else {
-                        if !self.red(sr) {
-                            self.set_red(sl, false);
-                            self.set_red(xpr, true);
-                            root = self.rotate_right(root, xpr);
-                            xp = self.parent(x);
-                            xpr = self.right(xp);
-                        }
-                        if xpr != NIL {
-                            let c = xp != NIL && self.red(xp);
-                            self.set_red(xpr, c);
-                            self.set_red(self.right(xpr), false);
-                        }
-                        if xp != NIL {
-                            self.set_red(xp, false);
-                            root = self.rotate_left(root, xp);
-                        }
-                        x = root;
-                    }
-                }
+            let side = if self.left(xp) == x {
+                Side::Left
             } else {
-                let mut xpl = self.left(xp);
-                if self.red(xpl) {
-                    self.set_red(xpl, false);
-                    self.set_red(xp, true);
-                    root = self.rotate_right(root, xp);
-                    xp = self.parent(x);
-                    xpl = self.left(xp);
-                }
-                if xpl == NIL {
-                    x = xp;
-                } else {
-                    let (sl, sr) = (self.left(xpl), self.right(xpl));
-                    if !self.red(sl) && !self.red(sr) {
-                        self.set_red(xpl, true);
-                        x = xp;
-                    } else {
-                        if !self.red(sl) {
-                            self.set_red(sr, false);
-                            self.set_red(xpl, true);
-                            root = self.rotate_left(root, xpl);
-                            xp = self.parent(x);
-                            xpl = self.left(xp);
-                        }
-                        if xpl != NIL {
-                            let c = xp != NIL && self.red(xp);
-                            self.set_red(xpl, c);
-                            self.set_red(self.left(xpl), false);
-                        }
-                        if xp != NIL {
-                            self.set_red(xp, false);
-                            root = self.rotate_right(root, xp);
-                        }
-                        x = root;
-                    }
-                }
+                Side::Right
+            };
+            let far_side = side.other();
+            let mut sib = self.child(xp, far_side);
+            if self.red(sib) {
+                self.set_red(sib, false);
+                self.set_red(xp, true);
+                root = self.rotate(root, xp, side);
+                xp = self.parent(x);
+                sib = self.child(xp, far_side);
             }
+            if sib == NIL {
+                x = xp;
+                continue;
+            }
+            let (near, far) = (self.child(sib, side), self.child(sib, far_side));
+            if !self.red(far) && !self.red(near) {
+                self.set_red(sib, true);
+                x = xp;
+                continue;
+            }
+            if !self.red(far) {
+                self.set_red(near, false);
+                self.set_red(sib, true);
+                root = self.rotate(root, sib, far_side);
+                xp = self.parent(x);
+                sib = self.child(xp, far_side);
+            }
+            if sib != NIL {
+                let c = xp != NIL && self.red(xp);
+                self.set_red(sib, c);
+                self.set_red(self.child(sib, far_side), false);
+            }
+            if xp != NIL {
+                self.set_red(xp, false);
+                root = self.rotate(root, xp, side);
+            }
+            x = root;
+        }
+    }
+}
+
+/// Which child.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Left,
+    Right,
+}
+
+impl Side {
+    fn other(self) -> Self {
+        match self {
+            Self::Left => Self::Right,
+            Self::Right => Self::Left,
         }
     }
 }

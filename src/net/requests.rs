@@ -149,27 +149,25 @@ impl NamesrvClient {
         Ok(Some(body::<KVTable>(&frame, "KVTable body")?.table))
     }
 
-    /// GET_NAMESRV_CONFIG (319): the server's configuration (Java properties text, parsed).
-    pub async fn namesrv_config(&self) -> Result<BTreeMap<String, String>, ClientError> {
+    /// GET_NAMESRV_CONFIG (319): the body's text.
+    async fn config_text(&self) -> Result<String, ClientError> {
         let cmd = self.bare_command(RequestCode::GET_NAMESRV_CONFIG);
         let frame = success(self.request(cmd, Vec::new()).await?)?;
-        let text = std::str::from_utf8(&frame.body).map_err(|e| ClientError::Body {
+        String::from_utf8(frame.body.to_vec()).map_err(|e| ClientError::Body {
             what: "namesrv config body",
             reason: format!("not UTF-8: {e}"),
-        })?;
-        Ok(properties::parse(text))
+        })
+    }
+
+    /// GET_NAMESRV_CONFIG (319): the server's configuration (Java properties text, parsed).
+    pub async fn namesrv_config(&self) -> Result<BTreeMap<String, String>, ClientError> {
+        Ok(properties::parse(&self.config_text().await?))
     }
 
     /// GET_NAMESRV_CONFIG (319): the server's configuration in the body's line order (a key given
     /// twice keeps its first place and its last value, as `Properties.load` does).
     pub async fn namesrv_config_lines(&self) -> Result<Vec<(String, String)>, ClientError> {
-        let cmd = self.bare_command(RequestCode::GET_NAMESRV_CONFIG);
-        let frame = success(self.request(cmd, Vec::new()).await?)?;
-        let text = std::str::from_utf8(&frame.body).map_err(|e| ClientError::Body {
-            what: "namesrv config body",
-            reason: format!("not UTF-8: {e}"),
-        })?;
-        Ok(properties::parse_in_order(text))
+        Ok(properties::parse_in_order(&self.config_text().await?))
     }
 
     /// WIPE_WRITE_PERM_OF_BROKER (205): how many topics lost write permission.
