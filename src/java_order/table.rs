@@ -24,8 +24,7 @@ pub enum TableKind {
 }
 
 #[derive(Clone, Debug)]
-struct Slot<K> {
-    key: Option<K>,
+struct Slot {
     /// The spread hash (HashMap, ConcurrentHashMap) or the raw hash (Hashtable).
     hash: i32,
     /// The next slot of the bucket, or of the free list.
@@ -33,10 +32,24 @@ struct Slot<K> {
 }
 
 /// The keys of a Java hash table and its layout: capacity, buckets in order, tree bins.
+///
+/// The keys sit apart from the layout ([`Core`], which knows slots and hashes only), so that the
+/// layout's code exists once in a program rather than once per key type; it compares two keys
+/// through [`Cmp`] when a tree bin needs it.
 #[derive(Clone, Debug)]
 pub struct JavaTable<K> {
+    core: Core,
+    /// The key of each slot.
+    keys: Vec<Option<K>>,
+}
+
+/// Java's `compareTo` of the keys in two slots (None: not `Comparable`).
+type Cmp<'a> = &'a dyn Fn(u32, u32) -> Option<Ordering>;
+
+#[derive(Clone, Debug)]
+struct Core {
     kind: TableKind,
-    slots: Vec<Slot<K>>,
+    slots: Vec<Slot>,
     free: u32,
     /// The first slot of each bucket (empty until Java would allocate the table).
     heads: Vec<u32>,
@@ -74,13 +87,16 @@ impl<K: JavaKey> Default for JavaTable<K> {
 impl<K: JavaKey> JavaTable<K> {
     fn empty(kind: TableKind, threshold: usize) -> Self {
         Self {
-            kind,
-            slots: Vec::new(),
-            free: NIL,
-            heads: Vec::new(),
-            len: 0,
-            threshold,
-            trees: None,
+            core: Core {
+                kind,
+                slots: Vec::new(),
+                free: NIL,
+                heads: Vec::new(),
+                len: 0,
+                threshold,
+                trees: None,
+            },
+            keys: Vec::new(),
         }
     }
 
@@ -121,36 +137,36 @@ impl<K: JavaKey> JavaTable<K> {
     pub fn hashtable_with_capacity(initial: usize) -> Self {
         let cap = initial.max(1);
         let mut t = Self::empty(TableKind::Hashtable, three_quarters(cap));
-        t.heads = vec![NIL; cap];
+        t.core.heads = vec![NIL; cap];
         t
     }
 
     /// Which class this reproduces.
     pub fn kind(&self) -> TableKind {
-        self.kind
+        self.core.kind
     }
 
     /// Number of keys.
     pub fn len(&self) -> usize {
-        self.len
+        self.core.len
     }
 
     /// True when no key is held.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.core.len == 0
     }
 
     /// The table's length (0 before Java would allocate it).
     pub fn capacity(&self) -> usize {
-        self.heads.len()
+        self.core.heads.len()
     }
 
     /// The keys in Java's iteration order.
     pub fn iter(&self) -> Iter<'_, K> {
-        let descending = self.kind == TableKind::Hashtable;
+        let descending = self.core.kind == TableKind::Hashtable;
         Iter {
             table: self,
-            bucket: if descending { self.heads.len() } else { 0 },
+            bucket: if descending { self.core.heads.len() } else { 0 },
             slot: NIL,
             descending,
         }
@@ -161,6 +177,142 @@ impl<K: JavaKey> JavaTable<K> {
         self.iter().next()
     }
 
+    fn key(&self, slot: u32) -> Option<&K> {
+        self.keys.get(slot as usize).and_then(Option::as_ref)
+    }
+
+    fn find(&self, hash: i32, key: &K) -> Option<u32> {
+        let core = &self.core;
+        if core.heads.is_empty() {
+            return None;
+        }
+        let mut s = core.heads[core.index(hash, core.heads.len())];
+        while s != NIL {
+            if core.hash_of(s) == hash && self.key(s) == Some(key) {
+                return Some(s);
+            }
+            s = core.next_of(s);
+        }
+        None
+    }
+
+    /// True when `key` is held.
+    pub fn contains(&self, key: &K) -> bool {
+        self.find(self.core.spread(key.hash_code()), key).is_some()
+    }
+
+    /// A slot for a new key, the key stored in it.
+    fn store(&mut self, key: K, hash: i32) -> u32 {
+        let slot = self.core.alloc(hash);
+        let i = slot as usize;
+        if self.keys.len() <= i {
+            self.keys.resize_with(i + 1, || None);
+        }
+        self.keys[i] = Some(key);
+        slot
+    }
+
+    /// `put(key, …)`: a new key takes its place as Java places it; a key already held stays where
+    /// it is (Java replaces the value in place). Returns true when the key is new.
+    pub fn insert(&mut self, key: K) -> bool {
+        let hash = self.core.spread(key.hash_code());
+        if let Some(slot) = self.find(hash, &key) {
+            if self.core.kind == TableKind::ConcurrentHashMap {
+                let keys = &self.keys;
+                self.core
+                    .replaced_concurrent(hash, slot, &|a, b| compare(keys, a, b));
+            }
+            return false;
+        }
+        let slot = self.store(key, hash);
+        let Self { core, keys } = self;
+        let cmp = |a: u32, b: u32| compare(keys, a, b);
+        match core.kind {
+            TableKind::HashMap => core.insert_hash_map(slot, hash, &cmp),
+            TableKind::ConcurrentHashMap => core.insert_concurrent(slot, hash, &cmp),
+            TableKind::Hashtable => core.insert_hashtable(slot, hash),
+        }
+        true
+    }
+
+    /// `HashMap.computeIfAbsent(key, …)` with a function that never returns null. Unlike `put` it
+    /// grows the table first, when an earlier call left the size past the threshold (so even for a
+    /// key already held), puts a new key at the **head** of its bucket and never grows after it.
+    ///
+    /// For a ConcurrentHashMap this is RocketMQ's `ConcurrentHashMapUtils.computeIfAbsent` on Java 8:
+    /// `get`, then `putIfAbsent` only when absent (which appends like `put`). A Hashtable inserts.
+    pub fn compute_if_absent(&mut self, key: K) -> bool {
+        match self.core.kind {
+            TableKind::HashMap => {}
+            TableKind::ConcurrentHashMap if self.contains(&key) => return false,
+            _ => return self.insert(key),
+        }
+        if self.core.len > self.core.threshold || self.core.heads.is_empty() {
+            let keys = &self.keys;
+            self.core.resize_hash_map(&|a, b| compare(keys, a, b));
+        }
+        let hash = self.core.spread(key.hash_code());
+        if self.find(hash, &key).is_some() {
+            return false;
+        }
+        let slot = self.store(key, hash);
+        let Self { core, keys } = self;
+        core.compute_new(slot, hash, &|a, b| compare(keys, a, b));
+        true
+    }
+
+    /// `remove(key)`. Returns true when the key was held.
+    pub fn remove(&mut self, key: &K) -> bool {
+        self.remove_as(key, true)
+    }
+
+    /// `Iterator.remove()` on the key just returned: for a HashMap the same as [`Self::remove`]
+    /// except in a tree bin, which then neither turns back into a list nor moves its root to the
+    /// front (`removeNode(…, movable = false)`).
+    pub fn remove_while_iterating(&mut self, key: &K) -> bool {
+        self.remove_as(key, self.core.kind != TableKind::HashMap)
+    }
+
+    fn remove_as(&mut self, key: &K, movable: bool) -> bool {
+        let hash = self.core.spread(key.hash_code());
+        let Some(slot) = self.find(hash, key) else {
+            return false;
+        };
+        self.core.remove_slot(hash, slot, movable);
+        if let Some(k) = self.keys.get_mut(slot as usize) {
+            *k = None;
+        }
+        true
+    }
+
+    /// `HashMap.clone()` (also `new HashMap<>(map)`): a table sized for this many keys
+    /// (`tableSizeFor(size / 0.75 + 1)`, Java 8 to 17), the keys put in this table's order.
+    /// `Hashtable.clone()` copies the buckets as they are.
+    pub fn java_clone(&self) -> Self {
+        if self.core.kind != TableKind::HashMap {
+            return self.clone();
+        }
+        let mut copy = if self.core.len > 0 {
+            Self::hash_map_with_capacity(((self.core.len as f32) / 0.75 + 1.0) as usize)
+        } else {
+            Self::hash_map()
+        };
+        for k in self.iter() {
+            copy.insert(k.clone());
+        }
+        copy
+    }
+}
+
+/// `compareTo` of the keys in slots `a` and `b`.
+fn compare<K: JavaKey>(keys: &[Option<K>], a: u32, b: u32) -> Option<Ordering> {
+    match (keys.get(a as usize)?, keys.get(b as usize)?) {
+        (Some(x), Some(y)) => x.compare_to(y),
+        _ => None,
+    }
+}
+
+impl Core {
     fn spread(&self, h: i32) -> i32 {
         match self.kind {
             TableKind::HashMap => h ^ ((h as u32) >> 16) as i32,
@@ -174,10 +326,6 @@ impl<K: JavaKey> JavaTable<K> {
             TableKind::Hashtable => (hash & 0x7fff_ffff) as usize % len,
             _ => (hash as u32 as usize) & (len - 1),
         }
-    }
-
-    fn key(&self, slot: u32) -> Option<&K> {
-        self.slots.get(slot as usize).and_then(|s| s.key.as_ref())
     }
 
     fn hash_of(&self, slot: u32) -> i32 {
@@ -222,31 +370,8 @@ impl<K: JavaKey> JavaTable<K> {
         }
     }
 
-    fn find(&self, hash: i32, key: &K) -> Option<u32> {
-        if self.heads.is_empty() {
-            return None;
-        }
-        let mut s = self.heads[self.index(hash, self.heads.len())];
-        while s != NIL {
-            if self.hash_of(s) == hash && self.key(s) == Some(key) {
-                return Some(s);
-            }
-            s = self.next_of(s);
-        }
-        None
-    }
-
-    /// True when `key` is held.
-    pub fn contains(&self, key: &K) -> bool {
-        self.find(self.spread(key.hash_code()), key).is_some()
-    }
-
-    fn alloc(&mut self, key: K, hash: i32) -> u32 {
-        let slot = Slot {
-            key: Some(key),
-            hash,
-            next: NIL,
-        };
+    fn alloc(&mut self, hash: i32) -> u32 {
+        let slot = Slot { hash, next: NIL };
         if self.free != NIL {
             let s = self.free;
             self.free = self.next_of(s);
@@ -260,7 +385,6 @@ impl<K: JavaKey> JavaTable<K> {
 
     fn release(&mut self, slot: u32) {
         if let Some(s) = self.slots.get_mut(slot as usize) {
-            s.key = None;
             s.next = self.free;
             self.free = slot;
         }
@@ -269,73 +393,15 @@ impl<K: JavaKey> JavaTable<K> {
         }
     }
 
-    /// `put(key, …)`: a new key takes its place as Java places it; a key already held stays where
-    /// it is (Java replaces the value in place). Returns true when the key is new.
-    pub fn insert(&mut self, key: K) -> bool {
-        let hash = self.spread(key.hash_code());
-        if let Some(slot) = self.find(hash, &key) {
-            if self.kind == TableKind::ConcurrentHashMap {
-                self.replaced_concurrent(hash, slot);
-            }
-            return false;
-        }
-        match self.kind {
-            TableKind::HashMap => self.insert_hash_map(key, hash),
-            TableKind::ConcurrentHashMap => self.insert_concurrent(key, hash),
-            TableKind::Hashtable => self.insert_hashtable(key, hash),
-        }
-        true
-    }
-
-    /// `HashMap.computeIfAbsent(key, …)` with a function that never returns null. Unlike `put` it
-    /// grows the table first, when an earlier call left the size past the threshold (so even for a
-    /// key already held), puts a new key at the **head** of its bucket and never grows after it.
-    ///
-    /// For a ConcurrentHashMap this is RocketMQ's `ConcurrentHashMapUtils.computeIfAbsent` on Java 8:
-    /// `get`, then `putIfAbsent` only when absent (which appends like `put`). A Hashtable inserts.
-    pub fn compute_if_absent(&mut self, key: K) -> bool {
-        match self.kind {
-            TableKind::HashMap => {}
-            TableKind::ConcurrentHashMap if self.contains(&key) => return false,
-            _ => return self.insert(key),
-        }
-        if self.len > self.threshold || self.heads.is_empty() {
-            self.resize_hash_map();
-        }
-        let hash = self.spread(key.hash_code());
-        if self.find(hash, &key).is_some() {
-            return false;
-        }
-        let b = self.index(hash, self.heads.len());
-        let slot = self.alloc(key, hash);
-        if self.tree_root(b).is_some() {
-            self.tree_put(b, slot);
-        } else {
-            let before = self.chain(b).len();
-            self.set_next(slot, self.heads[b]);
-            self.heads[b] = slot;
-            if before >= TREEIFY_THRESHOLD - 1 {
-                if self.heads.len() < MIN_TREEIFY_CAPACITY {
-                    self.resize_hash_map();
-                } else {
-                    self.treeify(b);
-                }
-            }
-        }
-        self.len += 1;
-        true
-    }
-
-    fn insert_hash_map(&mut self, key: K, hash: i32) {
+    fn insert_hash_map(&mut self, slot: u32, hash: i32, cmp: Cmp) {
         if self.heads.is_empty() {
-            self.resize_hash_map();
+            self.resize_hash_map(cmp);
         }
         let b = self.index(hash, self.heads.len());
-        let slot = self.alloc(key, hash);
         if self.heads[b] == NIL {
             self.heads[b] = slot;
         } else if self.tree_root(b).is_some() {
-            self.tree_put(b, slot);
+            self.tree_put(b, slot, cmp);
         } else {
             let mut chain = self.chain(b);
             let before = chain.len();
@@ -343,19 +409,19 @@ impl<K: JavaKey> JavaTable<K> {
             self.set_chain(b, &chain);
             if before >= TREEIFY_THRESHOLD {
                 if self.heads.len() < MIN_TREEIFY_CAPACITY {
-                    self.resize_hash_map();
+                    self.resize_hash_map(cmp);
                 } else {
-                    self.treeify(b);
+                    self.treeify(b, cmp);
                 }
             }
         }
         self.len += 1;
         if self.len > self.threshold {
-            self.resize_hash_map();
+            self.resize_hash_map(cmp);
         }
     }
 
-    fn insert_concurrent(&mut self, key: K, hash: i32) {
+    fn insert_concurrent(&mut self, slot: u32, hash: i32, cmp: Cmp) {
         if self.heads.is_empty() {
             let n = if self.threshold > 0 {
                 self.threshold
@@ -366,29 +432,28 @@ impl<K: JavaKey> JavaTable<K> {
             self.threshold = n - (n >> 2);
         }
         let b = self.index(hash, self.heads.len());
-        let slot = self.alloc(key, hash);
         if self.heads[b] == NIL {
             self.heads[b] = slot;
         } else if self.tree_root(b).is_some() {
-            self.tree_put(b, slot);
+            self.tree_put(b, slot, cmp);
         } else {
             let mut chain = self.chain(b);
             let before = chain.len();
             chain.push(slot);
             self.set_chain(b, &chain);
             if before >= TREEIFY_THRESHOLD {
-                self.treeify_concurrent_bin(b);
+                self.treeify_concurrent_bin(b, cmp);
             }
         }
         self.len += 1;
         while self.len >= self.threshold && self.heads.len() < MAXIMUM_CAPACITY {
-            self.transfer_concurrent();
+            self.transfer_concurrent(cmp);
         }
     }
 
     /// ConcurrentHashMap's `putVal` counts the nodes it walks before the key it replaces too, and
     /// treeifies the bucket when that key is 8th or later in a list.
-    fn replaced_concurrent(&mut self, hash: i32, slot: u32) {
+    fn replaced_concurrent(&mut self, hash: i32, slot: u32, cmp: Cmp) {
         let b = self.index(hash, self.heads.len());
         if self.tree_root(b).is_some() {
             return;
@@ -399,47 +464,32 @@ impl<K: JavaKey> JavaTable<K> {
             .position(|&s| s == slot)
             .map_or(0, |i| i + 1);
         if walked >= TREEIFY_THRESHOLD {
-            self.treeify_concurrent_bin(b);
+            self.treeify_concurrent_bin(b, cmp);
         }
     }
 
-    fn treeify_concurrent_bin(&mut self, b: usize) {
+    fn treeify_concurrent_bin(&mut self, b: usize, cmp: Cmp) {
         let n = self.heads.len();
         if n < MIN_TREEIFY_CAPACITY {
-            self.presize_concurrent(n << 1);
+            self.presize_concurrent(n << 1, cmp);
         } else {
-            self.treeify(b);
+            self.treeify(b, cmp);
         }
     }
 
-    fn insert_hashtable(&mut self, key: K, hash: i32) {
+    fn insert_hashtable(&mut self, slot: u32, hash: i32) {
         if self.len >= self.threshold {
             self.rehash_hashtable();
         }
         let b = self.index(hash, self.heads.len());
-        let slot = self.alloc(key, hash);
         self.set_next(slot, self.heads[b]);
         self.heads[b] = slot;
         self.len += 1;
     }
 
-    /// `remove(key)`. Returns true when the key was held.
-    pub fn remove(&mut self, key: &K) -> bool {
-        self.remove_as(key, true)
-    }
-
-    /// `Iterator.remove()` on the key just returned: for a HashMap the same as [`Self::remove`]
-    /// except in a tree bin, which then neither turns back into a list nor moves its root to the
-    /// front (`removeNode(…, movable = false)`).
-    pub fn remove_while_iterating(&mut self, key: &K) -> bool {
-        self.remove_as(key, self.kind != TableKind::HashMap)
-    }
-
-    fn remove_as(&mut self, key: &K, movable: bool) -> bool {
-        let hash = self.spread(key.hash_code());
-        let Some(slot) = self.find(hash, key) else {
-            return false;
-        };
+    /// Unlinks `slot` (holding `hash`) from its bucket, as `remove` (`movable`) or an iterator's
+    /// `remove()` does.
+    fn remove_slot(&mut self, hash: i32, slot: u32, movable: bool) {
         let b = self.index(hash, self.heads.len());
         let mut chain = self.chain(b);
         chain.retain(|&s| s != slot);
@@ -449,32 +499,34 @@ impl<K: JavaKey> JavaTable<K> {
         }
         self.release(slot);
         self.len -= 1;
-        true
     }
 
-    /// `HashMap.clone()` (also `new HashMap<>(map)`): a table sized for this many keys
-    /// (`tableSizeFor(size / 0.75 + 1)`, Java 8 to 17), the keys put in this table's order.
-    /// `Hashtable.clone()` copies the buckets as they are.
-    pub fn java_clone(&self) -> Self {
-        if self.kind != TableKind::HashMap {
-            return self.clone();
-        }
-        let mut copy = if self.len > 0 {
-            Self::hash_map_with_capacity(((self.len as f32) / 0.75 + 1.0) as usize)
+    /// `HashMap.computeIfAbsent`'s insertion of a new key's `slot` (growth already done): at the
+    /// head of its bucket, or into its tree; treeified when 7 or more nodes were there.
+    fn compute_new(&mut self, slot: u32, hash: i32, cmp: Cmp) {
+        let b = self.index(hash, self.heads.len());
+        if self.tree_root(b).is_some() {
+            self.tree_put(b, slot, cmp);
         } else {
-            Self::hash_map()
-        };
-        for k in self.iter() {
-            copy.insert(k.clone());
+            let before = self.chain(b).len();
+            self.set_next(slot, self.heads[b]);
+            self.heads[b] = slot;
+            if before >= TREEIFY_THRESHOLD - 1 {
+                if self.heads.len() < MIN_TREEIFY_CAPACITY {
+                    self.resize_hash_map(cmp);
+                } else {
+                    self.treeify(b, cmp);
+                }
+            }
         }
-        copy
+        self.len += 1;
     }
 
     // ---- growth ----
 
     /// `HashMap.resize()`: allocate or double, splitting each bucket into its low and high halves
     /// in order; tree bins split as `TreeNode.split` does.
-    fn resize_hash_map(&mut self) {
+    fn resize_hash_map(&mut self, cmp: Cmp) {
         let old_cap = self.heads.len();
         let old_thr = self.threshold;
         let mut new_thr = 0;
@@ -521,7 +573,7 @@ impl<K: JavaKey> JavaTable<K> {
             // A lone node lands where it belongs even if it was a tree's (Java tests `next == null`
             // first); a tree bin splits.
             match tree.filter(|_| chain.len() > 1) {
-                Some(root) => self.split_tree(root, [(&lo, j), (&hi, j + old_cap)]),
+                Some(root) => self.split_tree(root, [(&lo, j), (&hi, j + old_cap)], cmp),
                 None => self.untreeify(&chain),
             }
         }
@@ -530,7 +582,7 @@ impl<K: JavaKey> JavaTable<K> {
     /// ConcurrentHashMap's `transfer` to a table twice as long. A list bucket keeps its last run
     /// (the tail from the last change of half) and puts the nodes before it in front of it,
     /// reversed; a tree bin splits in order.
-    fn transfer_concurrent(&mut self) {
+    fn transfer_concurrent(&mut self, cmp: Cmp) {
         let n = self.heads.len();
         let old_heads = std::mem::replace(&mut self.heads, vec![NIL; n << 1]);
         let old_roots = self.take_roots();
@@ -549,7 +601,7 @@ impl<K: JavaKey> JavaTable<K> {
                 (lo, hi) = chain.iter().partition(|&&s| !high(self, s));
                 self.set_chain(i, &lo);
                 self.set_chain(i + n, &hi);
-                self.split_tree(root, [(&lo, i), (&hi, i + n)]);
+                self.split_tree(root, [(&lo, i), (&hi, i + n)], cmp);
                 continue;
             }
             let mut last_run = 0;
@@ -582,7 +634,7 @@ impl<K: JavaKey> JavaTable<K> {
     /// A tree bin split in two by a resize (`TreeNode.split`, the TreeBin case of `transfer`),
     /// each half already linked at its bucket: a half of 6 or fewer becomes a list; a half that
     /// got every node keeps the tree; otherwise each half is treeified anew.
-    fn split_tree(&mut self, root: u32, halves: [(&Vec<u32>, usize); 2]) {
+    fn split_tree(&mut self, root: u32, halves: [(&Vec<u32>, usize); 2], cmp: Cmp) {
         let whole = halves.iter().any(|(h, _)| h.is_empty());
         for (half, bucket) in halves {
             if half.is_empty() {
@@ -593,21 +645,21 @@ impl<K: JavaKey> JavaTable<K> {
             } else if whole {
                 self.set_root(bucket, root);
             } else {
-                self.treeify(bucket);
+                self.treeify(bucket, cmp);
             }
         }
     }
 
     /// ConcurrentHashMap's `tryPresize(size)` on a table that exists: double until `sizeCtl`
     /// reaches `tableSizeFor(size + size/2 + 1)`.
-    fn presize_concurrent(&mut self, size: usize) {
+    fn presize_concurrent(&mut self, size: usize, cmp: Cmp) {
         let c = if size >= MAXIMUM_CAPACITY >> 1 {
             MAXIMUM_CAPACITY
         } else {
             table_size_for(size + (size >> 1) + 1)
         };
         while c > self.threshold && self.heads.len() < MAXIMUM_CAPACITY {
-            self.transfer_concurrent();
+            self.transfer_concurrent(cmp);
         }
     }
 
@@ -677,7 +729,7 @@ impl<K: JavaKey> JavaTable<K> {
 
     /// Java's placement comparison of slot `x` against slot `p`: by hash, then `compareTo`, then
     /// (not Comparable, or equal) the tie-break, here the older slot first.
-    fn dir(&self, x: u32, p: u32) -> i32 {
+    fn dir(&self, x: u32, p: u32, cmp: Cmp) -> i32 {
         let (h, ph) = (self.hash_of(x), self.hash_of(p));
         if ph > h {
             return -1;
@@ -685,11 +737,7 @@ impl<K: JavaKey> JavaTable<K> {
         if ph < h {
             return 1;
         }
-        let ord = match (self.key(x), self.key(p)) {
-            (Some(k), Some(pk)) => k.compare_to(pk),
-            _ => None,
-        };
-        match ord {
+        match cmp(x, p) {
             Some(Ordering::Less) => -1,
             Some(Ordering::Greater) => 1,
             _ if x <= p => -1,
@@ -699,10 +747,10 @@ impl<K: JavaKey> JavaTable<K> {
 
     /// Builds bucket `b`'s tree from its list (`treeifyBin` → `treeify`, or `new TreeBin`); a
     /// HashMap then moves the root to the front.
-    fn treeify(&mut self, b: usize) {
+    fn treeify(&mut self, b: usize, cmp: Cmp) {
         let chain = self.chain(b);
         let mut forest = std::mem::take(&mut self.trees().forest);
-        let root = forest.build(&chain, &mut |x, p| self.dir(x, p));
+        let root = forest.build(&chain, &mut |x, p| self.dir(x, p, cmp));
         self.trees().forest = forest;
         self.set_root(b, root);
         if self.kind == TableKind::HashMap {
@@ -721,12 +769,12 @@ impl<K: JavaKey> JavaTable<K> {
 
     /// Puts new slot `x` into bucket `b`'s tree: a HashMap links it right after its tree parent and
     /// moves the root to the front; a ConcurrentHashMap puts it first.
-    fn tree_put(&mut self, b: usize, x: u32) {
+    fn tree_put(&mut self, b: usize, x: u32, cmp: Cmp) {
         let Some(root) = self.tree_root(b) else {
             return;
         };
         let mut forest = std::mem::take(&mut self.trees().forest);
-        let (new_root, parent) = forest.insert(root, x, &mut |x, p| self.dir(x, p));
+        let (new_root, parent) = forest.insert(root, x, &mut |x, p| self.dir(x, p, cmp));
         self.trees().forest = forest;
         self.set_root(b, new_root);
         let mut chain = self.chain(b);
@@ -785,7 +833,7 @@ impl<'a, K: JavaKey> Iterator for Iter<'a, K> {
         loop {
             if self.slot != NIL {
                 let s = self.slot;
-                self.slot = self.table.next_of(s);
+                self.slot = self.table.core.next_of(s);
                 return self.table.key(s);
             }
             if self.descending {
@@ -793,12 +841,12 @@ impl<'a, K: JavaKey> Iterator for Iter<'a, K> {
                     return None;
                 }
                 self.bucket -= 1;
-                self.slot = self.table.heads[self.bucket];
+                self.slot = self.table.core.heads[self.bucket];
             } else {
-                if self.bucket >= self.table.heads.len() {
+                if self.bucket >= self.table.core.heads.len() {
                     return None;
                 }
-                self.slot = self.table.heads[self.bucket];
+                self.slot = self.table.core.heads[self.bucket];
                 self.bucket += 1;
             }
         }
