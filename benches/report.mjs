@@ -56,7 +56,7 @@ if (bundle) {
   // its own bundle, reported beside it.
   const kb = (b) => (b.wasm_gz + b.js_gz + b.css_gz) / 1000;
   const w = kb(bundle.workshop);
-  rows.push(['workshop bundle (index.html), wasm + JS + CSS, gzip -9', `${fmt(w, 0)} KB`, '≤ 300 KB', met(w <= 300)]);
+  rows.push(['workshop bundle (index.html), wasm + JS + CSS, gzip -9', `${fmt(w, 0)} KB`, '≤ 360 KB', met(w <= 360)]);
   rows.push(['live-mode bundle (live.html), wasm + JS + CSS, gzip -9', `${fmt(kb(bundle.live), 0)} KB`, '–', '–']);
 }
 const dash = load('dashboard.json');

@@ -248,7 +248,11 @@ pub fn MqadminView(props: &MqadminViewProps) -> Html {
                     let up = sim.brokers().iter().any(|b| b.addr == addr && b.is_up());
                     BrokerRuntime { version: if up { version.into() } else { String::new() }, active: up }
                 });
-                let route = ns.manager.pickup_topic_route_data(&store.topic);
+                // What mqadmin decodes: the standard body, lists in the NameServer's Java order.
+                let route = ns
+                    .manager
+                    .route_body(&store.topic, crate::namesrv::JsonForm::Standard)
+                    .and_then(|b| crate::model::fastjson::from_body(&b).ok());
                 html! { <>
                     <h3><code>{ format!("$ mqadmin clusterList -n {}:9876", ns.name) }</code></h3>
                     <pre class="terminal">{ text }</pre>

@@ -285,7 +285,7 @@ pub fn topic_route(topic: &str, route: Option<&TopicRouteData>) -> String {
     match route.and_then(|r| serde_json::to_value(r).ok()) {
         Some(v) => {
             let mut out = String::new();
-            pretty(&v, 0, false, &mut out);
+            pretty(&v, 0, "", &mut out);
             out.push('\n');
             out
         }
@@ -301,16 +301,25 @@ fn indent(n: usize, out: &mut String) {
 
 /// fastjson PrettyFormat: beans and lists one member per line; `Map<Long, String>` (brokerAddrs)
 /// inline with bare keys, closed on its own line.
-fn pretty(v: &Value, level: usize, id_map: bool, out: &mut String) {
+/// `under` is the name of the field `v` is the value of: `brokerAddrs` and `filterServerTable` are
+/// `HashMap`s mqadmin filled from the standard body (sorted) and prints in their order; every other
+/// object is a bean, printed alphabetically (fastjson's SortField).
+fn pretty(v: &Value, level: usize, under: &str, out: &mut String) {
+    let id_map = under == "brokerAddrs";
     match v {
         Value::Object(map) if map.is_empty() => out.push_str("{}"),
         Value::Object(map) if id_map => {
+            // mqadmin's own HashMap<Long, String>, filled from the standard body's ids (in
+            // numeric order).
+            let mut ids: Vec<i64> = map.keys().filter_map(|k| k.parse().ok()).collect();
+            ids.sort_unstable();
             out.push('{');
-            for (i, (k, v)) in map.iter().enumerate() {
+            for (i, id) in order_of(JavaTable::hash_map(), ids).into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                let _ = write!(out, "{k}:{v}");
+                let v = map.get(&id.to_string()).unwrap_or(&Value::Null);
+                let _ = write!(out, "{id}:{v}");
             }
             out.push('\n');
             indent(level, out);
@@ -318,13 +327,19 @@ fn pretty(v: &Value, level: usize, id_map: bool, out: &mut String) {
         }
         Value::Object(map) => {
             out.push_str("{\n");
-            for (i, (k, v)) in map.iter().enumerate() {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            let keys = if under == "filterServerTable" {
+                order_of(JavaTable::hash_map(), keys)
+            } else {
+                keys
+            };
+            for (i, k) in keys.into_iter().enumerate() {
                 if i > 0 {
                     out.push_str(",\n");
                 }
                 indent(level + 1, out);
-                let _ = write!(out, "{}:", Value::String(k.clone()));
-                pretty(v, level + 1, k == "brokerAddrs", out);
+                let _ = write!(out, "{}:", Value::String(k.to_owned()));
+                pretty(&map[k], level + 1, k, out);
             }
             out.push('\n');
             indent(level, out);
@@ -338,7 +353,7 @@ fn pretty(v: &Value, level: usize, id_map: bool, out: &mut String) {
                     out.push_str(",\n");
                 }
                 indent(level + 1, out);
-                pretty(item, level + 1, false, out);
+                pretty(item, level + 1, "", out);
             }
             out.push('\n');
             indent(level, out);
@@ -363,6 +378,21 @@ mod tests {
         let route: TopicRouteData = crate::model::fastjson::from_str(expected).unwrap();
         assert_eq!(topic_route("TopicTest", Some(&route)), expected);
         assert!(topic_route("Nope", None).contains("CODE: 17"));
+    }
+
+    /// topicRoute prints brokerAddrs as mqadmin's HashMap<Long, String> holds them: ids 0, 2, 17
+    /// (sorted in the standard body) land in buckets 0, 2 and 1 of 16.
+    #[test]
+    fn topic_route_prints_ids_in_the_clients_order() {
+        let route: TopicRouteData = crate::model::fastjson::from_str(
+            r#"{"brokerDatas":[{"brokerAddrs":{"0":"a:1","2":"b:1","17":"c:1"},"brokerName":"g","cluster":"C"}],"filterServerTable":{},"queueDatas":[]}"#,
+        )
+        .unwrap();
+        let text = topic_route("T", Some(&route));
+        assert!(
+            text.contains(r#""brokerAddrs":{0:"a:1",17:"c:1",2:"b:1""#),
+            "{text}"
+        );
     }
 
     /// 4.9.8's clusterList: its ten-column header, and a broker that did not answer as mqadmin
