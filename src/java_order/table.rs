@@ -285,6 +285,47 @@ impl<K: JavaKey> JavaTable<K> {
         true
     }
 
+    /// Where `key` stands in Java's iteration order (its bucket's rank, then its place in the
+    /// bucket), or None when it is not held. Finding it costs a bucket walk, not a table walk.
+    pub fn position(&self, key: &K) -> Option<(usize, usize)> {
+        let core = &self.core;
+        let hash = core.spread(key.hash_code());
+        if core.heads.is_empty() {
+            return None;
+        }
+        let b = core.index(hash, core.heads.len());
+        let mut s = core.heads[b];
+        let mut place = 0;
+        while s != NIL {
+            if core.hash_of(s) == hash && self.key(s) == Some(key) {
+                let rank = match core.kind {
+                    TableKind::Hashtable => core.heads.len() - 1 - b,
+                    _ => b,
+                };
+                return Some((rank, place));
+            }
+            place += 1;
+            s = core.next_of(s);
+        }
+        None
+    }
+
+    /// `items` in the Java order of their keys (`key_of`), those whose key is not held last: for a
+    /// few items out of a big table, cheaper than walking the table.
+    pub fn in_order<T>(&self, items: Vec<T>, key_of: impl Fn(&T) -> &K) -> Vec<T> {
+        let mut keyed: Vec<((usize, usize), T)> = items
+            .into_iter()
+            .map(|t| {
+                let at = self
+                    .position(key_of(&t))
+                    .unwrap_or((usize::MAX, usize::MAX));
+                (at, t)
+            })
+            .collect();
+        crate::sort::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0));
+        keyed.into_iter().map(|(_, t)| t).collect()
+    }
+
     /// `HashMap.clone()` (also `new HashMap<>(map)`): a table sized for this many keys
     /// (`tableSizeFor(size / 0.75 + 1)`, Java 8 to 17), the keys put in this table's order.
     /// `Hashtable.clone()` copies the buckets as they are.
@@ -357,6 +398,34 @@ impl Core {
         out
     }
 
+    /// Links `slot` at the end of bucket `b`'s list; returns how many nodes were there.
+    fn append(&mut self, b: usize, slot: u32) -> usize {
+        self.set_next(slot, NIL);
+        let mut s = self.heads[b];
+        if s == NIL {
+            self.heads[b] = slot;
+            return 0;
+        }
+        let mut before = 1;
+        while self.next_of(s) != NIL {
+            s = self.next_of(s);
+            before += 1;
+        }
+        self.set_next(s, slot);
+        before
+    }
+
+    /// How many nodes bucket `b` holds.
+    fn bucket_len(&self, b: usize) -> usize {
+        let mut n = 0;
+        let mut s = self.heads.get(b).copied().unwrap_or(NIL);
+        while s != NIL {
+            n += 1;
+            s = self.next_of(s);
+        }
+        n
+    }
+
     /// Relinks bucket `b` as `slots`, in that order.
     fn set_chain(&mut self, b: usize, slots: &[u32]) {
         for w in slots.windows(2) {
@@ -403,10 +472,7 @@ impl Core {
         } else if self.tree_root(b).is_some() {
             self.tree_put(b, slot, cmp);
         } else {
-            let mut chain = self.chain(b);
-            let before = chain.len();
-            chain.push(slot);
-            self.set_chain(b, &chain);
+            let before = self.append(b, slot);
             if before >= TREEIFY_THRESHOLD {
                 if self.heads.len() < MIN_TREEIFY_CAPACITY {
                     self.resize_hash_map(cmp);
@@ -437,10 +503,7 @@ impl Core {
         } else if self.tree_root(b).is_some() {
             self.tree_put(b, slot, cmp);
         } else {
-            let mut chain = self.chain(b);
-            let before = chain.len();
-            chain.push(slot);
-            self.set_chain(b, &chain);
+            let before = self.append(b, slot);
             if before >= TREEIFY_THRESHOLD {
                 self.treeify_concurrent_bin(b, cmp);
             }
@@ -508,7 +571,7 @@ impl Core {
         if self.tree_root(b).is_some() {
             self.tree_put(b, slot, cmp);
         } else {
-            let before = self.chain(b).len();
+            let before = self.bucket_len(b);
             self.set_next(slot, self.heads[b]);
             self.heads[b] = slot;
             if before >= TREEIFY_THRESHOLD - 1 {
@@ -560,14 +623,18 @@ impl Core {
             if head == NIL {
                 continue;
             }
-            let chain = self.chain_from(head);
-            let (lo, hi): (Vec<u32>, Vec<u32>) = chain
-                .iter()
-                .partition(|&&s| (self.hash_of(s) as u32 as usize) & old_cap == 0);
             let tree = old_roots
                 .iter()
                 .find(|(b, _)| *b as usize == j)
                 .map(|r| r.1);
+            if tree.is_none() {
+                self.split_list(head, j, old_cap);
+                continue;
+            }
+            let chain = self.chain_from(head);
+            let (lo, hi): (Vec<u32>, Vec<u32>) = chain
+                .iter()
+                .partition(|&&s| (self.hash_of(s) as u32 as usize) & old_cap == 0);
             self.set_chain(j, &lo);
             self.set_chain(j + old_cap, &hi);
             // A lone node lands where it belongs even if it was a tree's (Java tests `next == null`
@@ -576,6 +643,31 @@ impl Core {
                 Some(root) => self.split_tree(root, [(&lo, j), (&hi, j + old_cap)], cmp),
                 None => self.untreeify(&chain),
             }
+        }
+    }
+
+    /// Splits the list from `head` (old bucket `j`) into buckets `j` and `j + bit`, keeping the
+    /// order of each half (HashMap's resize of a list bin).
+    fn split_list(&mut self, head: u32, j: usize, bit: usize) {
+        let (mut lo_tail, mut hi_tail) = (NIL, NIL);
+        let mut s = head;
+        while s != NIL {
+            let next = self.next_of(s);
+            self.set_next(s, NIL);
+            let high = (self.hash_of(s) as u32 as usize) & bit != 0;
+            let (tail, b) = if high {
+                (&mut hi_tail, j + bit)
+            } else {
+                (&mut lo_tail, j)
+            };
+            if *tail == NIL {
+                self.heads[b] = s;
+            } else {
+                let t = *tail;
+                self.set_next(t, s);
+            }
+            *tail = s;
+            s = next;
         }
     }
 
@@ -590,7 +682,6 @@ impl Core {
             if head == NIL {
                 continue;
             }
-            let chain = self.chain_from(head);
             let high = |t: &Self, s: u32| (t.hash_of(s) as u32 as usize) & n != 0;
             let tree = old_roots
                 .iter()
@@ -598,35 +689,42 @@ impl Core {
                 .map(|r| r.1);
             let (lo, hi): (Vec<u32>, Vec<u32>);
             if let Some(root) = tree {
+                let chain = self.chain_from(head);
                 (lo, hi) = chain.iter().partition(|&&s| !high(self, s));
                 self.set_chain(i, &lo);
                 self.set_chain(i + n, &hi);
                 self.split_tree(root, [(&lo, i), (&hi, i + n)], cmp);
                 continue;
             }
-            let mut last_run = 0;
-            for k in 1..chain.len() {
-                if high(self, chain[k]) != high(self, chain[k - 1]) {
-                    last_run = k;
+            let mut run_high = high(self, head);
+            let mut last_run = head;
+            let mut p = self.next_of(head);
+            while p != NIL {
+                if high(self, p) != run_high {
+                    run_high = !run_high;
+                    last_run = p;
                 }
+                p = self.next_of(p);
             }
-            let run_high = high(self, chain[last_run]);
-            let (mut ln, mut hn) = (Vec::new(), Vec::new());
-            for &s in chain[..last_run].iter().rev() {
-                if high(self, s) {
-                    hn.push(s);
-                } else {
-                    ln.push(s);
-                }
-            }
-            let tail = &chain[last_run..];
-            if run_high {
-                hn.extend_from_slice(tail);
+            let (mut ln, mut hn) = if run_high {
+                (NIL, last_run)
             } else {
-                ln.extend_from_slice(tail);
+                (last_run, NIL)
+            };
+            let mut p = head;
+            while p != last_run {
+                let next = self.next_of(p);
+                if high(self, p) {
+                    self.set_next(p, hn);
+                    hn = p;
+                } else {
+                    self.set_next(p, ln);
+                    ln = p;
+                }
+                p = next;
             }
-            self.set_chain(i, &ln);
-            self.set_chain(i + n, &hn);
+            self.heads[i] = ln;
+            self.heads[i + n] = hn;
         }
         self.threshold = (n << 1) - (n >> 1);
     }

@@ -207,15 +207,17 @@ impl BrokerLiveTable {
     /// The entries expired at `now_ms` (deadline before it), in Java's order, as the scan over the
     /// whole map meets them.
     pub fn expired(&self, now_ms: u64) -> Vec<(&BrokerAddrInfo, &BrokerLiveInfo)> {
-        let expired = self.by_deadline.range(..(now_ms, 0)).count();
-        if expired == 0 {
-            return Vec::new();
+        // The few expired entries from the deadline index, then put in Java's order.
+        let expired: Vec<(&BrokerAddrInfo, &BrokerLiveInfo)> = self
+            .by_deadline
+            .range(..(now_ms, 0))
+            .filter_map(|(_, k)| self.map.get_key_value(k))
+            .map(|(k, e)| (k, &e.info))
+            .collect();
+        if expired.len() < 2 {
+            return expired;
         }
-        // The scan's rare case: walk the keys in Java's order and keep the expired ones.
-        self.java_iter()
-            .filter(|(_, info)| info.deadline() < now_ms)
-            .take(expired)
-            .collect()
+        self.order.in_order(expired, |(k, _)| *k)
     }
 
     /// Adds or replaces an entry.

@@ -105,14 +105,7 @@ impl RouteManager {
         self.filter_server_table.0.remove(&key);
         // The first group in Java's order whose brokerAddrs (in its order) holds the address; the
         // entry goes through the walk's iterator.
-        let table = &self.broker_addr_table;
-        let holder = table.java_iter().find_map(|g| {
-            let (id, _) = table
-                .java_addrs(g.broker_name.as_str())
-                .into_iter()
-                .find(|(_, a)| *a == addr)?;
-            Some((g.broker_name.clone(), g.cluster.clone(), id))
-        });
+        let holder = self.broker_addr_table.java_first_holding(addr, None);
         let Some((name, cluster, id)) = holder else {
             if was_live || matches!(reason, RemovalReason::Expired { .. }) {
                 self.events.push_back(Event::BrokerRemoved {
@@ -154,18 +147,10 @@ impl RouteManager {
     fn destroy_v5(&mut self, key: &BrokerAddrInfo, reason: RemovalReason) {
         // `setupUnRegisterRequest`: the groups of the broker's cluster in Java's order, each group's
         // ids in its map's order.
-        let table = &self.broker_addr_table;
-        let found = table.java_iter().find_map(|g| {
-            if g.cluster != key.cluster_name {
-                return None;
-            }
-            table
-                .java_addrs(g.broker_name.as_str())
-                .into_iter()
-                .find(|(_, a)| **a == key.broker_addr)
-                .map(|(id, _)| (g.broker_name.clone(), id))
-        });
-        if let Some((broker_name, broker_id)) = found {
+        let found = self
+            .broker_addr_table
+            .java_first_holding(&key.broker_addr, Some(&key.cluster_name));
+        if let Some((broker_name, _, broker_id)) = found {
             let req = UnregisterBroker {
                 cluster_name: key.cluster_name.clone(),
                 broker_addr: key.broker_addr.clone(),

@@ -31,15 +31,37 @@ fn in_java_order(
     body: &BTreeMap<String, TopicConfig>,
     keep: impl Fn(&TopicConfig) -> bool,
 ) -> Vec<&TopicConfig> {
+    let topics: Vec<&TopicConfig> = body.values().collect();
     let mut order = JavaTable::concurrent();
-    for name in body.keys() {
-        order.insert(name.as_str());
+    for (i, name) in body.keys().enumerate() {
+        order.insert(Indexed(i, name));
     }
     order
         .iter()
-        .filter_map(|name| body.get(*name))
+        .map(|k| topics[k.0])
         .filter(|tc| keep(tc))
         .collect()
+}
+
+/// A body's topic name with its place in the body: the Java key is the name alone.
+#[derive(Clone, Copy, Debug)]
+struct Indexed<'a>(usize, &'a str);
+
+impl PartialEq for Indexed<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.1 == other.1
+    }
+}
+
+impl Eq for Indexed<'_> {}
+
+impl crate::java_order::JavaKey for Indexed<'_> {
+    fn hash_code(&self) -> i32 {
+        crate::java_order::string_hash(self.1)
+    }
+    fn compare_to(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(crate::java_order::string_compare(self.1, other.1))
+    }
 }
 
 fn queue_data_of(broker_name: &crate::model::BrokerName, tc: &TopicConfig, perm: i32) -> QueueData {

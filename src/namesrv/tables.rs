@@ -42,9 +42,15 @@ pub(crate) fn route_table<K: JavaKey>(v5: bool, capacity: usize) -> JavaTable<K>
 /// as the keys of its own `new HashMap<>()` (both profiles).
 #[derive(Clone, Debug)]
 pub struct TopicQueueTable {
-    map: BTreeMap<TopicName, BTreeMap<BrokerName, QueueData>>,
+    map: BTreeMap<TopicName, TopicGroups>,
     order: JavaTable<TopicName>,
-    group_order: BTreeMap<TopicName, JavaTable<BrokerName>>,
+}
+
+/// One topic's QueueData by group, and the groups as the topic's Java map holds them.
+#[derive(Clone, Debug)]
+struct TopicGroups {
+    queues: BTreeMap<BrokerName, QueueData>,
+    order: JavaTable<BrokerName>,
 }
 
 impl Default for TopicQueueTable {
@@ -56,7 +62,7 @@ impl Default for TopicQueueTable {
 /// Two tables are equal when they hold the same entries (in whatever order Java would hold them).
 impl PartialEq for TopicQueueTable {
     fn eq(&self, other: &Self) -> bool {
-        self.map == other.map
+        self.map.len() == other.map.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -64,7 +70,7 @@ impl Eq for TopicQueueTable {}
 
 impl Serialize for TopicQueueTable {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.map.serialize(s)
+        s.collect_map(self.iter())
     }
 }
 
@@ -82,18 +88,17 @@ impl TopicQueueTable {
         Self {
             map: BTreeMap::new(),
             order: route_table(v5, 1024),
-            group_order: BTreeMap::new(),
         }
     }
 
     /// The QueueData of every group that hosts `topic`.
     pub fn get(&self, topic: &str) -> Option<&BTreeMap<BrokerName, QueueData>> {
-        self.map.get(topic)
+        self.map.get(topic).map(|g| &g.queues)
     }
 
     /// All topics with their queue data, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&TopicName, &BTreeMap<BrokerName, QueueData>)> {
-        self.map.iter()
+        self.map.iter().map(|(t, g)| (t, &g.queues))
     }
 
     /// The topics in the order RocketMQ's table iterates them.
@@ -103,15 +108,18 @@ impl TopicQueueTable {
 
     /// `topic`'s QueueData in the order of its `HashMap` (`queueDataMap.values()`).
     pub fn java_queue_datas(&self, topic: &str) -> Vec<&QueueData> {
-        let (Some(map), Some(order)) = (self.map.get(topic), self.group_order.get(topic)) else {
+        let Some(g) = self.map.get(topic) else {
             return Vec::new();
         };
-        order.iter().filter_map(|name| map.get(name)).collect()
+        g.order
+            .iter()
+            .filter_map(|name| g.queues.get(name))
+            .collect()
     }
 
     /// `topic`'s group names as its `HashMap`'s keys.
     pub(crate) fn java_group_order(&self, topic: &str) -> Option<&JavaTable<BrokerName>> {
-        self.group_order.get(topic)
+        self.map.get(topic).map(|g| &g.order)
     }
 
     /// Number of topics.
@@ -133,44 +141,36 @@ impl TopicQueueTable {
     {
         self.map
             .iter()
-            .filter(|(_, m)| m.contains_key(broker_name))
+            .filter(|(_, g)| g.queues.contains_key(broker_name))
             .map(|(t, _)| t.clone())
             .collect()
     }
 
     /// Topics that have QueueData for `broker_name`, in Java's order.
     pub(crate) fn java_topics_of(&self, broker_name: &BrokerName) -> Vec<TopicName> {
-        self.order
-            .iter()
-            .filter(|t| {
-                self.map
-                    .get(*t)
-                    .is_some_and(|m| m.contains_key(broker_name))
-            })
-            .cloned()
-            .collect()
+        self.order.in_order(self.topics_of(broker_name), |t| t)
     }
 
     /// Stores `qd` as `topic`'s QueueData for its group (`queueDataMap.put`; a new topic gets a new
     /// map first).
     pub(crate) fn put(&mut self, topic: &TopicName, qd: QueueData) -> Put {
-        let groups = match self.map.get_mut(topic) {
-            Some(groups) => groups,
-            None => {
-                self.order.insert(topic.clone());
-                self.group_order
-                    .insert(topic.clone(), JavaTable::hash_map());
-                self.map.entry(topic.clone()).or_default()
+        let Self { map, order } = self;
+        let groups = match map.entry(topic.clone()) {
+            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => {
+                order.insert(topic.clone());
+                v.insert(TopicGroups {
+                    queues: BTreeMap::new(),
+                    order: JavaTable::hash_map(),
+                })
             }
         };
-        match groups.get_mut(&qd.broker_name) {
+        match groups.queues.get_mut(&qd.broker_name) {
             Some(old) if *old == qd => Put::Unchanged,
             Some(old) => Put::Stored(Some(std::mem::replace(old, qd))),
             None => {
-                if let Some(order) = self.group_order.get_mut(topic) {
-                    order.insert(qd.broker_name.clone());
-                }
-                groups.insert(qd.broker_name.clone(), qd);
+                groups.order.insert(qd.broker_name.clone());
+                groups.queues.insert(qd.broker_name.clone(), qd);
                 Put::Stored(None)
             }
         }
@@ -178,7 +178,7 @@ impl TopicQueueTable {
 
     /// The QueueData of `broker_name` in `topic`, to change in place (its perm).
     pub(crate) fn queue_mut(&mut self, topic: &str, broker_name: &str) -> Option<&mut QueueData> {
-        self.map.get_mut(topic)?.get_mut(broker_name)
+        self.map.get_mut(topic)?.queues.get_mut(broker_name)
     }
 
     /// Removes `broker_name`'s QueueData from `topic`, dropping the topic when it becomes empty.
@@ -188,28 +188,21 @@ impl TopicQueueTable {
         topic: &TopicName,
         broker_name: &BrokerName,
     ) -> Option<(QueueData, bool)> {
-        let map = self.map.get_mut(topic)?;
-        let removed = map.remove(broker_name)?;
-        if let Some(order) = self.group_order.get_mut(topic) {
-            order.remove(broker_name);
-        }
-        let emptied = map.is_empty();
+        let groups = self.map.get_mut(topic)?;
+        let removed = groups.queues.remove(broker_name)?;
+        groups.order.remove(broker_name);
+        let emptied = groups.queues.is_empty();
         if emptied {
-            self.remove_topic(topic);
+            self.map.remove(topic);
+            self.order.remove(topic);
         }
         Some((removed, emptied))
     }
 
-    fn remove_topic(&mut self, topic: &TopicName) {
-        self.map.remove(topic);
-        self.group_order.remove(topic);
-        self.order.remove(topic);
-    }
-
     /// Removes the QueueData of every group in `broker_names` from every topic, dropping topics
-    /// left empty, in one pass over the topics in Java's order (as `topicQueueTable.forEach` and
-    /// 5.x's batch cleanup walk them), each topic's groups in `broker_names`' order. Returns what was
-    /// removed, in that order, each with whether its topic went.
+    /// left empty, topic by topic in Java's order (as `topicQueueTable.forEach` and 5.x's batch
+    /// cleanup walk them), each topic's groups in `broker_names`' order. Returns what was removed,
+    /// in that order, each with whether its topic went.
     pub(crate) fn remove_groups(
         &mut self,
         broker_names: &[BrokerName],
@@ -218,20 +211,17 @@ impl TopicQueueTable {
         if broker_names.is_empty() {
             return removed;
         }
-        for topic in self.order.iter() {
-            let Some(groups) = self.map.get(topic) else {
-                continue;
-            };
+        let hosting: Vec<TopicName> = self
+            .map
+            .iter()
+            .filter(|(_, g)| broker_names.iter().any(|n| g.queues.contains_key(n)))
+            .map(|(t, _)| t.clone())
+            .collect();
+        for topic in self.order.in_order(hosting, |t| t) {
             for name in broker_names {
-                if let Some(qd) = groups.get(name) {
-                    removed.push((topic.clone(), qd.clone(), false));
+                if let Some((qd, emptied)) = self.remove_queue(&topic, name) {
+                    removed.push((topic.clone(), qd, emptied));
                 }
-            }
-        }
-        for entry in &mut removed {
-            let (topic, name) = (entry.0.clone(), entry.1.broker_name.clone());
-            if let Some((_, emptied)) = self.remove_queue(&topic, &name) {
-                entry.2 = emptied;
             }
         }
         removed
@@ -313,6 +303,35 @@ impl BrokerAddrTable {
         ids.iter()
             .filter_map(|id| g.broker_addrs.get(id).map(|a| (*id, a)))
             .collect()
+    }
+
+    /// The first group in Java's order holding `addr` (only groups of `cluster`, when given), and
+    /// the first of its ids, in its map's order, with that address: what `onChannelDestroy` (4.9.8)
+    /// and `setupUnRegisterRequest` (5.x) walk the tables for. Looks at each group once and orders
+    /// only the few that hold the address.
+    pub(crate) fn java_first_holding(
+        &self,
+        addr: &BrokerAddr,
+        cluster: Option<&ClusterName>,
+    ) -> Option<(BrokerName, ClusterName, i64)> {
+        let holding: Vec<&BrokerName> = self
+            .map
+            .iter()
+            .filter(|(_, g)| cluster.is_none_or(|c| g.cluster == *c))
+            .filter(|(_, g)| g.broker_addrs.values().any(|a| a == addr))
+            .map(|(n, _)| n)
+            .collect();
+        let first = match holding.len() {
+            0 => return None,
+            1 => holding[0],
+            _ => self.order.in_order(holding, |n| n)[0],
+        };
+        let group = self.map.get(first)?;
+        let (id, _) = self
+            .java_addrs(first.as_str())
+            .into_iter()
+            .find(|(_, a)| *a == addr)?;
+        Some((first.clone(), group.cluster.clone(), id))
     }
 
     /// Number of groups.

@@ -126,18 +126,45 @@ impl RouteManager {
     /// order than the original's), after 5.x's acting-master rewrite; filter servers in the order of
     /// the `HashMap` they are put in. The standard form sorts the maps, not the lists.
     pub fn route_body(&self, topic: &str, form: JsonForm) -> Option<Vec<u8>> {
+        self.encode_route(topic, form)
+    }
+
+    /// The route of `topic` with `queueDatas` and `brokerDatas` in the order a standard body lists
+    /// them (what a client decodes); its maps are sorted, as that body's are.
+    pub fn route_as_sent(&self, topic: &str) -> Option<crate::model::TopicRouteData> {
+        let mut route = self.pickup_topic_route_data(topic)?;
+        let groups = self.topic_queue_table.java_group_order(topic)?;
+        let names = self.route_names(groups);
+        let rank = |list: &[BrokerName], name: &BrokerName| list.iter().position(|n| n == name);
+        let in_map: Vec<BrokerName> = groups.iter().cloned().collect();
+        crate::sort::sort_by(&mut route.queue_datas, |a, b| {
+            rank(&in_map, &a.broker_name).cmp(&rank(&in_map, &b.broker_name))
+        });
+        crate::sort::sort_by(&mut route.broker_datas, |a, b| {
+            rank(&names, &a.broker_name).cmp(&rank(&names, &b.broker_name))
+        });
+        Some(route)
+    }
+
+    /// The name set a route's `brokerDatas` follow: 4.9.8 `new HashSet<>()` + `addAll(keys)`,
+    /// 5.x `new HashSet<>(keys)` (sized for them).
+    fn route_names(&self, groups: &JavaTable<BrokerName>) -> Vec<BrokerName> {
+        let names_set = if self.profile.is_v5() {
+            JavaTable::hash_set_for(groups.len())
+        } else {
+            JavaTable::hash_map()
+        };
+        order_of(names_set, groups.iter().cloned())
+    }
+
+    fn encode_route(&self, topic: &str, form: JsonForm) -> Option<Vec<u8>> {
         let route = self.pickup_topic_route_data(topic)?;
         let groups = self.topic_queue_table.java_group_order(topic)?;
         let queue_datas: Vec<&QueueData> = groups
             .iter()
             .filter_map(|n| route.queue_datas.iter().find(|q| q.broker_name == *n))
             .collect();
-        let names_set = if self.profile.is_v5() {
-            JavaTable::hash_set_for(groups.len())
-        } else {
-            JavaTable::hash_map()
-        };
-        let names = order_of(names_set, groups.iter().cloned());
+        let names = self.route_names(groups);
         let mut broker_datas = Vec::new();
         let mut filters: JavaTable<&str> = JavaTable::hash_map();
         for name in &names {

@@ -248,11 +248,8 @@ pub fn MqadminView(props: &MqadminViewProps) -> Html {
                     let up = sim.brokers().iter().any(|b| b.addr == addr && b.is_up());
                     BrokerRuntime { version: if up { version.into() } else { String::new() }, active: up }
                 });
-                // What mqadmin decodes: the standard body, lists in the NameServer's Java order.
-                let route = ns
-                    .manager
-                    .route_body(&store.topic, crate::namesrv::JsonForm::Standard)
-                    .and_then(|b| crate::model::fastjson::from_body(&b).ok());
+                // What mqadmin decodes: the route with its lists in the NameServer's Java order.
+                let route = ns.manager.route_as_sent(&store.topic);
                 html! { <>
                     <h3><code>{ format!("$ mqadmin clusterList -n {}:9876", ns.name) }</code></h3>
                     <pre class="terminal">{ text }</pre>
