@@ -144,6 +144,13 @@ impl PropertiesOrder {
     }
 }
 
+/// The bucket `key` falls in within a `HashMap` table of `capacity` (a power of two).
+pub fn hash_map_bucket<K: JavaKey>(key: &K, capacity: usize) -> usize {
+    let h = key.hash_code();
+    let spread = h ^ ((h as u32) >> 16) as i32;
+    (spread as u32 as usize) & (capacity - 1)
+}
+
 /// The order of `keys` once put, in that order, into a fresh table of `kind` (a Java collection
 /// built by `addAll` or by a loop of puts).
 pub fn order_of<K: JavaKey>(mut table: JavaTable<K>, keys: impl IntoIterator<Item = K>) -> Vec<K> {

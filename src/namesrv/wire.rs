@@ -149,6 +149,14 @@ impl RouteManager {
     /// The name set a route's `brokerDatas` follow: 4.9.8 `new HashSet<>()` + `addAll(keys)`,
     /// 5.x `new HashSet<>(keys)` (sized for them).
     fn route_names(&self, groups: &JavaTable<BrokerName>) -> Vec<BrokerName> {
+        if groups.len() <= 11 {
+            // Either set has 16 buckets for up to 11 names and never grows: its order is the
+            // names by bucket, in the map's order within one. (Sorted without building the set:
+            // this runs for every route a client asks for.)
+            let mut names: Vec<BrokerName> = groups.iter().cloned().collect();
+            crate::sort::sort_by_key(&mut names, |n| crate::java_order::hash_map_bucket(n, 16));
+            return names;
+        }
         let names_set = if self.profile.is_v5() {
             JavaTable::hash_set_for(groups.len())
         } else {
@@ -171,6 +179,11 @@ impl RouteManager {
             let Some(bd) = route.broker_data(name.as_str()) else {
                 continue;
             };
+            if form == JsonForm::Standard {
+                // MapSortField: the ids sorted, whatever the copy's order.
+                broker_datas.push(GroupOut::new(bd, bd.broker_addrs.keys().copied()));
+                continue;
+            }
             let mut copy = self
                 .broker_addr_table
                 .java_ids(name.as_str())
@@ -191,10 +204,7 @@ impl RouteManager {
                 }
                 copy.insert(MASTER_ID);
             }
-            let ids: Vec<i64> = match form {
-                JsonForm::Legacy => copy.iter().copied().collect(),
-                JsonForm::Standard => bd.broker_addrs.keys().copied().collect(),
-            };
+            let ids: Vec<i64> = copy.iter().copied().collect();
             for id in &ids {
                 if let Some(addr) = bd.broker_addrs.get(id) {
                     if route.filter_server_table.contains_key(addr.as_str()) {
