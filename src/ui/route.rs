@@ -163,7 +163,9 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
                             Some(r) => route_table(r),
                             None => html!{ <p class="gone">{ "TOPIC_NOT_EXIST (code 17): no route" }</p> },
                         } }
-                        <details><summary>{ "JSON a client receives" }</summary><pre class="json wire">{ json.clone() }</pre></details>
+                        <details><summary>{ "JSON a client receives" }</summary>
+                            <p class="hint">{ "Byte for byte what this NameServer sends a 4.9.4+ or 5.x client: brokerDatas and queueDatas in the order of RocketMQ's hash maps, not sorted." }</p>
+                            <pre class="json wire">{ json.clone() }</pre></details>
                     </div>
                 }
             }) }
