@@ -462,24 +462,36 @@ impl Core {
         }
     }
 
+    /// `putVal`'s placement of a new key's `slot` in bucket `b`: first in an empty bucket, into a
+    /// tree, or at the end of a list. True when the list already held 8 or more (time to treeify).
+    fn put_in_bucket(&mut self, b: usize, slot: u32, cmp: Cmp) -> bool {
+        if self.heads[b] == NIL {
+            self.heads[b] = slot;
+            false
+        } else if self.tree_root(b).is_some() {
+            self.tree_put(b, slot, cmp);
+            false
+        } else {
+            self.append(b, slot) >= TREEIFY_THRESHOLD
+        }
+    }
+
+    /// HashMap's `treeifyBin`: a table under 64 doubles instead.
+    fn treeify_hash_map_bin(&mut self, b: usize, cmp: Cmp) {
+        if self.heads.len() < MIN_TREEIFY_CAPACITY {
+            self.resize_hash_map(cmp);
+        } else {
+            self.treeify(b, cmp);
+        }
+    }
+
     fn insert_hash_map(&mut self, slot: u32, hash: i32, cmp: Cmp) {
         if self.heads.is_empty() {
             self.resize_hash_map(cmp);
         }
         let b = self.index(hash, self.heads.len());
-        if self.heads[b] == NIL {
-            self.heads[b] = slot;
-        } else if self.tree_root(b).is_some() {
-            self.tree_put(b, slot, cmp);
-        } else {
-            let before = self.append(b, slot);
-            if before >= TREEIFY_THRESHOLD {
-                if self.heads.len() < MIN_TREEIFY_CAPACITY {
-                    self.resize_hash_map(cmp);
-                } else {
-                    self.treeify(b, cmp);
-                }
-            }
+        if self.put_in_bucket(b, slot, cmp) {
+            self.treeify_hash_map_bin(b, cmp);
         }
         self.len += 1;
         if self.len > self.threshold {
@@ -498,15 +510,8 @@ impl Core {
             self.threshold = n - (n >> 2);
         }
         let b = self.index(hash, self.heads.len());
-        if self.heads[b] == NIL {
-            self.heads[b] = slot;
-        } else if self.tree_root(b).is_some() {
-            self.tree_put(b, slot, cmp);
-        } else {
-            let before = self.append(b, slot);
-            if before >= TREEIFY_THRESHOLD {
-                self.treeify_concurrent_bin(b, cmp);
-            }
+        if self.put_in_bucket(b, slot, cmp) {
+            self.treeify_concurrent_bin(b, cmp);
         }
         self.len += 1;
         while self.len >= self.threshold && self.heads.len() < MAXIMUM_CAPACITY {
@@ -575,11 +580,7 @@ impl Core {
             self.set_next(slot, self.heads[b]);
             self.heads[b] = slot;
             if before >= TREEIFY_THRESHOLD - 1 {
-                if self.heads.len() < MIN_TREEIFY_CAPACITY {
-                    self.resize_hash_map(cmp);
-                } else {
-                    self.treeify(b, cmp);
-                }
+                self.treeify_hash_map_bin(b, cmp);
             }
         }
         self.len += 1;
