@@ -27,6 +27,7 @@
 //! - [`rng`]: the seeded PRNG, the only source of chance.
 //! - [`sim`]: the simulator (NameServers, brokers, producers on a virtual clock) and the scenario
 //!   format.
+//! - `shared`: copy-on-write ownership of the big tables, so snapshots of the world share them.
 //! - `sort`: one stable sort shared by every call site, so the wasm bundles carry one copy of it.
 //! - [`view`]: text shared by the dashboard and the CLI (mqadmin layouts, share links).
 //! - `server` (native only): `routelab namesrv`, a real NameServer on the route manager (tokio,
@@ -63,6 +64,7 @@ pub mod remoting;
 pub mod rng;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
+mod shared;
 pub mod sim;
 mod sort;
 pub mod view;

@@ -99,7 +99,8 @@ pub struct BrokerLiveTable {
     /// The first deadline of `by_deadline` (u64::MAX when empty), kept beside it for the scan's
     /// one-comparison check.
     deadline_floor: u64,
-    filled: BTreeMap<BrokerAddrInfo, FilledTopics>,
+    /// Shared with the snapshots of time travel until changed: it changes only with topics.
+    filled: crate::shared::Shared<BTreeMap<BrokerAddrInfo, FilledTopics>>,
     /// The keys as RocketMQ's `HashMap(256)` (4.x) / `ConcurrentHashMap(256)` (5.x) holds them.
     order: JavaTable<BrokerAddrInfo>,
 }
@@ -125,7 +126,9 @@ impl LiveEntry {
 pub(crate) struct FilledTopics {
     pub broker_name: BrokerName,
     pub removals: u64,
-    pub topics: Vec<String>,
+    /// Shared, not copied, by the snapshots of time travel (a big cluster's brokers carry 200
+    /// topics each).
+    pub topics: std::sync::Arc<[String]>,
 }
 
 impl Default for BrokerLiveTable {
@@ -142,7 +145,7 @@ impl BrokerLiveTable {
             by_deadline: BTreeMap::new(),
             next_seq: 0,
             deadline_floor: u64::MAX,
-            filled: BTreeMap::new(),
+            filled: Default::default(),
             order: route_table(v5, 256),
         }
     }
@@ -253,7 +256,9 @@ impl BrokerLiveTable {
     }
 
     fn remove_as(&mut self, key: &BrokerAddrInfo, while_iterating: bool) -> Option<BrokerLiveInfo> {
-        self.filled.remove(key);
+        if self.filled.contains_key(key) {
+            self.filled.remove(key);
+        }
         let old = self.map.remove(key)?;
         if while_iterating {
             self.order.remove_while_iterating(key);

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::event::{Event, RejectReason, TopicRemovalReason};
 use super::request::RegisterBroker;
-use super::tables::{BrokerLiveInfo, FilledTopics};
+use super::tables::{BrokerLiveInfo, ChannelId, FilledTopics};
 use super::{RouteError, RouteManager};
 use crate::java_order::{order_of, JavaTable};
 use crate::model::perm::PERM_WRITE;
@@ -85,6 +85,17 @@ impl RouteManager {
         &mut self,
         now_ms: u64,
         req: &RegisterBroker,
+    ) -> Result<RegisterBrokerResult, RouteError> {
+        self.register_broker_on(now_ms, req, req.channel)
+    }
+
+    /// [`RouteManager::register_broker`] arriving on `channel` (`req.channel` is not read): one
+    /// request sent to several NameServers, each on its own channel, is not copied per NameServer.
+    pub fn register_broker_on(
+        &mut self,
+        now_ms: u64,
+        req: &RegisterBroker,
+        channel: ChannelId,
     ) -> Result<RegisterBrokerResult, RouteError> {
         req.validate_header()?;
         let v5 = self.profile.is_v5();
@@ -210,7 +221,7 @@ impl RouteManager {
                 last_update_timestamp: now_ms,
                 heartbeat_timeout_millis: timeout,
                 data_version: wrapper.data_version.clone(),
-                channel: req.channel,
+                channel,
                 ha_server_addr: req.ha_server_addr.clone(),
             },
         );

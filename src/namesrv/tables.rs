@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::java_order::{JavaKey, JavaTable};
 use crate::model::{BrokerAddr, BrokerData, BrokerName, ClusterName, QueueData, TopicName};
+use crate::shared::Shared;
 
 pub(crate) use super::live_table::FilledTopics;
 pub use super::live_table::{BrokerAddrInfo, BrokerLiveInfo, BrokerLiveTable};
@@ -42,7 +43,9 @@ pub(crate) fn route_table<K: JavaKey>(v5: bool, capacity: usize) -> JavaTable<K>
 /// as the keys of its own `new HashMap<>()` (both profiles).
 #[derive(Clone, Debug)]
 pub struct TopicQueueTable {
-    map: BTreeMap<TopicName, TopicGroups>,
+    /// Each topic's groups are shared with the snapshots of time travel until changed, so a change
+    /// to a few topics copies those topics and the map's entries, not every topic's data.
+    map: BTreeMap<TopicName, Shared<TopicGroups>>,
     order: JavaTable<TopicName>,
 }
 
@@ -159,12 +162,17 @@ impl TopicQueueTable {
             std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
             std::collections::btree_map::Entry::Vacant(v) => {
                 order.insert(topic.clone());
-                v.insert(TopicGroups {
+                v.insert(Shared::new(TopicGroups {
                     queues: BTreeMap::new(),
                     order: JavaTable::hash_map(),
-                })
+                }))
             }
         };
+        // Looked at before writing: a shared topic is copied only when it changes.
+        if groups.queues.get(&qd.broker_name) == Some(&qd) {
+            return Put::Unchanged;
+        }
+        let groups = &mut **groups;
         match groups.queues.get_mut(&qd.broker_name) {
             Some(old) if *old == qd => Put::Unchanged,
             Some(old) => Put::Stored(Some(std::mem::replace(old, qd))),
@@ -189,6 +197,10 @@ impl TopicQueueTable {
         broker_name: &BrokerName,
     ) -> Option<(QueueData, bool)> {
         let groups = self.map.get_mut(topic)?;
+        if !groups.queues.contains_key(broker_name) {
+            return None;
+        }
+        let groups = &mut **groups;
         let removed = groups.queues.remove(broker_name)?;
         groups.order.remove(broker_name);
         let emptied = groups.queues.is_empty();
@@ -199,24 +211,31 @@ impl TopicQueueTable {
         Some((removed, emptied))
     }
 
-    /// Removes the QueueData of every group in `broker_names` from every topic, dropping topics
-    /// left empty, topic by topic in Java's order (as `topicQueueTable.forEach` and 5.x's batch
-    /// cleanup walk them), each topic's groups in `broker_names`' order. Returns what was removed,
-    /// in that order, each with whether its topic went.
-    pub(crate) fn remove_groups(
-        &mut self,
-        broker_names: &[BrokerName],
-    ) -> Vec<(TopicName, QueueData, bool)> {
-        let mut removed = Vec::new();
+    /// The topics with QueueData of a group in `broker_names`, for [`TopicQueueTable::remove_groups`].
+    pub(crate) fn hosting(&self, broker_names: &[BrokerName]) -> Vec<TopicName> {
         if broker_names.is_empty() {
-            return removed;
+            return Vec::new();
         }
-        let hosting: Vec<TopicName> = self
-            .map
+        self.map
             .iter()
             .filter(|(_, g)| broker_names.iter().any(|n| g.queues.contains_key(n)))
             .map(|(t, _)| t.clone())
-            .collect();
+            .collect()
+    }
+
+    /// Removes the QueueData of every group in `broker_names` from the topics in `hosting`,
+    /// dropping topics left empty, topic by topic in Java's order (as `topicQueueTable.forEach`
+    /// and 5.x's batch cleanup walk them), each topic's groups in `broker_names`' order. Returns
+    /// what was removed, in that order, each with whether its topic went.
+    ///
+    /// `hosting` is what [`TopicQueueTable::hosting`] found: looking is apart from removing so that
+    /// a table shared with snapshots is not copied when there is nothing to remove.
+    pub(crate) fn remove_groups(
+        &mut self,
+        broker_names: &[BrokerName],
+        hosting: Vec<TopicName>,
+    ) -> Vec<(TopicName, QueueData, bool)> {
+        let mut removed = Vec::new();
         for topic in self.order.in_order(hosting, |t| t) {
             for name in broker_names {
                 if let Some((qd, emptied)) = self.remove_queue(&topic, name) {

@@ -35,7 +35,7 @@ pub struct BrokerNode {
     /// Current state.
     pub state: BrokerState,
     /// Its topic configs (the scenario's, plus system topics), by name.
-    pub topics: BTreeMap<String, TopicConfig>,
+    pub topics: crate::shared::Shared<BTreeMap<String, TopicConfig>>,
     /// Bumped on every topic change.
     pub data_version: DataVersion,
     /// Registration period, ms.
@@ -48,7 +48,7 @@ pub struct BrokerNode {
     pub(crate) epoch: u64,
     /// The last full-table registration, sent again while the DataVersion stays (every topic change
     /// bumps it): a heartbeat of a broker with hundreds of topics then copies no table.
-    pub(crate) full_registration: Option<RegisterBroker>,
+    pub(crate) full_registration: Option<std::sync::Arc<RegisterBroker>>,
     /// Bumped on every change of `topics`, so what a producer remembers of them can tell it is
     /// out of date.
     pub(crate) topics_changed: u64,
@@ -113,7 +113,7 @@ impl Sim {
             spec: spec.clone(),
             addr: spec.addr.clone(),
             state: BrokerState::Stopped,
-            topics,
+            topics: crate::shared::Shared::new(topics),
             data_version: DataVersion::new(1, self.now as i64),
             register_ms,
             next_register: None,
@@ -152,14 +152,14 @@ impl Sim {
     /// REGISTER_BROKER with the full topic table to every NameServer it can reach.
     pub(super) fn register_all(&mut self, b: usize) {
         let broker = &mut self.brokers[b];
-        let mut req = match broker.full_registration.take() {
+        let req = match broker.full_registration.take() {
             Some(req) if req.topics().data_version == broker.data_version => req,
             _ => {
                 let topics = broker.topics.values().cloned().collect();
-                self.registration(b, topics)
+                std::sync::Arc::new(self.registration(b, topics))
             }
         };
-        self.send_registration(b, &mut req);
+        self.send_registration(b, &req);
         self.brokers[b].full_registration = Some(req);
     }
 
@@ -196,8 +196,8 @@ impl Sim {
     /// turn (none across a cut link). The request is built once: with thousands of topics, copying
     /// the table per NameServer was a large part of a heartbeat's cost.
     fn register_body(&mut self, b: usize, topics: Vec<TopicConfig>) {
-        let mut req = self.registration(b, topics);
-        self.send_registration(b, &mut req);
+        let req = self.registration(b, topics);
+        self.send_registration(b, &req);
     }
 
     /// The broker's REGISTER_BROKER request with these topic configs and its current DataVersion.
@@ -226,15 +226,18 @@ impl Sim {
     }
 
     /// Sends `req` to each NameServer in turn, on the broker's channel to it.
-    fn send_registration(&mut self, b: usize, req: &mut RegisterBroker) {
+    /// The request is not changed (each NameServer's channel is passed beside it): a snapshot of
+    /// the world shares the broker's last registration.
+    fn send_registration(&mut self, b: usize, req: &RegisterBroker) {
         for ns in 0..self.namesrvs.len() {
             if self.is_cut(b, ns) {
                 continue;
             }
             let channel = self.channel(b, ns);
-            req.channel = channel;
             // Refusals are reported by the manager's events; validated scenarios give valid requests.
-            let _ = self.namesrvs[ns].manager.register_broker(self.now, req);
+            let _ = self.namesrvs[ns]
+                .manager
+                .register_broker_on(self.now, req, channel);
             if let Some(conn) = self.conns.get_mut(&channel) {
                 conn.last_traffic = self.now;
             }

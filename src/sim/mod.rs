@@ -152,7 +152,6 @@ pub(crate) struct Conn {
 /// carry an old epoch and are ignored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
-    Action(usize),
     Scan(usize),
     Register { broker: usize, epoch: u64 },
     IdleCheck(ChannelId),
@@ -176,6 +175,12 @@ pub struct Sim {
     next_channel: u64,
     /// Pending timers, fired by time; insertion order breaks ties deterministically.
     timers: timers::TimerQueue,
+    /// The scenario's actions as (ms, index), in time order (ties in file order), and how many
+    /// have been applied. An action applies after every timer due at its time, as a teacher's
+    /// button does (the clock stops after the timers of a time have fired): a scenario exported or
+    /// shared from a session replays it exactly.
+    actions: std::sync::Arc<[(u64, usize)]>,
+    next_action: usize,
     events: VecDeque<SimEvent>,
     /// broker address ↔ NameServer links that are cut.
     cut_broker_ns: BTreeSet<(String, usize)>,
@@ -217,6 +222,17 @@ impl Sim {
             next_channel: 1,
             timers: timers::TimerQueue::default(),
             events: VecDeque::new(),
+            actions: {
+                let mut order: Vec<(u64, usize)> = scenario
+                    .actions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| ((a.at * 1000.0).round() as u64, i))
+                    .collect();
+                crate::sort::sort_by(&mut order, |a, b| a.0.cmp(&b.0));
+                order.into()
+            },
+            next_action: 0,
             cut_broker_ns: BTreeSet::new(),
             generated: std::sync::Arc::new(topic_sets::expand(scenario)),
         };
@@ -229,9 +245,6 @@ impl Sim {
         }
         for p in &scenario.producers {
             sim.add_producer(p);
-        }
-        for (i, a) in scenario.actions.iter().enumerate() {
-            sim.schedule((a.at * 1000.0).round() as u64, Timer::Action(i));
         }
         sim
     }
@@ -283,7 +296,15 @@ impl Sim {
 
     /// When the next timer fires, if any.
     pub fn next_timer(&self) -> Option<u64> {
-        self.timers.next_time()
+        match (self.timers.next_time(), self.next_action_at()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// When the next scenario action applies, if any is left.
+    fn next_action_at(&self) -> Option<u64> {
+        self.actions.get(self.next_action).map(|a| a.0)
     }
 
     /// Fires every timer due at the next timer's time and moves the clock there. Returns that time,
@@ -303,10 +324,23 @@ impl Sim {
     /// Fires every timer due up to `t`, in (time, insertion order), each at its own time: the clock
     /// moves to each timer's time as it fires. The one loop that fires timers (`fire` inlined
     /// into it).
+    ///
+    /// A scenario action due at `a` applies once every timer due up to `a` has fired.
     fn fire_until(&mut self, t: u64) {
-        while let Some((at, timer)) = self.timers.pop_due_with_time(t) {
-            self.now = self.now.max(at);
-            self.fire(timer);
+        loop {
+            let action = self.next_action_at().filter(|&a| a <= t);
+            if let Some((at, timer)) = self.timers.pop_due_with_time(action.unwrap_or(t)) {
+                self.now = self.now.max(at);
+                self.fire(timer);
+            } else if let Some(at) = action {
+                self.now = self.now.max(at);
+                let i = self.actions[self.next_action].1;
+                self.next_action += 1;
+                let action = self.scenario.actions[i].action.clone();
+                self.apply_action(&action);
+            } else {
+                break;
+            }
         }
     }
 
@@ -414,10 +448,6 @@ impl Sim {
 
     fn fire(&mut self, timer: Timer) {
         match timer {
-            Timer::Action(i) => {
-                let action = self.scenario.actions[i].action.clone();
-                self.apply_action(&action);
-            }
             Timer::Scan(ns) => {
                 self.scan(ns);
                 let period = self.timing.scan_ms;

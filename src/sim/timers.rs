@@ -160,21 +160,21 @@ mod tests {
         let mut q = TimerQueue::default();
         let set = [(5, 0), (3, 1), (5, 2), (3, 3), (9, 4), (3, 5)];
         for (at, i) in set {
-            q.push(at, Timer::Action(i));
+            q.push(at, Timer::Scan(i));
         }
         assert_eq!(q.next_time(), Some(3));
         assert_eq!(q.pop_due(2), None);
         let mut fired = Vec::new();
-        while let Some(Timer::Action(i)) = q.pop_due(5) {
+        while let Some(Timer::Scan(i)) = q.pop_due(5) {
             fired.push(i);
         }
         assert_eq!(fired, vec![1, 3, 5, 0, 2]);
         // A timer set for a time already reached fires after those set before it for that time.
-        q.push(9, Timer::Action(6));
-        q.push(7, Timer::Action(7));
-        assert_eq!(q.pop_due(9), Some(Timer::Action(7)));
-        assert_eq!(q.pop_due(9), Some(Timer::Action(4)));
-        assert_eq!(q.pop_due(9), Some(Timer::Action(6)));
+        q.push(9, Timer::Scan(6));
+        q.push(7, Timer::Scan(7));
+        assert_eq!(q.pop_due(9), Some(Timer::Scan(7)));
+        assert_eq!(q.pop_due(9), Some(Timer::Scan(4)));
+        assert_eq!(q.pop_due(9), Some(Timer::Scan(6)));
         assert_eq!(q.pop_due(u64::MAX), None);
         assert_eq!(q.next_time(), None);
     }
@@ -186,10 +186,10 @@ mod tests {
         let n = 200;
         // Times 0, 7, 14, … modulo 10: many ties, set in a scrambled order.
         for i in 0..n {
-            q.push((i as u64 * 7) % 10, Timer::Action(i));
+            q.push((i as u64 * 7) % 10, Timer::Scan(i));
         }
         let mut fired = Vec::new();
-        while let Some(Timer::Action(i)) = q.pop_due(u64::MAX) {
+        while let Some(Timer::Scan(i)) = q.pop_due(u64::MAX) {
             fired.push(i);
         }
         let mut expected: Vec<usize> = (0..n).collect();
@@ -215,7 +215,7 @@ mod tests {
                     3 => now.saturating_sub(rng.next_below(5)),
                     _ => now + rng.next_below(12),
                 };
-                q.push(at, Timer::Action(next_id));
+                q.push(at, Timer::Scan(next_id));
                 reference.push((at, next_id));
                 next_id += 1;
             } else {
@@ -223,7 +223,7 @@ mod tests {
                 let best = reference.iter().copied().min();
                 assert_eq!(q.next_time(), best.map(|(at, _)| at));
                 let t = best.map_or(now, |(at, _)| at.max(now));
-                assert_eq!(q.pop_due(t), best.map(|(_, id)| Timer::Action(id)));
+                assert_eq!(q.pop_due(t), best.map(|(_, id)| Timer::Scan(id)));
                 if let Some(b) = best {
                     reference.retain(|e| *e != b);
                     now = t;
@@ -231,7 +231,7 @@ mod tests {
             }
         }
         while let Some(b) = reference.iter().copied().min() {
-            assert_eq!(q.pop_due(u64::MAX), Some(Timer::Action(b.1)));
+            assert_eq!(q.pop_due(u64::MAX), Some(Timer::Scan(b.1)));
             reference.retain(|e| *e != b);
         }
         assert_eq!(q.next_time(), None);
