@@ -373,6 +373,6 @@ pub fn describe(e: &SimEvent) -> String {
             }
             None => format!("{namesrv} answers TOPIC_NOT_EXIST for {topic}"),
         },
-        SimEventKind::Action { action } => format!("action: {}", serde_json::to_string(action).unwrap_or_else(|_| action.name().into())),
+        SimEventKind::Action { action } => format!("action: {}", action.describe()),
     }
 }

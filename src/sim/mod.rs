@@ -17,7 +17,11 @@
 //! - `report`: the final state in RocketMQ's table names, and the text format.
 //! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `presets`: the scenarios that ship with RouteLab.
+//! - `action_words`: an action in plain words.
+//! - [`timeline`]: time travel over a run — snapshots, replay, seek, forks and undo, the marks a
+//!   timeline is painted with, and the feed as it was at each moment.
 
+mod action_words;
 mod broker;
 mod event;
 mod json_path;
@@ -26,6 +30,7 @@ mod producer;
 mod report;
 pub mod scenario;
 mod targets;
+pub mod timeline;
 mod timers;
 mod topic_sets;
 
@@ -181,6 +186,9 @@ pub struct Sim {
     /// shared from a session replays it exactly.
     actions: std::sync::Arc<[(u64, usize)]>,
     next_action: usize,
+    /// Timers fired and actions applied so far: the measure of the work a replay repeats, and
+    /// (the same on every replay of the same history) where a replay stands in it.
+    fired: u64,
     events: VecDeque<SimEvent>,
     /// broker address ↔ NameServer links that are cut.
     cut_broker_ns: BTreeSet<(String, usize)>,
@@ -233,6 +241,7 @@ impl Sim {
                 order.into()
             },
             next_action: 0,
+            fired: 0,
             cut_broker_ns: BTreeSet::new(),
             generated: std::sync::Arc::new(topic_sets::expand(scenario)),
         };
@@ -292,6 +301,12 @@ impl Sim {
     /// Whether the link between the broker at `addr` and NameServer `ns` is cut.
     pub fn is_link_cut(&self, addr: &str, ns: usize) -> bool {
         self.cut_broker_ns.contains(&(addr.to_owned(), ns))
+    }
+
+    /// How many timers have fired and actions applied since t = 0: the same at the same point of
+    /// the same history, however it was advanced.
+    pub fn fired(&self) -> u64 {
+        self.fired
     }
 
     /// When the next timer fires, if any.
@@ -447,6 +462,7 @@ impl Sim {
     }
 
     fn fire(&mut self, timer: Timer) {
+        self.fired += 1;
         match timer {
             Timer::Scan(ns) => {
                 self.scan(ns);
@@ -515,6 +531,7 @@ impl Sim {
     }
 
     fn apply_action(&mut self, action: &Action) {
+        self.fired += 1;
         self.emit(SimEventKind::Action {
             action: Box::new(action.clone()),
         });

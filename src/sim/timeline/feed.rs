@@ -1,0 +1,238 @@
+//! What the dashboard derives from the events up to a moment: the event feed in plain words and
+//! every producer's last picks. Kept beside each snapshot of the world, so a moment in the past
+//! shows the feed it showed then.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use crate::model::{BrokerName, ProducerGroup};
+use crate::sim::{describe, SimEvent, SimEventKind};
+
+/// How many feed items are kept.
+pub const FEED_LIMIT: usize = 200;
+/// How many topic names a grouped feed line lists (the rest are counted).
+const FEED_TOPICS_LISTED: usize = 20;
+/// How many picks each producer's strip keeps.
+pub const PICKS_KEPT: usize = 24;
+
+/// One line of the event feed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FeedItem {
+    /// Virtual ms.
+    pub t: u64,
+    /// Plain words.
+    pub text: String,
+    /// The event's kind (for styling).
+    pub kind: &'static str,
+    /// What clicking it selects.
+    pub target: Option<Selection>,
+    /// Topic changes merged into this line: (group key, topics).
+    pub group: Option<(String, Vec<String>)>,
+    /// A stable key for rendering (items are prepended; keys let the list move instead of rewriting
+    /// every row).
+    pub seq: u64,
+}
+
+/// What the user has selected (highlighted across the views).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// A broker address.
+    Broker(String),
+    /// A producer group.
+    Producer(String),
+    /// A topic.
+    Topic(String),
+}
+
+/// One send attempt, for a producer's strip of recent picks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pick {
+    pub t: u64,
+    /// The send event's shared name (a reference count, not a copy: one pick per simulated send).
+    pub broker: BrokerName,
+    pub queue: i32,
+    pub attempt: u32,
+    pub ok: bool,
+}
+
+/// The feed and the picks after some events. The lists sit behind `Arc` and are replaced (a new
+/// `Arc`) whenever they change, so a copy kept with a snapshot costs two reference counts and a
+/// panel can tell by pointer whether its list changed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Digest {
+    /// Newest first, at most [`FEED_LIMIT`].
+    pub feed: Arc<VecDeque<FeedItem>>,
+    /// The last send attempts per producer group, newest last.
+    pub picks: Arc<BTreeMap<ProducerGroup, VecDeque<Pick>>>,
+    /// The next feed item's key.
+    pub feed_seq: u64,
+}
+
+impl Digest {
+    /// Takes in events in the order they happened. The result does not depend on how a run's
+    /// events are split into calls.
+    pub fn absorb(&mut self, events: &[SimEvent]) {
+        if events.is_empty() {
+            return;
+        }
+        let mut front_grown = false;
+        for e in events {
+            if let SimEventKind::Send {
+                producer,
+                broker_name: Some(b),
+                queue_id: Some(q),
+                attempt,
+                ok,
+                ..
+            } = &e.kind
+            {
+                let strip = Arc::make_mut(&mut self.picks)
+                    .entry(producer.clone())
+                    .or_default();
+                strip.push_back(Pick {
+                    t: e.t,
+                    broker: b.clone(),
+                    queue: *q,
+                    attempt: *attempt,
+                    ok: *ok,
+                });
+                while strip.len() > PICKS_KEPT {
+                    strip.pop_front();
+                }
+            }
+            if let SimEventKind::TopicChanged {
+                namesrv,
+                broker_name,
+                change,
+                topic,
+                ..
+            } = &e.kind
+            {
+                // One line for the topics one registration (or removal) changed together. Its text is
+                // written once the group is complete (a first registration changes hundreds of topics).
+                let key = format!("{}|{namesrv}|{broker_name}|{change}", e.t);
+                if let Some(g) = Arc::make_mut(&mut self.feed)
+                    .front_mut()
+                    .and_then(|f| f.group.as_mut())
+                    .filter(|g| g.0 == key)
+                {
+                    g.1.push(topic.clone());
+                    front_grown = true;
+                    continue;
+                }
+                self.finish_front(&mut front_grown);
+                self.feed_seq += 1;
+                Arc::make_mut(&mut self.feed).push_front(FeedItem {
+                    t: e.t,
+                    text: describe(e),
+                    kind: "topic",
+                    target: target_of(&e.kind),
+                    group: Some((key, vec![topic.clone()])),
+                    seq: self.feed_seq,
+                });
+                continue;
+            }
+            if is_feed_worthy(e) {
+                self.finish_front(&mut front_grown);
+                self.feed_seq += 1;
+                Arc::make_mut(&mut self.feed).push_front(FeedItem {
+                    t: e.t,
+                    text: describe(e),
+                    kind: kind_name(&e.kind),
+                    target: target_of(&e.kind),
+                    group: None,
+                    seq: self.feed_seq,
+                });
+            }
+        }
+        self.finish_front(&mut front_grown);
+        if self.feed.len() > FEED_LIMIT {
+            Arc::make_mut(&mut self.feed).truncate(FEED_LIMIT);
+        }
+    }
+
+    /// Writes the text of the front feed item when topics were merged into it.
+    fn finish_front(&mut self, grown: &mut bool) {
+        if !std::mem::take(grown) {
+            return;
+        }
+        let Some(front) = Arc::make_mut(&mut self.feed).front_mut() else {
+            return;
+        };
+        let Some((key, topics)) = &front.group else {
+            return;
+        };
+        let mut parts = key.splitn(4, '|').skip(1);
+        let (namesrv, broker, change) = (
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+        );
+        let shown = topics.len().min(FEED_TOPICS_LISTED);
+        let more = if topics.len() > shown {
+            format!(" … and {} more", topics.len() - shown)
+        } else {
+            String::new()
+        };
+        front.text = format!(
+            "{namesrv}: {} topics of {broker} {change}: {}{more}",
+            topics.len(),
+            topics[..shown].join(", ")
+        );
+    }
+}
+
+/// Heartbeats, unchanged polls and plain successful sends would drown the feed.
+fn is_feed_worthy(e: &SimEvent) -> bool {
+    !matches!(
+        e.kind,
+        SimEventKind::BrokerRegistered { first: false, .. }
+            | SimEventKind::RoutePolled {
+                ok: true,
+                changed: false,
+                ..
+            }
+            | SimEventKind::Send {
+                ok: true,
+                attempt: 1,
+                ..
+            }
+    )
+}
+
+/// The feed's style name of an event.
+pub fn kind_name(k: &SimEventKind) -> &'static str {
+    match k {
+        SimEventKind::BrokerRegistered { .. } => "registered",
+        SimEventKind::RegistrationRejected { .. } => "rejected",
+        SimEventKind::BrokerRemoved { .. } | SimEventKind::BrokerGroupRemoved { .. } => "removed",
+        SimEventKind::BrokerIdSwitched { .. } => "switched",
+        SimEventKind::TopicChanged { .. } => "topic",
+        SimEventKind::PermChanged { .. } => "perm",
+        SimEventKind::KvChanged { .. } => "kv",
+        SimEventKind::RoutePolled { .. } | SimEventKind::RouteQuery { .. } => "route",
+        SimEventKind::Send { ok: true, .. } => "send-ok",
+        SimEventKind::Send { .. } => "send-failed",
+        SimEventKind::Action { .. } => "action",
+    }
+}
+
+/// What clicking an event's feed line selects.
+pub fn target_of(k: &SimEventKind) -> Option<Selection> {
+    match k {
+        SimEventKind::BrokerRegistered { broker_addr, .. }
+        | SimEventKind::RegistrationRejected { broker_addr, .. }
+        | SimEventKind::BrokerRemoved { broker_addr, .. }
+        | SimEventKind::BrokerIdSwitched { broker_addr, .. } => {
+            Some(Selection::Broker(broker_addr.clone()))
+        }
+        SimEventKind::TopicChanged { topic, .. } | SimEventKind::RouteQuery { topic, .. } => {
+            Some(Selection::Topic(topic.clone()))
+        }
+        SimEventKind::RoutePolled { producer, .. } => Some(Selection::Producer(producer.clone())),
+        SimEventKind::Send { producer, .. } => {
+            Some(Selection::Producer(producer.as_str().to_owned()))
+        }
+        _ => None,
+    }
+}
