@@ -3,8 +3,8 @@
 //! `root` holds the two pages' roots: the workshop (simulator) and live mode, built as separate
 //! bundles. `state` holds the simulator's reducer (pure:
 //! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
-//! live mode; `gate` lets the clock render one group of panels per frame; each other module is
-//! one panel.
+//! live mode; `gate` lets the clock render one group of panels per frame; `timeline` is the
+//! painted timeline that seeks; each other module is one panel.
 
 mod app;
 mod clock;
@@ -22,6 +22,7 @@ mod scenario_bar;
 mod state;
 mod tables;
 mod timebar;
+mod timeline;
 mod topic_picker;
 mod vlist;
 

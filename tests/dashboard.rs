@@ -280,7 +280,7 @@ fn the_time_bar_says_when_the_simulator_falls_behind() {
         });
     }
     assert!(s.falling_behind());
-    let before = s.sim.borrow().now();
+    let before = s.sim().now();
     s = s.reduce(Msg::Tick {
         dt_ms: 0.0,
         budget: Some(Budget::new(|| true)),
@@ -288,7 +288,7 @@ fn the_time_bar_says_when_the_simulator_falls_behind() {
     });
     assert!(!s.falling_behind(), "a frame with time to spare catches up");
     assert!(
-        s.sim.borrow().now() >= before + 15_000,
+        s.sim().now() >= before + 15_000,
         "the owed time was simulated"
     );
 }
@@ -338,7 +338,7 @@ fn a_fetched_preset_loads_only_if_still_wanted() {
     });
     assert_eq!(s.preset.as_deref(), Some("fault-tolerance"));
     assert_eq!(s.loading, None);
-    assert_eq!(s.sim.borrow().now(), 0, "a preset opens at t = 0");
+    assert_eq!(s.sim().now(), 0, "a preset opens at t = 0");
     assert!(s
         .base
         .title

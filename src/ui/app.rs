@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::clock::{use_sim_clock, use_space_toggle};
+use super::clock::{use_shortcuts, use_sim_clock, SHORTCUTS};
 use super::cluster::{ClusterPart, ClusterView};
 use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
@@ -17,8 +17,9 @@ use super::scenario_bar::ScenarioBar;
 use super::state::{AppState, Msg, Panels};
 use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
+use super::timeline::{clock_text, TimelineView};
 use crate::sim::Scenario;
-use crate::view::share::from_hash;
+use crate::view::share::{from_hash, time_in_hash};
 
 /// The state at page load: the scenario of a share link in the URL, else the default preset.
 fn initial_state() -> AppState {
@@ -26,7 +27,7 @@ fn initial_state() -> AppState {
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     match from_hash(&hash) {
-        Some(Ok(scenario)) => AppState::new(scenario),
+        Some(Ok(scenario)) => AppState::at_time(scenario, time_in_hash(&hash)),
         Some(Err(e)) => {
             let mut s = AppState::with_default_preset();
             s.error = Some(format!("share link: {e}"));
@@ -84,7 +85,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         move || initial.map_or_else(initial_state, |s| AppState::new((*s).clone()))
     });
     use_sim_clock(store.clone());
-    use_space_toggle(store.clone());
+    use_shortcuts(store.clone());
     let tab = use_state(|| Tab::Tables);
     let note = store.base.note.clone();
     let dismiss = {
@@ -106,6 +107,17 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label="dismiss">{ "×" }</button></p>
             }) }
             <Gate key_of_group={time}><TimeBar store={store.clone()} /></Gate>
+            <Gate key_of_group={time}><TimelineView store={store.clone()} /></Gate>
+            { for store.fork_notice.map(|f| {
+                let undo = { let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::UndoFork)) };
+                let close = { let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::DismissFork)) };
+                html!{ <p class="fork-notice" data-testid="fork-notice" role="status">
+                    { format!("History after {} replaced: your action changed what happens next. ", clock_text(f.at_ms)) }
+                    <button class="primary" data-testid="fork-undo" onclick={undo}>{ "Undo" }</button>
+                    <button onclick={close} aria-label="dismiss">{ "×" }</button>
+                </p> }
+            }) }
+            { if store.shortcuts_open { shortcuts(&store) } else { html!{} } }
             <main class="grid">
                 <section class="panel cluster" aria-label="cluster">
                     <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Heading} /></Gate>
@@ -136,7 +148,24 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 } }
                 </Gate>
             </section>
-            <footer class="foot">{ format!("RouteLab v{} · NameServer and producer rules of RocketMQ 4.9.8 / 5.x · everything runs in your browser · Space = play/pause", crate::VERSION) }</footer>
+            <footer class="foot">{ format!("RouteLab v{} · NameServer and producer rules of RocketMQ 4.9.8 / 5.x · everything runs in your browser · Space = play/pause · ? = keyboard shortcuts", crate::VERSION) }</footer>
+        </div>
+    }
+}
+
+/// The list of keyboard shortcuts (`?`).
+fn shortcuts(store: &super::Store) -> Html {
+    let close = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::ToggleShortcuts(Some(false))))
+    };
+    html! {
+        <div class="dialog shortcuts" role="dialog" aria-label="keyboard shortcuts" data-testid="shortcuts">
+            <h2>{ "Keyboard shortcuts" }<button onclick={close} aria-label="close">{ "×" }</button></h2>
+            <table>
+                { for SHORTCUTS.iter().map(|(keys, what)| html!{ <tr><td><kbd>{ *keys }</kbd></td><td>{ *what }</td></tr> }) }
+            </table>
+            <p class="hint">{ "Not while typing in a field. Esc closes this list." }</p>
         </div>
     }
 }

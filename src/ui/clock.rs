@@ -1,5 +1,5 @@
 //! Real time → `Msg::Tick`: one tick per animation frame while playing, owned by an effect (stopped
-//! on unmount or pause), and Space to play/pause.
+//! on unmount or pause), and the keyboard shortcuts.
 //!
 //! Frames take turns: one simulates for a few ms of real time at most (`SIM_BUDGET_MS`), the next
 //! simulates for a moment only (`RENDER_SIM_BUDGET_MS`) and renders one group of panels, the groups
@@ -112,9 +112,25 @@ pub fn use_sim_clock(store: Store) {
     });
 }
 
-/// Space toggles play/pause (unless typing in a field).
+/// The keyboard shortcuts, as the `?` list shows them: (keys, what they do).
+pub const SHORTCUTS: [(&str, &str); 8] = [
+    ("Space", "play / pause"),
+    ("←", "back to the previous mark (event) on the timeline"),
+    (
+        "→",
+        "forward to the next mark (at the furthest time: the next timer)",
+    ),
+    ("Shift + ←", "10 s back"),
+    ("Shift + →", "10 s forward (within what has been reached)"),
+    ("Home", "back to t = 0"),
+    ("End", "back to the furthest time reached (Now)"),
+    ("?", "show or hide this list"),
+];
+
+/// The keyboard shortcuts (unless typing in a field): Space, ← / →, Shift + ← / →, Home, End, ?,
+/// and Escape to close the list.
 #[hook]
-pub fn use_space_toggle(store: Store) {
+pub fn use_shortcuts(store: Store) {
     use_effect_with((), move |_| {
         let listener =
             Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
@@ -124,10 +140,23 @@ pub fn use_space_toggle(store: Store) {
                     .is_some_and(|el| {
                         matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
                     });
-                if e.key() == " " && !typing {
-                    e.prevent_default();
-                    store.dispatch(Msg::TogglePlay);
+                if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return;
                 }
+                let msg = match (e.key().as_str(), e.shift_key()) {
+                    (" ", _) => Msg::TogglePlay,
+                    ("ArrowLeft", false) => Msg::PrevMark,
+                    ("ArrowRight", false) => Msg::NextMark,
+                    ("ArrowLeft", true) => Msg::SeekBy(-10_000),
+                    ("ArrowRight", true) => Msg::SeekBy(10_000),
+                    ("Home", _) => Msg::Seek(0),
+                    ("End", _) => Msg::SeekHead,
+                    ("?", _) => Msg::ToggleShortcuts(None),
+                    ("Escape", _) => Msg::ToggleShortcuts(Some(false)),
+                    _ => return,
+                };
+                e.prevent_default();
+                store.dispatch(msg);
             });
         let window = web_sys::window();
         if let Some(w) = &window {

@@ -46,8 +46,8 @@ type Members<'a> = Vec<(usize, &'a BrokerNode)>;
 #[component]
 pub fn ClusterView(props: &ClusterViewProps) -> Html {
     match props.part {
-        ClusterPart::Heading => heading(&props.store.sim.borrow()),
-        ClusterPart::Chips => chips(&props.store.sim.borrow()),
+        ClusterPart::Heading => heading(&props.store.sim()),
+        ClusterPart::Chips => chips(&props.store.sim()),
         ClusterPart::Cards => cards(&props.store),
     }
 }
@@ -90,7 +90,7 @@ fn tree(sim: &Sim) -> BTreeMap<&str, BTreeMap<&str, Members<'_>>> {
 
 /// The cards: clusters → groups → members, or a windowed list of them in a big cluster.
 fn cards(store: &Store) -> Html {
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     let mut tree = tree(&sim);
     for groups in tree.values_mut() {
         for members in groups.values_mut() {
@@ -147,7 +147,7 @@ fn card_rows(
 ) -> Callback<std::ops::Range<usize>, Html> {
     let store = store.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim.borrow();
+        let sim = store.sim();
         html! { <>{ for order[range].iter().filter_map(|&i| sim.brokers().get(i)).map(|b| html! {
             <div class="vrow" key={b.addr.clone()}>
                 <div class="group-name">{ format!("{} · {}", b.spec.cluster, b.spec.name) }</div>

@@ -2,7 +2,7 @@
 //! names.
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use yew::prelude::*;
 
@@ -35,17 +35,17 @@ pub const FEED_SHOWN_FIRST: usize = 40;
 /// to the top the first [`FEED_SHOWN_FIRST`] again.
 #[derive(Properties)]
 pub struct FeedListProps {
-    pub feed: Rc<VecDeque<FeedItem>>,
+    pub feed: Arc<VecDeque<FeedItem>>,
     pub on_select: Callback<Option<Selection>>,
 }
 
 impl PartialEq for FeedListProps {
-    /// The reducer replaces the feed's `Rc` whenever an item comes or grows (this component's
+    /// The timeline replaces the feed's `Arc` whenever an item comes or grows (this component's
     /// props hold the old one, so it is never changed in place), and the callback is new on every
     /// frame but always dispatches to the same store: comparing the pointer lets the 200 items skip
     /// every frame that added none.
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.feed, &other.feed)
+        Arc::ptr_eq(&self.feed, &other.feed)
     }
 }
 

@@ -72,7 +72,7 @@ fn parse_topics(text: &str) -> Result<Vec<TopicSpec>, String> {
 fn apply_or_show(store: &Store, action: Action, error: &UseStateHandle<Option<ScenarioError>>) {
     // Validate against the live world first so a bad field is shown in place (checking, not applying
     // to a copy: a copy of a 200-broker world costs a visible pause).
-    let result = store.sim.borrow().check(&action);
+    let result = store.sim().check(&action);
     match result {
         Ok(()) => {
             error.set(None);
@@ -227,8 +227,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
     let store = &props.store;
     let broker_name = use_state(|| {
         store
-            .sim
-            .borrow()
+            .sim()
             .brokers()
             .first()
             .map(|b| b.spec.name.clone())
@@ -238,7 +237,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
     let queues = use_state(|| "4".to_owned());
     let perm = use_state(|| "6".to_owned());
     let namesrv = use_state(String::new);
-    let new_ns = use_state(|| format!("ns-{}", store.sim.borrow().namesrvs().len() + 1));
+    let new_ns = use_state(|| format!("ns-{}", store.sim().namesrvs().len() + 1));
     let error = use_state(|| None::<ScenarioError>);
     let err = (*error).clone();
     let ns_opt = |v: &str| (!v.is_empty()).then(|| v.to_owned());
@@ -313,7 +312,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
             )
         })
     };
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     html! {
         <div class="form actions-form">
             { field("broker name", "broker_name", &broker_name, &err, "broker-a") }
@@ -349,7 +348,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
 #[component]
 pub fn TimingForm(props: &FormProps) -> Html {
     let store = &props.store;
-    let t = store.sim.borrow().timing().clone();
+    let t = store.sim().timing().clone();
     let secs = crate::decimal::secs_short;
     let register = use_state(|| secs(t.register_ms));
     let scan = use_state(|| secs(t.scan_ms));
@@ -358,7 +357,7 @@ pub fn TimingForm(props: &FormProps) -> Html {
     let poll = use_state(|| secs(t.route_poll_ms));
     let timeout = use_state(|| t.send_timeout_ms.to_string());
     let error = use_state(|| None::<ScenarioError>);
-    let warnings = store.sim.borrow().timing().warnings();
+    let warnings = store.sim().timing().warnings();
     let onsubmit = {
         let (store, error) = (store.clone(), error.clone());
         let vals = (

@@ -16,7 +16,7 @@ pub struct ProducersViewProps {
 #[component]
 pub fn ProducersView(props: &ProducersViewProps) -> Html {
     let store = &props.store;
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     let now = sim.now();
     html! {
         <section class="panel producers" aria-label="producers">

@@ -79,11 +79,11 @@ pub(crate) fn TopicSelect(props: &TopicSelectProps) -> Html {
 #[component]
 pub fn RouteView(props: &RouteViewProps) -> Html {
     let store = &props.store;
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     let topic = store.topic.clone();
     // Rebuilt only when topics come or go (not on every tick: 10,000 topics on two NameServers).
     let topics: Rc<Vec<String>> = use_memo(
-        (Rc::as_ptr(&store.sim) as usize, store.topics_version),
+        (Rc::as_ptr(&store.timeline) as usize, store.topics_version),
         |_| {
             let mut topics: BTreeSet<&str> = BTreeSet::new();
             for ns in sim.namesrvs() {

@@ -8,7 +8,7 @@ use super::fetch::fetch_text;
 use super::state::Msg;
 use super::Store;
 use crate::sim::{presets, Scenario};
-use crate::view::share::{share_hash, HASH_PREFIX};
+use crate::view::share::{share_hash_at, HASH_PREFIX};
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioBarProps {
@@ -102,10 +102,7 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
         let (open, text, store) = (open.clone(), text.clone(), store.clone());
         Callback::from(move |_: MouseEvent| {
             if !*open {
-                let mut s = (*store.base).clone();
-                s.actions.extend(store.applied.iter().cloned());
-                crate::sort::sort_by(&mut s.actions, |a, b| a.at.total_cmp(&b.at));
-                text.set(s.to_json());
+                text.set(store.timeline.borrow().branch_scenario().to_json());
             }
             open.set(!*open);
         })
@@ -129,11 +126,28 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
             Err(e) => store.dispatch(Msg::Error(format!("import: {e}"))),
         })
     };
+    let with_time = use_state(|| false);
+    let now = store.timeline.borrow().now();
     // Only while the dialog is open: encoding the scenario on every tick would cost each frame.
     let link = if *open {
-        format!("{}{}", page_url(), share_hash(&store.base, &store.applied))
+        let tl = store.timeline.borrow();
+        let at = (*with_time).then_some(now);
+        format!(
+            "{}{}",
+            page_url(),
+            share_hash_at(tl.base(), &tl.teacher_actions(), at)
+        )
     } else {
         String::new()
+    };
+    let on_time = {
+        let with_time = with_time.clone();
+        Callback::from(move |e: Event| {
+            with_time.set(
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .checked(),
+            )
+        })
     };
     let use_link = {
         let link = link.clone();
@@ -150,7 +164,9 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
         <button onclick={toggle} data-testid="share-open">{ if *open { "Close" } else { "Share · export · import" } }</button>
         { if *open { html! {
             <div class="dialog" role="dialog" aria-label="share, export, import">
-                <label>{ "Share link (reproduces this session, paused at t = 0, your actions included)" }
+                <label class="check"><input type="checkbox" checked={*with_time} onchange={on_time} data-testid="share-with-time" />
+                    { format!("open at the moment shown (t = {} s)", crate::decimal::secs_fixed(now, 1)) }</label>
+                <label>{ if *with_time { "Share link (reproduces this session, paused at the moment shown, your actions included)" } else { "Share link (reproduces this session, paused at t = 0, your actions included)" } }
                     <input readonly=true value={link.clone()} data-testid="share-link" onfocus={Callback::from(|e: FocusEvent| {
                         if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() { i.select(); }
                     })} />

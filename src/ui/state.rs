@@ -1,76 +1,45 @@
-//! The dashboard's state and its reducer. The reducer only drives the simulator (pure, no clock, no
-//! I/O): time arrives as `Msg::Tick` from the clock effect, once per animation frame.
+//! The dashboard's state and its reducer. The reducer only drives the run's timeline (pure, no
+//! clock, no I/O): time arrives as `Msg::Tick` from the clock effect, once per animation frame.
+//! What the panels show of a moment (the world, the feed, the picks) comes from the core's
+//! [`Timeline`], so a moment in the past shows exactly what it showed then.
 
-use std::cell::RefCell;
+use std::cell::{Ref, RefCell};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use yew::prelude::*;
 
-use crate::model::{BrokerName, ProducerGroup};
+use crate::model::ProducerGroup;
+pub use crate::sim::timeline::{FeedItem, Pick, Selection};
+use crate::sim::timeline::{Fork, Timeline};
 use crate::sim::{
-    describe, preset, preset_json, Action, Scenario, Sim, SimEvent, SimEventKind, TimedAction,
-    BUNDLED_IN_BROWSER,
+    preset, preset_json, Action, Scenario, Sim, SimEvent, SimEventKind, BUNDLED_IN_BROWSER,
 };
-
-/// How many feed items are kept.
-pub const FEED_LIMIT: usize = 200;
-/// How many topic names a grouped feed line lists (the rest are counted).
-const FEED_TOPICS_LISTED: usize = 20;
 /// Speeds offered (virtual seconds per real second).
 pub const SPEEDS: [f64; 5] = [1.0, 5.0, 10.0, 30.0, 60.0];
 /// The preset loaded when the page opens without a share link: the one compiled in.
 pub const DEFAULT_PRESET: &str = BUNDLED_IN_BROWSER;
 
-/// One line of the event feed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FeedItem {
-    /// Virtual ms.
-    pub t: u64,
-    /// Plain words.
-    pub text: String,
-    /// The event's kind (for styling).
-    pub kind: &'static str,
-    /// What clicking it selects.
-    pub target: Option<Selection>,
-    /// Topic changes merged into this line: (group key, topics).
-    pub group: Option<(String, Vec<String>)>,
-    /// A stable key for rendering (items are prepended; keys let the list move instead of rewriting
-    /// every row).
-    pub seq: u64,
-}
-
-/// What the user has selected (highlighted across the views).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selection {
-    /// A broker address.
-    Broker(String),
-    /// A producer group.
-    Producer(String),
-    /// A topic.
-    Topic(String),
-}
-
-/// The dashboard's state. The simulator sits behind `Rc<RefCell<_>>` and the bulky parts behind
-/// `Rc`, so a tick (one per animation frame) copies no list; `version` changes on every mutation so
-/// components re-render, and the narrower counters below let a panel skip frames that did not touch
-/// what it shows.
+/// The dashboard's state. The timeline sits behind `Rc<RefCell<_>>` and the bulky parts behind
+/// `Rc`/`Arc`, so a tick (one per animation frame) copies no list; `version` changes on every
+/// mutation so components re-render, and the narrower counters below let a panel skip frames that
+/// did not touch what it shows.
 #[derive(Clone)]
 pub struct AppState {
-    pub sim: Rc<RefCell<Sim>>,
+    /// The run: the world now, and every earlier moment of it.
+    pub timeline: Rc<RefCell<Timeline>>,
     pub version: u64,
     /// The scenario as loaded (reset and share start from it).
     pub base: Rc<Scenario>,
-    /// The teacher's actions so far, with their times (appended to share links).
-    pub applied: Vec<TimedAction>,
     pub playing: bool,
     pub speed: f64,
     /// Virtual ms the clock owes the simulator: what the last frames asked for and their time budget
     /// did not reach (carried to the next frame; fractions of a ms included).
     pub owed_ms: f64,
-    /// Replaced (a new `Rc`), never changed in place, whenever an item comes or grows: the feed
-    /// panel compares the pointer.
-    pub feed: Rc<VecDeque<FeedItem>>,
+    /// The timeline's feed at the moment shown: replaced (a new `Arc`), never changed in place,
+    /// whenever an item comes or grows: the feed panel compares the pointer.
+    pub feed: Arc<VecDeque<FeedItem>>,
     pub topic: String,
     pub selection: Option<Selection>,
     /// Keys of table rows changed by the last update that changed a table (`ns/topic/broker`,
@@ -85,15 +54,19 @@ pub struct AppState {
     pub preset: Option<String>,
     /// A preset asked for whose file is on its way (`Msg::PresetFetched` brings it).
     pub loading: Option<String>,
-    /// The next feed item's key.
-    pub feed_seq: u64,
-    /// The last send attempts per producer group, newest last.
-    pub picks: Rc<BTreeMap<ProducerGroup, VecDeque<Pick>>>,
+    /// The last send attempts per producer group, newest last (the timeline's, at the moment shown).
+    pub picks: Arc<BTreeMap<ProducerGroup, VecDeque<Pick>>>,
     /// Bumped when a topic appears in or leaves a table, so the topic list is rebuilt only then.
     pub topics_version: u64,
     /// The `version` each group of panels last rendered at (indexed by [`Panels`]): a frame of the
     /// clock renders one group or none, any other message all of them.
     pub panel_versions: [u64; Panels::COUNT],
+    /// Bumped when a fork or an undo replaces the timeline's marks (they are otherwise only added).
+    pub marks_epoch: u64,
+    /// The fork whose notice is shown ("history after 02:10 replaced — Undo").
+    pub fork_notice: Option<Fork>,
+    /// Whether the list of keyboard shortcuts is open.
+    pub shortcuts_open: bool,
 }
 
 /// The groups of panels the clock renders in turn, one every second animation frame: a big
@@ -119,23 +92,9 @@ impl Panels {
         [Panels::Cluster, Panels::Traffic, Panels::Time, Panels::Tabs];
 }
 
-/// One send attempt, for a producer's strip of recent picks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pick {
-    pub t: u64,
-    /// The send event's shared name (a reference count, not a copy: one pick per simulated send).
-    pub broker: BrokerName,
-    pub queue: i32,
-    pub attempt: u32,
-    pub ok: bool,
-}
-
-/// How many picks each producer's strip keeps.
-pub const PICKS_KEPT: usize = 24;
-
 impl PartialEq for AppState {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.sim, &other.sim) && self.version == other.version
+        Rc::ptr_eq(&self.timeline, &other.timeline) && self.version == other.version
     }
 }
 
@@ -194,15 +153,34 @@ pub enum Msg {
     Select(Option<Selection>),
     Error(String),
     DismissError,
+    /// Shows the moment `t` (virtual ms, clamped to the furthest time reached), paused.
+    Seek(u64),
+    /// Seeks by this many virtual ms from the moment shown (negative: back).
+    SeekBy(i64),
+    /// To the previous mark (← ), or the next (→; at the furthest time, the next timer).
+    PrevMark,
+    NextMark,
+    /// Back to the furthest time reached.
+    SeekHead,
+    /// Puts back the history the last fork replaced.
+    UndoFork,
+    DismissFork,
+    /// Opens (`Some(true)`), closes or (`None`) toggles the list of keyboard shortcuts.
+    ToggleShortcuts(Option<bool>),
 }
 
 impl AppState {
     /// What a group of panels shows changed since this key last did (see [`super::gate::Gate`]).
     pub fn panel_key(&self, group: Panels) -> (usize, u64) {
         (
-            Rc::as_ptr(&self.sim) as usize,
+            Rc::as_ptr(&self.timeline) as usize,
             self.panel_versions[group as usize],
         )
+    }
+
+    /// The world at the moment shown.
+    pub fn sim(&self) -> Ref<'_, Sim> {
+        Ref::map(self.timeline.borrow(), Timeline::sim)
     }
 
     /// True while playing with the simulator well behind the speed asked (more than half the owed
@@ -214,29 +192,40 @@ impl AppState {
     /// The state for a scenario, paused at t = 0.
     pub fn new(scenario: Scenario) -> Self {
         let topic = first_user_topic(&scenario);
-        let mut state = Self {
-            sim: Rc::new(RefCell::new(Sim::new(&scenario))),
+        let timeline = Timeline::new(scenario.clone());
+        let digest = timeline.digest().clone();
+        Self {
+            timeline: Rc::new(RefCell::new(timeline)),
             version: 0,
             base: Rc::new(scenario),
-            applied: Vec::new(),
             playing: false,
             speed: 10.0,
             owed_ms: 0.0,
-            feed: Rc::default(),
+            feed: digest.feed,
             topic,
             selection: None,
             changed: Rc::default(),
             tables_version: 0,
             error: None,
-            picks: Default::default(),
+            picks: digest.picks,
             preset: None,
             loading: None,
-            feed_seq: 0,
             topics_version: 0,
             panel_versions: [0; Panels::COUNT],
-        };
-        state.collect();
-        state
+            marks_epoch: 0,
+            fork_notice: None,
+            shortcuts_open: false,
+        }
+    }
+
+    /// The state for a share link: its scenario, shown at `at_ms` when the link carries a time.
+    pub fn at_time(scenario: Scenario, at_ms: Option<u64>) -> Self {
+        let mut s = Self::new(scenario);
+        if let Some(t) = at_ms {
+            let events = s.timeline.borrow_mut().advance_to(t);
+            s.absorb(&events);
+        }
+        s
     }
 
     /// The default preset.
@@ -263,94 +252,24 @@ impl AppState {
         }
     }
 
-    /// Moves new simulator events into the feed and the changed-rows list.
-    fn collect(&mut self) {
-        let events = self.sim.borrow_mut().drain_events();
+    /// Takes in what the timeline did: its feed and picks, and which table rows changed.
+    fn absorb(&mut self, events: &[SimEvent]) {
+        self.sync_digest();
         if events.is_empty() {
             return;
         }
         let mut changed = HashSet::new();
         let mut tables_touched = false;
-        let mut front_grown = false;
         for e in events {
             if touches_tables(&e.kind) {
                 tables_touched = true;
-                changed.extend(changed_keys(&e));
+                changed.extend(changed_keys(e));
             }
-            if let SimEventKind::Send {
-                producer,
-                broker_name: Some(b),
-                queue_id: Some(q),
-                attempt,
-                ok,
-                ..
-            } = &e.kind
-            {
-                let strip = Rc::make_mut(&mut self.picks)
-                    .entry(producer.clone())
-                    .or_default();
-                strip.push_back(Pick {
-                    t: e.t,
-                    broker: b.clone(),
-                    queue: *q,
-                    attempt: *attempt,
-                    ok: *ok,
-                });
-                while strip.len() > PICKS_KEPT {
-                    strip.pop_front();
-                }
-            }
-            if let SimEventKind::TopicChanged {
-                namesrv,
-                broker_name,
-                change,
-                topic,
-                ..
-            } = &e.kind
-            {
+            if let SimEventKind::TopicChanged { change, .. } = &e.kind {
                 if *change != "updated" {
                     self.topics_version += 1;
                 }
-                // One line for the topics one registration (or removal) changed together. Its text is
-                // written once the group is complete (a first registration changes hundreds of topics).
-                let key = format!("{}|{namesrv}|{broker_name}|{change}", e.t);
-                if let Some(g) = Rc::make_mut(&mut self.feed)
-                    .front_mut()
-                    .and_then(|f| f.group.as_mut())
-                    .filter(|g| g.0 == key)
-                {
-                    g.1.push(topic.clone());
-                    front_grown = true;
-                    continue;
-                }
-                self.finish_front(&mut front_grown);
-                self.feed_seq += 1;
-                Rc::make_mut(&mut self.feed).push_front(FeedItem {
-                    t: e.t,
-                    text: describe(&e),
-                    kind: "topic",
-                    target: target_of(&e.kind),
-                    group: Some((key, vec![topic.clone()])),
-                    seq: self.feed_seq,
-                });
-                continue;
             }
-            if is_feed_worthy(&e) {
-                self.finish_front(&mut front_grown);
-                Rc::make_mut(&mut self.feed).push_front(FeedItem {
-                    t: e.t,
-                    text: describe(&e),
-                    kind: kind_name(&e.kind),
-                    target: target_of(&e.kind),
-                    group: None,
-                    seq: self.feed_seq + 1,
-                });
-                self.feed_seq += 1;
-            }
-        }
-        self.finish_front(&mut front_grown);
-        if self.feed.len() > FEED_LIMIT {
-            Rc::make_mut(&mut self.feed).truncate(FEED_LIMIT);
         }
         if tables_touched {
             self.changed = Rc::new(changed);
@@ -358,34 +277,25 @@ impl AppState {
         }
     }
 
-    /// Writes the text of the front feed item when topics were merged into it.
-    fn finish_front(&mut self, grown: &mut bool) {
-        if !std::mem::take(grown) {
-            return;
+    /// The feed and picks of the moment shown (new `Arc`s only where they changed).
+    fn sync_digest(&mut self) {
+        let tl = self.timeline.borrow();
+        let d = tl.digest();
+        if !Arc::ptr_eq(&self.feed, &d.feed) {
+            self.feed = d.feed.clone();
         }
-        let Some(front) = Rc::make_mut(&mut self.feed).front_mut() else {
-            return;
-        };
-        let Some((key, topics)) = &front.group else {
-            return;
-        };
-        let mut parts = key.splitn(4, '|').skip(1);
-        let (namesrv, broker, change) = (
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-        );
-        let shown = topics.len().min(FEED_TOPICS_LISTED);
-        let more = if topics.len() > shown {
-            format!(" … and {} more", topics.len() - shown)
-        } else {
-            String::new()
-        };
-        front.text = format!(
-            "{namesrv}: {} topics of {broker} {change}: {}{more}",
-            topics.len(),
-            topics[..shown].join(", ")
-        );
+        if !Arc::ptr_eq(&self.picks, &d.picks) {
+            self.picks = d.picks.clone();
+        }
+    }
+
+    /// After a seek or an undo: every panel shows another moment, so everything is new.
+    fn jumped(&mut self) {
+        self.sync_digest();
+        self.changed = Rc::default();
+        self.tables_version += 1;
+        self.topics_version += 1;
+        self.owed_ms = 0.0;
     }
 
     /// One frame of play: the virtual time `dt_ms` real ms ask for (plus what earlier frames still
@@ -396,25 +306,26 @@ impl AppState {
         let Some(budget) = budget else {
             return;
         };
-        let before = self.sim.borrow().now();
+        let before = self.timeline.borrow().now();
         let target = before + self.owed_ms as u64;
-        self.sim
+        let mut events = Vec::new();
+        self.timeline
             .borrow_mut()
-            .advance_toward(target, || budget.more());
-        let after = self.sim.borrow().now();
+            .advance_toward(target, || budget.more(), &mut events);
+        let after = self.timeline.borrow().now();
         self.owed_ms = (self.owed_ms - (after - before) as f64).max(0.0);
-        self.collect();
+        self.absorb(&events);
     }
 
     fn advance_by(&mut self, dt_ms: u64) {
-        let target = self.sim.borrow().now() + dt_ms;
-        self.sim.borrow_mut().advance_to(target);
-        self.collect();
+        let target = self.timeline.borrow().now() + dt_ms;
+        let events = self.timeline.borrow_mut().advance_to(target);
+        self.absorb(&events);
     }
 
     fn advance_to_expiry(&mut self) {
         let (now, next, scan) = {
-            let sim = self.sim.borrow();
+            let sim = self.sim();
             let next = sim
                 .namesrvs()
                 .iter()
@@ -428,39 +339,49 @@ impl AppState {
         };
         // Run until something is removed, at the latest one scan period after the expiry.
         let limit = next.max(now) + scan;
+        let mut events = Vec::new();
         loop {
-            let t = self.sim.borrow().next_timer();
+            let t = self.sim().next_timer();
             match t {
                 Some(t) if t <= limit => {
-                    self.sim.borrow_mut().step();
-                    let removed = self.sim.borrow().has_pending_removal();
+                    let new = self.timeline.borrow_mut().step();
+                    let removed = new
+                        .iter()
+                        .any(|e| matches!(e.kind, SimEventKind::BrokerRemoved { .. }));
+                    events.extend(new);
                     if removed {
                         break;
                     }
                 }
                 _ => {
-                    self.sim.borrow_mut().advance_to(limit);
+                    events.extend(self.timeline.borrow_mut().advance_to(limit));
                     break;
                 }
             }
         }
-        self.collect();
+        self.absorb(&events);
     }
 
     fn apply(&mut self, action: Action) {
-        let now = self.sim.borrow().now();
-        let result = self.sim.borrow_mut().apply(&action);
+        let result = self.timeline.borrow_mut().apply(action);
         match result {
-            Ok(()) => {
-                self.applied.push(TimedAction {
-                    at: now as f64 / 1000.0,
-                    action,
-                });
+            Ok((fork, events)) => {
                 self.error = None;
+                if fork.is_some() {
+                    self.fork_notice = fork;
+                    self.marks_epoch += 1;
+                    self.jumped();
+                }
+                self.absorb(&events);
             }
             Err(e) => self.error = Some(e.to_string()),
         }
-        self.collect();
+    }
+
+    fn seek(&mut self, t: u64) {
+        self.playing = false;
+        self.timeline.borrow_mut().seek(t);
+        self.jumped();
     }
 }
 
@@ -499,8 +420,8 @@ impl Reducible for AppState {
             Msg::SetSpeed(x) => s.speed = x,
             Msg::Step => {
                 s.playing = false;
-                s.sim.borrow_mut().step();
-                s.collect();
+                let events = s.timeline.borrow_mut().step();
+                s.absorb(&events);
             }
             Msg::Advance(ms) => s.advance_by(ms),
             Msg::AdvanceToExpiry => s.advance_to_expiry(),
@@ -540,6 +461,40 @@ impl Reducible for AppState {
             }
             Msg::Error(e) => s.error = Some(e),
             Msg::DismissError => s.error = None,
+            Msg::Seek(t) => s.seek(t),
+            Msg::SeekBy(dt) => {
+                let now = s.timeline.borrow().now();
+                s.seek(now.saturating_add_signed(dt));
+            }
+            Msg::PrevMark => {
+                let prev = s.timeline.borrow().prev_mark();
+                s.seek(prev.unwrap_or(0));
+            }
+            Msg::NextMark => {
+                let (next, at_head) = {
+                    let tl = s.timeline.borrow();
+                    (tl.next_mark(), tl.at_head())
+                };
+                match next {
+                    Some(t) => s.seek(t),
+                    None if at_head => {
+                        s.playing = false;
+                        let events = s.timeline.borrow_mut().step();
+                        s.absorb(&events);
+                    }
+                    None => s.seek(u64::MAX),
+                }
+            }
+            Msg::SeekHead => s.seek(u64::MAX),
+            Msg::UndoFork => {
+                s.playing = false;
+                s.timeline.borrow_mut().undo_fork();
+                s.fork_notice = None;
+                s.marks_epoch += 1;
+                s.jumped();
+            }
+            Msg::DismissFork => s.fork_notice = None,
+            Msg::ToggleShortcuts(open) => s.shortcuts_open = open.unwrap_or(!s.shortcuts_open),
         }
         Rc::new(s)
     }
@@ -573,59 +528,6 @@ fn first_user_topic(s: &Scenario) -> String {
         })
         .or_else(|| s.topic_sets.first().map(|set| set.name(0)))
         .unwrap_or_else(|| "TBW102".into())
-}
-
-/// Heartbeats, unchanged polls and plain successful sends would drown the feed.
-fn is_feed_worthy(e: &SimEvent) -> bool {
-    !matches!(
-        e.kind,
-        SimEventKind::BrokerRegistered { first: false, .. }
-            | SimEventKind::RoutePolled {
-                ok: true,
-                changed: false,
-                ..
-            }
-            | SimEventKind::Send {
-                ok: true,
-                attempt: 1,
-                ..
-            }
-    )
-}
-
-fn kind_name(k: &SimEventKind) -> &'static str {
-    match k {
-        SimEventKind::BrokerRegistered { .. } => "registered",
-        SimEventKind::RegistrationRejected { .. } => "rejected",
-        SimEventKind::BrokerRemoved { .. } | SimEventKind::BrokerGroupRemoved { .. } => "removed",
-        SimEventKind::BrokerIdSwitched { .. } => "switched",
-        SimEventKind::TopicChanged { .. } => "topic",
-        SimEventKind::PermChanged { .. } => "perm",
-        SimEventKind::KvChanged { .. } => "kv",
-        SimEventKind::RoutePolled { .. } | SimEventKind::RouteQuery { .. } => "route",
-        SimEventKind::Send { ok: true, .. } => "send-ok",
-        SimEventKind::Send { .. } => "send-failed",
-        SimEventKind::Action { .. } => "action",
-    }
-}
-
-fn target_of(k: &SimEventKind) -> Option<Selection> {
-    match k {
-        SimEventKind::BrokerRegistered { broker_addr, .. }
-        | SimEventKind::RegistrationRejected { broker_addr, .. }
-        | SimEventKind::BrokerRemoved { broker_addr, .. }
-        | SimEventKind::BrokerIdSwitched { broker_addr, .. } => {
-            Some(Selection::Broker(broker_addr.clone()))
-        }
-        SimEventKind::TopicChanged { topic, .. } | SimEventKind::RouteQuery { topic, .. } => {
-            Some(Selection::Topic(topic.clone()))
-        }
-        SimEventKind::RoutePolled { producer, .. } => Some(Selection::Producer(producer.clone())),
-        SimEventKind::Send { producer, .. } => {
-            Some(Selection::Producer(producer.as_str().to_owned()))
-        }
-        _ => None,
-    }
 }
 
 /// Whether an event may change a table row the dashboard shows, beyond brokerLiveTable's timestamps

@@ -70,7 +70,7 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
             )
         })
     };
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     let f = filter.to_ascii_lowercase();
     html! {
         <div class="tables">
@@ -99,12 +99,12 @@ struct NsTablesProps {
 fn NsTables(props: &NsTablesProps) -> Html {
     let (store, i) = (&props.store, props.ns);
     let key = (
-        std::rc::Rc::as_ptr(&store.sim) as usize,
+        std::rc::Rc::as_ptr(&store.timeline) as usize,
         store.tables_version,
         props.filter.clone(),
     );
     let total = *use_memo(key.clone(), |(_, _, f)| {
-        store.sim.borrow().namesrvs().get(i).map_or(0, |ns| {
+        store.sim().namesrvs().get(i).map_or(0, |ns| {
             ns.manager
                 .topic_queue_table()
                 .iter()
@@ -115,7 +115,7 @@ fn NsTables(props: &NsTablesProps) -> Html {
     });
     let topic_cb = (*use_memo(key.clone(), |(_, _, f)| topic_rows(store, i, f.clone()))).clone();
     let addr_cb = (*use_memo((key.0, key.1), |_| addr_rows(store, i))).clone();
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     let Some(ns) = sim.namesrvs().get(i) else {
         return html! {};
     };
@@ -150,7 +150,7 @@ fn NsTables(props: &NsTablesProps) -> Html {
 fn topic_rows(store: &Store, ns: usize, filter: String) -> Callback<std::ops::Range<usize>, Html> {
     let store = store.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim.borrow();
+        let sim = store.sim();
         let Some(n) = sim.namesrvs().get(ns) else {
             return html! {};
         };
@@ -179,7 +179,7 @@ fn topic_rows(store: &Store, ns: usize, filter: String) -> Callback<std::ops::Ra
 fn addr_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
     let store = store.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim.borrow();
+        let sim = store.sim();
         let Some(n) = sim.namesrvs().get(ns) else {
             return html! {};
         };
@@ -200,7 +200,7 @@ fn addr_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html>
 fn live_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
     let store = store.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim.borrow();
+        let sim = store.sim();
         let now = sim.now();
         let Some(n) = sim.namesrvs().get(ns) else {
             return html! {};
@@ -232,7 +232,7 @@ pub struct MqadminViewProps {
 #[component]
 pub fn MqadminView(props: &MqadminViewProps) -> Html {
     let store = &props.store;
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     let version = match sim.scenario().profile {
         crate::namesrv::Profile::V4 => "V4_9_8",
         crate::namesrv::Profile::V5 => "V5_3_3",

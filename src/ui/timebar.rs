@@ -13,7 +13,7 @@ pub struct TimeBarProps {
 #[component]
 pub fn TimeBar(props: &TimeBarProps) -> Html {
     let store = &props.store;
-    let sim = store.sim.borrow();
+    let sim = store.sim();
     let now = sim.now();
     let next = sim.next_timer();
     let dispatch = |msg: fn() -> Msg| {

@@ -1,5 +1,6 @@
-//! Share links: `#scenario=` followed by the scenario JSON in base64url without padding. Loading one
-//! reproduces the session paused at t = 0; the teacher's actions so far travel inside it.
+//! Share links: `#scenario=` followed by the scenario JSON in base64url without padding, and
+//! optionally `&t=SECONDS`. Loading one reproduces the session, paused at t = 0 or at that time;
+//! the teacher's actions so far travel inside it.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -20,9 +21,32 @@ pub fn share_hash(scenario: &Scenario, applied: &[TimedAction]) -> String {
     format!("{HASH_PREFIX}{}", URL_SAFE_NO_PAD.encode(json.as_bytes()))
 }
 
+/// [`share_hash`] that opens at `at_ms` (whole virtual ms, written as seconds).
+pub fn share_hash_at(scenario: &Scenario, applied: &[TimedAction], at_ms: Option<u64>) -> String {
+    let mut hash = share_hash(scenario, applied);
+    if let Some(ms) = at_ms {
+        hash.push_str(&format!("&t={}", crate::decimal::secs_fixed(ms, 3)));
+    }
+    hash
+}
+
+/// The time (virtual ms) a share link opens at, if it carries one (`&t=SECONDS`).
+pub fn time_in_hash(hash: &str) -> Option<u64> {
+    let (_, params) = hash.strip_prefix(HASH_PREFIX)?.split_once('&')?;
+    let secs = params.split('&').find_map(|p| p.strip_prefix("t="))?;
+    let (whole, frac) = secs.split_once('.').unwrap_or((secs, ""));
+    let whole: u64 = whole.parse().ok()?;
+    // Milliseconds from up to three decimals, without a float parser.
+    let frac = format!("{:0<3}", frac.get(..frac.len().min(3))?);
+    let ms: u64 = frac.parse().ok()?;
+    whole.checked_mul(1000)?.checked_add(ms)
+}
+
 /// The scenario in a URL hash, if it is a share link. Errors say what was wrong.
 pub fn from_hash(hash: &str) -> Option<Result<Scenario, ScenarioError>> {
     let encoded = hash.strip_prefix(HASH_PREFIX)?;
+    // Parameters such as `&t=` follow the scenario (`&` is not in base64url's alphabet).
+    let encoded = encoded.split('&').next().unwrap_or_default();
     let bad = |message: String| ScenarioError {
         path: "#scenario".into(),
         message,
@@ -74,6 +98,14 @@ mod tests {
         assert_eq!(back.actions[0].action.name(), "kill_broker");
         assert_eq!(back.brokers, base.brokers);
         assert!(from_hash("#other").is_none());
+        assert_eq!(time_in_hash(&hash), None);
+        let at = share_hash_at(&base, &applied, Some(130_250));
+        assert!(at.ends_with("&t=130.250"), "{at}");
+        assert_eq!(time_in_hash(&at), Some(130_250));
+        assert_eq!(from_hash(&at).unwrap().unwrap(), back);
+        assert_eq!(time_in_hash(&format!("{hash}&t=90")), Some(90_000));
+        assert_eq!(time_in_hash(&format!("{hash}&t=1.5")), Some(1_500));
+        assert_eq!(time_in_hash(&format!("{hash}&t=soon")), None);
         assert!(from_hash("#scenario=!!!").unwrap().is_err());
     }
 }

@@ -1,0 +1,250 @@
+//! The timeline under the time bar: the run from t = 0 to the furthest time reached, painted with
+//! its marks (removals by cause, first registrations, perm and topic changes, failed sends, actions),
+//! the moment shown, and "Now". Clicking or dragging seeks; a mark seeks to just after its event.
+//!
+//! Test contract: `data-testid="timeline"`; each mark `timeline-mark` with `data-kind`, `data-t`
+//! (virtual ms), `data-broker` and `data-reason` where they apply; `now` returns to the head.
+
+use std::collections::BTreeMap;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::state::Msg;
+use super::Store;
+use crate::sim::timeline::{Mark, MarkKind};
+
+/// Columns marks are gathered into: marks closer than this share one element (a big cluster's
+/// rolling start registers 200 brokers in 30 s; an hour of failed sends would be thousands).
+const COLUMNS: u64 = 400;
+
+/// The spans the timeline is drawn over (virtual ms): the first one the head fits in, so the marks
+/// keep their places while the head moves and only move when the span steps up.
+const SPANS_MS: [u64; 12] = [
+    60_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000,
+    28_800_000, 57_600_000, 86_400_000,
+];
+
+/// The span for a head at `head_ms`.
+pub fn span_for(head_ms: u64) -> u64 {
+    SPANS_MS
+        .iter()
+        .copied()
+        .find(|s| *s >= head_ms)
+        .unwrap_or_else(|| head_ms.div_ceil(86_400_000) * 86_400_000)
+}
+
+/// `mm:ss` (or `h:mm:ss`) of virtual ms, with tenths when not whole.
+pub fn clock_text(ms: u64) -> String {
+    let secs = ms / 1000;
+    let tenths = (ms % 1000) / 100;
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let frac = if ms % 1000 == 0 {
+        String::new()
+    } else {
+        format!(".{tenths}")
+    };
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}{frac}")
+    } else {
+        format!("{m:02}:{s:02}{frac}")
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub store: Store,
+}
+
+/// The virtual ms under a pointer at `client_x` over the track `el` spanning `span` ms, clamped to
+/// what has been reached.
+fn time_at(el: &web_sys::Element, client_x: i32, span: u64, head: u64) -> u64 {
+    let rect = el.get_bounding_client_rect();
+    let width = rect.width().max(1.0);
+    let x = (f64::from(client_x) - rect.left()).clamp(0.0, width);
+    ((x / width * span as f64) as u64).min(head)
+}
+
+#[component]
+pub fn TimelineView(props: &TimelineProps) -> Html {
+    let store = &props.store;
+    let (now, head, at_head, count) = {
+        let tl = store.timeline.borrow();
+        (tl.now(), tl.head(), tl.at_head(), tl.marks().len())
+    };
+    let span = span_for(head);
+    let pct = |t: u64| t as f64 * 100.0 / span as f64;
+    let seek_at = |drag: bool| {
+        let store = store.clone();
+        Callback::from(move |e: MouseEvent| {
+            if drag && e.buttons() & 1 == 0 {
+                return;
+            }
+            let Some(el) = e
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            let t = time_at(&el, e.client_x(), span, head);
+            let shown = store.timeline.borrow().now();
+            // A drag over the same spot (mouse moves within a pixel's ms) does not replay again.
+            if !drag || t.abs_diff(shown) >= span / 2000 {
+                store.dispatch(Msg::Seek(t));
+            }
+        })
+    };
+    let to_head = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::SeekHead))
+    };
+    let where_text = if at_head {
+        format!("{} · the furthest time reached", clock_text(now))
+    } else {
+        format!(
+            "showing {} of {} · in the past: play replays it, acting replaces what came after",
+            clock_text(now),
+            clock_text(head)
+        )
+    };
+    html! {
+        <section class={classes!("timeline", (!at_head).then_some("past"))} data-testid="timeline" aria-label="timeline"
+            data-now={now.to_string()} data-head={head.to_string()}>
+            <div class="tl-top">
+                <span class="tl-where" data-testid="timeline-where">{ where_text }</span>
+                <button data-testid="now" class={classes!("tl-now", (!at_head).then_some("primary"))} disabled={at_head}
+                    onclick={to_head} title="back to the furthest time reached (End)">{ "Back to now" }</button>
+            </div>
+            <div class="tl-track" onmousedown={seek_at(false)} onmousemove={seek_at(true)}
+                title="click or drag to see any earlier moment">
+                <div class="tl-reached" style={format!("width:{:.3}%", pct(head))} />
+                <MarksLayer store={store.clone()} {span} {count} epoch={store.marks_epoch} />
+                <div class="tl-cursor" style={format!("left:{:.3}%", pct(now))} />
+            </div>
+            <div class="tl-scale" aria-hidden="true">
+                <span>{ "0:00" }</span><span>{ clock_text(span / 2) }</span><span>{ clock_text(span) }</span>
+            </div>
+            <Legend />
+        </section>
+    }
+}
+
+#[derive(Properties)]
+struct MarksLayerProps {
+    store: Store,
+    span: u64,
+    /// How many marks the branch has: the layer re-renders when it, the span or the branch changes
+    /// (marks are only ever added at the head, or replaced by a fork or an undo).
+    count: usize,
+    epoch: u64,
+}
+
+impl PartialEq for MarksLayerProps {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.store.timeline, &other.store.timeline)
+            && (self.span, self.count, self.epoch) == (other.span, other.count, other.epoch)
+    }
+}
+
+/// Marks gathered into one element: same column and kind (and broker, reason for removals,
+/// registrations and actions).
+struct Gathered<'a> {
+    first: &'a Mark,
+    n: usize,
+}
+
+#[component]
+fn MarksLayer(props: &MarksLayerProps) -> Html {
+    let tl = props.store.timeline.borrow();
+    let span = props.span.max(1);
+    let mut groups: BTreeMap<(u64, MarkKind, Option<&str>, Option<&str>), Gathered> =
+        BTreeMap::new();
+    for m in tl.marks() {
+        let column = m.t * COLUMNS / span;
+        let who = match m.kind {
+            MarkKind::BrokerRemoved | MarkKind::BrokerRegistered | MarkKind::Action => {
+                m.broker.as_deref()
+            }
+            _ => None,
+        };
+        groups
+            .entry((column, m.kind, who, m.reason))
+            .and_modify(|g| g.n += 1)
+            .or_insert(Gathered { first: m, n: 1 });
+    }
+    let store = props.store.clone();
+    // Removals in one column sit side by side (crash-hang-stop removes two brokers at 75 s).
+    let mut beside: BTreeMap<u64, u32> = BTreeMap::new();
+    html! { <>
+        { for groups.into_iter().map(|((column, ..), g)| {
+            let m = g.first;
+            let t = m.t;
+            let onclick = {
+                let store = store.clone();
+                Callback::from(move |e: MouseEvent| {
+                    e.stop_propagation();
+                    store.dispatch(Msg::Seek(t));
+                })
+            };
+            let title = if g.n > 1 {
+                format!("{} · {} × {} — the first: {}", clock_text(t), g.n, kind_words(m.kind), m.text)
+            } else {
+                format!("{} · {}", clock_text(t), m.text)
+            };
+            // Failed sends show their density: more in a column, darker.
+            let left = t as f64 * 100.0 / span as f64;
+            let style = match m.kind {
+                MarkKind::Send => format!("left:{left:.3}%;opacity:{:.2}", (0.35 + 0.13 * g.n as f64).min(1.0)),
+                MarkKind::BrokerRemoved => {
+                    let i = beside.entry(column).or_default();
+                    *i += 1;
+                    format!("left:calc({left:.3}% + {}px)", (*i - 1) * 7)
+                }
+                _ => format!("left:{left:.3}%"),
+            };
+            html! {
+                <button class={classes!("mark", m.kind.name(), m.reason)} data-testid="timeline-mark"
+                    data-kind={m.kind.name()} data-t={t.to_string()} data-broker={m.broker.clone()}
+                    data-reason={m.reason} data-count={g.n.to_string()} {style} aria-label={title.clone()} {title}
+                    onmousedown={Callback::from(|e: MouseEvent| e.stop_propagation())} {onclick} />
+            }
+        }) }
+    </> }
+}
+
+/// A kind in words, for the legend and the hover of gathered marks.
+fn kind_words(k: MarkKind) -> &'static str {
+    match k {
+        MarkKind::BrokerRemoved => "broker removed",
+        MarkKind::BrokerRegistered => "first registration",
+        MarkKind::PermChanged => "write perm changed",
+        MarkKind::TopicQueueChanged => "topic routes changed",
+        MarkKind::Send => "failed sends",
+        MarkKind::Action => "action",
+    }
+}
+
+/// What the colours mean.
+#[component]
+fn Legend() -> Html {
+    let removal = |reason: &'static str, words: &'static str| {
+        html! { <span class="key"><i class={classes!("mark", "broker_removed", reason)} />{ words }</span> }
+    };
+    let other = |k: MarkKind| {
+        html! { <span class="key"><i class={classes!("mark", k.name())} />{ kind_words(k) }</span> }
+    };
+    html! {
+        <div class="tl-legend" data-testid="timeline-legend">
+            <span class="key-title">{ "removed: " }</span>
+            { removal("expired", "expired (no heartbeat for 120 s)") }
+            { removal("channel_closed", "channel closed") }
+            { removal("idle_closed", "idle closed") }
+            { removal("unregistered", "unregistered") }
+            { other(MarkKind::BrokerRegistered) }
+            { other(MarkKind::PermChanged) }
+            { other(MarkKind::TopicQueueChanged) }
+            { other(MarkKind::Send) }
+            { other(MarkKind::Action) }
+        </div>
+    }
+}
