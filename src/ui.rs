@@ -13,6 +13,7 @@ mod feed;
 mod fetch;
 mod forms;
 mod gate;
+mod inspector;
 pub mod live;
 mod producers;
 mod ring;
@@ -24,6 +25,7 @@ mod tables;
 mod timebar;
 mod timeline;
 mod topic_picker;
+mod topology;
 mod vlist;
 
 pub use feed::{FeedList, FeedListProps, FEED_SHOWN_FIRST};
@@ -77,4 +79,30 @@ pub(crate) fn contains_ci(hay: &str, needle: &str) -> bool {
             .as_bytes()
             .windows(needle.len())
             .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// A broker's state as the pages name it (`data-state`, styles).
+pub(crate) fn state_name(s: crate::sim::BrokerState) -> &'static str {
+    use crate::sim::BrokerState;
+    match s {
+        BrokerState::Running => "running",
+        BrokerState::Frozen => "frozen",
+        BrokerState::Killed => "killed",
+        BrokerState::Stopped => "stopped",
+    }
+}
+
+/// `x` with `places` decimals (at most 3), from integers: core's float formatting would add about
+/// 5 KB to the bundle.
+pub(crate) fn dec(x: f64, places: u32) -> String {
+    let places = places.min(3);
+    let scale = 10i64.pow(places);
+    let v = (x * scale as f64).round() as i64;
+    let sign = if v < 0 { "-" } else { "" };
+    let (whole, frac) = (v.abs() / scale, v.abs() % scale);
+    if places == 0 {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{frac:0width$}", width = places as usize)
+    }
 }

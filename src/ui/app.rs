@@ -10,6 +10,7 @@ use super::cluster::{ClusterPart, ClusterView};
 use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
+use super::inspector::Inspector;
 use super::live::LiveConnect;
 use super::producers::ProducersView;
 use super::route::RouteView;
@@ -18,6 +19,7 @@ use super::state::{AppState, Msg, Panels};
 use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
 use super::timeline::{clock_text, TimelineView};
+use super::topology::TopologyView;
 use crate::sim::Scenario;
 use crate::view::share::{from_hash, time_in_hash};
 
@@ -118,6 +120,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 </p> }
             }) }
             { if store.shortcuts_open { shortcuts(&store) } else { html!{} } }
+            { picture_panel(&store, cluster) }
             <main class="grid">
                 <section class="panel cluster" aria-label="cluster">
                     <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Heading} /></Gate>
@@ -167,5 +170,28 @@ fn shortcuts(store: &super::Store) -> Html {
             </table>
             <p class="hint">{ "Not while typing in a field. Esc closes this list." }</p>
         </div>
+    }
+}
+
+/// The picture with its inspector, or the button that shows it.
+fn picture_panel(store: &super::Store, key: (usize, u64)) -> Html {
+    let shown = store.picture_shown();
+    let toggle = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::ShowPicture(!shown)))
+    };
+    html! {
+        <section class={classes!("panel", "picture", (!shown).then_some("hidden"))} aria-label="the cluster as a picture">
+            <h2>{ "The cluster as a picture" }
+                <span class="hint">{ "edges: a NameServer's channel to a broker (gone once it drops the broker; dashed red: cut), route polls, sends (thicker: more sent lately; orange: a route the NameServer no longer backs) · click a node" }</span>
+                <button class="picture-toggle" data-testid="picture-toggle" onclick={toggle}>{ if shown { "Hide picture" } else { "Show picture" } }</button>
+            </h2>
+            { if shown { html!{
+                <div class="picture-body">
+                    <Gate key_of_group={key}><TopologyView store={store.clone()} /></Gate>
+                    <Gate key_of_group={key}><Inspector store={store.clone()} /></Gate>
+                </div>
+            } } else { html!{} } }
+        </section>
     }
 }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 use super::ring::Ring;
 use super::state::{Msg, Selection};
 use super::vlist::VirtualList;
-use super::{fmt_secs, Store};
+use super::{fmt_secs, state_name, Store};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
 #[derive(Properties, PartialEq)]
@@ -24,15 +24,6 @@ pub enum ClusterPart {
     Heading,
     Chips,
     Cards,
-}
-
-fn state_name(s: BrokerState) -> &'static str {
-    match s {
-        BrokerState::Running => "running",
-        BrokerState::Frozen => "frozen",
-        BrokerState::Killed => "killed",
-        BrokerState::Stopped => "stopped",
-    }
 }
 
 /// A group's members with their indices in the simulator's broker list.

@@ -67,6 +67,11 @@ pub struct AppState {
     pub fork_notice: Option<Fork>,
     /// Whether the list of keyboard shortcuts is open.
     pub shortcuts_open: bool,
+    /// Recent heartbeats, polls and sends, for the picture's pulses (cleared by a seek).
+    pub traffic: Rc<VecDeque<super::topology::Traffic>>,
+    pub traffic_seq: u64,
+    /// Whether the picture is shown (`None`: by the cluster's size).
+    pub picture: Option<bool>,
 }
 
 /// The groups of panels the clock renders in turn, one every second animation frame: a big
@@ -167,6 +172,8 @@ pub enum Msg {
     DismissFork,
     /// Opens (`Some(true)`), closes or (`None`) toggles the list of keyboard shortcuts.
     ToggleShortcuts(Option<bool>),
+    /// Shows or hides the picture.
+    ShowPicture(bool),
 }
 
 impl AppState {
@@ -176,6 +183,13 @@ impl AppState {
             Rc::as_ptr(&self.timeline) as usize,
             self.panel_versions[group as usize],
         )
+    }
+
+    /// Whether the picture is shown: as chosen, else for clusters small enough to draw broker by
+    /// broker.
+    pub fn picture_shown(&self) -> bool {
+        self.picture
+            .unwrap_or_else(|| self.sim().brokers().len() <= super::topology::COLLAPSE_ABOVE)
     }
 
     /// The world at the moment shown.
@@ -215,6 +229,9 @@ impl AppState {
             marks_epoch: 0,
             fork_notice: None,
             shortcuts_open: false,
+            traffic: Rc::default(),
+            traffic_seq: 0,
+            picture: None,
         }
     }
 
@@ -258,6 +275,15 @@ impl AppState {
         if events.is_empty() {
             return;
         }
+        {
+            let tl = self.timeline.borrow();
+            super::topology::record_traffic(
+                Rc::make_mut(&mut self.traffic),
+                &mut self.traffic_seq,
+                tl.sim(),
+                events,
+            );
+        }
         let mut changed = HashSet::new();
         let mut tables_touched = false;
         for e in events {
@@ -296,6 +322,7 @@ impl AppState {
         self.tables_version += 1;
         self.topics_version += 1;
         self.owed_ms = 0.0;
+        self.traffic = Rc::default();
     }
 
     /// One frame of play: the virtual time `dt_ms` real ms ask for (plus what earlier frames still
@@ -494,6 +521,7 @@ impl Reducible for AppState {
                 s.jumped();
             }
             Msg::DismissFork => s.fork_notice = None,
+            Msg::ShowPicture(on) => s.picture = Some(on),
             Msg::ToggleShortcuts(open) => s.shortcuts_open = open.unwrap_or(!s.shortcuts_open),
         }
         Rc::new(s)

@@ -36,11 +36,8 @@ pub fn TimeBar(props: &TimeBarProps) -> Html {
             store.dispatch(Msg::SetSpeed(v));
         })
     };
-    let play_label = if store.playing {
-        "⏸ Pause"
-    } else {
-        "▶ Play"
-    };
+    // No pause glyph: Debian's Chromium fonts lack U+23F8 and draw an empty box.
+    let play_label = if store.playing { "Pause" } else { "▶ Play" };
     html! {
         <section class="timebar" aria-label="time controls">
             <span class="clock" data-testid="clock" title="virtual time">{ format!("t = {} s", crate::decimal::secs_fixed(now, 1)) }</span>

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::state::Msg;
-use super::Store;
+use super::{dec, Store};
 use crate::sim::timeline::{Mark, MarkKind};
 
 /// Columns marks are gathered into: marks closer than this share one element (a big cluster's
@@ -117,9 +117,9 @@ pub fn TimelineView(props: &TimelineProps) -> Html {
             </div>
             <div class="tl-track" onmousedown={seek_at(false)} onmousemove={seek_at(true)}
                 title="click or drag to see any earlier moment">
-                <div class="tl-reached" style={format!("width:{:.3}%", pct(head))} />
+                <div class="tl-reached" style={format!("width:{}%", dec(pct(head), 3))} />
                 <MarksLayer store={store.clone()} {span} {count} epoch={store.marks_epoch} />
-                <div class="tl-cursor" style={format!("left:{:.3}%", pct(now))} />
+                <div class="tl-cursor" style={format!("left:{}%", dec(pct(now), 3))} />
             </div>
             <div class="tl-scale" aria-hidden="true">
                 <span>{ "0:00" }</span><span>{ clock_text(span / 2) }</span><span>{ clock_text(span) }</span>
@@ -192,15 +192,15 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
                 format!("{} · {}", clock_text(t), m.text)
             };
             // Failed sends show their density: more in a column, darker.
-            let left = t as f64 * 100.0 / span as f64;
+            let left = dec(t as f64 * 100.0 / span as f64, 3);
             let style = match m.kind {
-                MarkKind::Send => format!("left:{left:.3}%;opacity:{:.2}", (0.35 + 0.13 * g.n as f64).min(1.0)),
+                MarkKind::Send => format!("left:{left}%;opacity:{}", dec((0.35 + 0.13 * g.n as f64).min(1.0), 2)),
                 MarkKind::BrokerRemoved => {
                     let i = beside.entry(column).or_default();
                     *i += 1;
-                    format!("left:calc({left:.3}% + {}px)", (*i - 1) * 7)
+                    format!("left:calc({left}% + {}px)", (*i - 1) * 7)
                 }
-                _ => format!("left:{left:.3}%"),
+                _ => format!("left:{left}%"),
             };
             html! {
                 <button class={classes!("mark", m.kind.name(), m.reason)} data-testid="timeline-mark"

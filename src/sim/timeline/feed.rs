@@ -42,6 +42,8 @@ pub enum Selection {
     Producer(String),
     /// A topic.
     Topic(String),
+    /// A NameServer (by name).
+    Namesrv(String),
 }
 
 /// One send attempt, for a producer's strip of recent picks.
