@@ -227,7 +227,7 @@ async fn the_feed_shows_all_its_items_only_when_scrolled_to_its_end() {
         })
         .collect();
     let props = FeedListProps {
-        feed: std::rc::Rc::new(feed),
+        feed: std::sync::Arc::new(feed),
         on_select: yew::Callback::noop(),
     };
     yew::Renderer::<FeedList>::with_root_and_props(root.clone(), props).render();
@@ -424,4 +424,35 @@ async fn the_route_view_opens_on_a_producers_topic() {
     yew::scheduler::flush().await;
     let route = text(&root, panel);
     assert!(route.contains("no producer sends to TBW102"), "{route}");
+}
+
+/// The reducer's time travel: a seek shows the feed and the route of that moment, paused; acting in
+/// the past forks with a notice; Undo puts the old future back.
+#[wasm_bindgen_test]
+fn the_reducer_seeks_forks_and_undoes() {
+    use routelab::sim::Action;
+    use routelab::ui::Msg;
+    use yew::functional::Reducible;
+    let mut s = crash_hang_stop_state();
+    s = s.reduce(Msg::Advance(240_000));
+    let feed_at_head = s.feed.len();
+    s = s.reduce(Msg::Seek(100_000));
+    assert_eq!(s.sim().now(), 100_000);
+    assert!(!s.playing);
+    assert!(
+        s.feed.iter().all(|f| f.t <= 100_000),
+        "the feed of that moment"
+    );
+    assert!(s.feed.len() < feed_at_head);
+    s = s.reduce(Msg::Apply(Action::RestartBroker {
+        broker: "10.0.0.2:10911".into(),
+    }));
+    assert_eq!(s.fork_notice.map(|f| f.at_ms), Some(100_000));
+    assert_eq!(s.timeline.borrow().head(), 100_000);
+    s = s.reduce(Msg::UndoFork);
+    assert!(s.fork_notice.is_none());
+    assert_eq!(s.timeline.borrow().head(), 240_000);
+    s = s.reduce(Msg::SeekHead);
+    assert_eq!(s.sim().now(), 240_000);
+    assert_eq!(s.feed.len(), feed_at_head, "the old future's feed is back");
 }

@@ -146,6 +146,9 @@ impl PartialEq for MarksLayerProps {
     }
 }
 
+/// Where a mark is gathered: (column, kind, broker, reason).
+type GatherKey<'a> = (u64, MarkKind, Option<&'a str>, Option<&'a str>);
+
 /// Marks gathered into one element: same column and kind (and broker, reason for removals,
 /// registrations and actions).
 struct Gathered<'a> {
@@ -157,8 +160,7 @@ struct Gathered<'a> {
 fn MarksLayer(props: &MarksLayerProps) -> Html {
     let tl = props.store.timeline.borrow();
     let span = props.span.max(1);
-    let mut groups: BTreeMap<(u64, MarkKind, Option<&str>, Option<&str>), Gathered> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<GatherKey, Gathered> = BTreeMap::new();
     for m in tl.marks() {
         let column = m.t * COLUMNS / span;
         let who = match m.kind {
