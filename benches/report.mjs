@@ -72,6 +72,16 @@ if (dash) {
       preset === 'big-cluster' ? met(p.tasks_over_16ms === 0 && p.dropped === 0) : '–']);
   }
 }
+const timeline = load('timeline.json');
+for (const t of timeline ?? []) {
+  // Native figures (benches/timeline.rs); the Chromium seek bench is still to come.
+  const seekTarget = t.preset === 'big-cluster' ? 100 : 10;
+  rows.push([`time travel, ${t.preset}, 20 seeks from the head after 1 h (native)`,
+    `p50 ${fmt(t.seek_p50_ms)} ms, p95 ${fmt(t.seek_p95_ms)} ms, max ${fmt(t.seek_max_ms)} ms`,
+    `p95 ≤ ${seekTarget} ms (in Chromium)`, '–']);
+  rows.push([`time travel, ${t.preset}, snapshots for 1 h`, `${t.snapshots} snapshots, ${fmt(t.snapshot_mb)} MB`,
+    t.preset === 'big-cluster' ? '≤ 64 MB' : '–', t.preset === 'big-cluster' ? met(t.snapshot_mb <= 64) : '–']);
+}
 const bridge = load('bridge.json');
 for (const b of bridge ?? []) {
   rows.push([`bridge full refresh, ${b.brokers} brokers × ${fmt(b.topics, 0)} topics, ${b.server}`,
