@@ -1,44 +1,12 @@
 // End-to-end: the site Trunk serves, in Debian's Chromium driven by playwright-core (never
 // `playwright install`: it would download a browser). Walks the lessons a teacher gives.
 // E2E_URL defaults to http://127.0.0.1:8080/; screenshots go to E2E_SHOTS (default target/e2e).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { SHOTS, workshopBrowser } from './support/workshop.mjs';
 
-const URL = process.env.E2E_URL ?? 'http://127.0.0.1:8080/';
-const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
-let context;
-let userDataDir;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  userDataDir = mkdtempSync(join(tmpdir(), 'routelab-e2e-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1500, height: 1000 },
-  });
-});
-
-after(async () => {
-  await context?.close();
-  rmSync(userDataDir, { recursive: true, force: true });
-});
-
-async function open(path) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(new globalThis.URL(path, URL).href, { waitUntil: 'load' });
-  await page.locator('[data-testid=clock]').waitFor({ timeout: 30_000 });
-  return { page, errors };
-}
+const open = workshopBrowser();
 
 // Picks a preset and waits until it is loaded: the bundle carries only the default one, the page
 // fetches the others.
@@ -113,10 +81,7 @@ test('a share link reproduces the session, the teacher\'s actions included', asy
 });
 
 test('the JavaScript module example runs the core from plain JavaScript', async () => {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(new globalThis.URL('./module.html', URL).href);
+  const { page, errors } = await open('./module.html', { dashboard: false });
   await page.waitForFunction(() => document.querySelector('#error')?.textContent !== 'loading…',
     null, { timeout: 30_000 });
   const route = JSON.parse(await page.textContent('#route'));

@@ -1,44 +1,12 @@
-// End-to-end: time travel and the picture in the workshop, in Debian's Chromium driven by
-// playwright-core. Scrubs the timeline around a removal, forks history and undoes it, opens a share
-// link at a time, and inspects the picture. Screenshots go to E2E_SHOTS (default target/e2e).
-import { test, before, after } from 'node:test';
+// End-to-end: time travel and the picture in the workshop (see support/workshop.mjs). Scrubs
+// the timeline around a removal, forks history and undoes it, opens a share link at a time, and
+// inspects the picture.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { SHOTS, workshopBrowser } from './support/workshop.mjs';
 
-const URL = process.env.E2E_URL ?? 'http://127.0.0.1:8080/';
-const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
-let context;
-let userDataDir;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  userDataDir = mkdtempSync(join(tmpdir(), 'routelab-e2e-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1500, height: 1000 },
-  });
-});
-
-after(async () => {
-  await context?.close();
-  rmSync(userDataDir, { recursive: true, force: true });
-});
-
-async function open(path) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(new globalThis.URL(path, URL).href, { waitUntil: 'load' });
-  await page.locator('[data-testid=clock]').waitFor({ timeout: 30_000 });
-  return { page, errors };
-}
+const open = workshopBrowser();
 
 const clock = async (page) => Number((await page.textContent('[data-testid=clock]')).match(/([\d.]+) s/)[1]);
 const advance = (page, secs) => page.click(`[data-testid=advance][data-secs="${secs}"]`);
