@@ -4,7 +4,8 @@
 //! bundles. `state` holds the simulator's reducer (pure:
 //! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
 //! live mode; `gate` lets the clock render one group of panels per frame; `timeline` is the
-//! painted timeline that seeks; each other module is one panel.
+//! painted timeline that seeks; `topology` draws the cluster as a picture and `inspector` shows
+//! the node clicked in it; each other module is one panel.
 
 mod app;
 mod clock;

@@ -275,7 +275,7 @@ fn picture(
         }
         x += w + 14.0;
     }
-    let brokers_bottom = y + 50.0;
+    let brokers_bottom = y + 64.0;
     // Producers down the left side, each to its NameServer and to the masters its route names.
     let active: Vec<_> = sim.producers().iter().filter(|p| p.active).collect();
     for (i, p) in active.iter().enumerate() {
@@ -474,7 +474,7 @@ fn drawing(pic: &Picture, view_box: &str, collapsed: bool, selected: Option<&Sel
         if g.gone {
             class.push_str(" gone");
             note.push_str(": no NameServer holds it");
-            words.push_str(" · not on any NameServer");
+            words.push_str(" · dropped");
         } else if g.no_master {
             class.push_str(" no-master");
             note.push_str(": the NameServers hold it without a master, producers skip it");
@@ -503,7 +503,7 @@ fn drawing(pic: &Picture, view_box: &str, collapsed: bool, selected: Option<&Sel
                 out,
                 r#"<text x="{}" y="{}" class="group-label">{}{words}</text>"#,
                 px(g.x + 6.0),
-                px(g.y + 13.0),
+                px(g.y + 16.0),
                 esc(&g.name)
             );
         }
@@ -569,7 +569,7 @@ fn drawing(pic: &Picture, view_box: &str, collapsed: bool, selected: Option<&Sel
                 } else {
                     let _ = write!(
                         out,
-                        r#"<text y="-26" class="label">{label}</text><text y="36" class="sub">{sub}</text>"#
+                        r#"<text y="36" class="label">{label}</text><text y="50" class="sub">{sub}</text>"#
                     );
                 }
             }
