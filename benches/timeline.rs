@@ -5,6 +5,9 @@
 //!
 //! `cargo bench --bench timeline [-- --json PATH]`
 
+// A bench of the shipped presets: a preset that does not load is a broken build, not input.
+#![allow(clippy::expect_used)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
