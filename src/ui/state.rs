@@ -275,7 +275,7 @@ impl AppState {
         if events.is_empty() {
             return;
         }
-        {
+        if self.picture_shown() {
             let tl = self.timeline.borrow();
             super::topology::record_traffic(
                 Rc::make_mut(&mut self.traffic),

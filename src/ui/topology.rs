@@ -47,7 +47,22 @@ pub struct Traffic {
 
 /// Appends the traffic of `events` (heartbeats, polls, sends) to `ring`, keeping the newest.
 pub fn record_traffic(ring: &mut VecDeque<Traffic>, seq: &mut u64, sim: &Sim, events: &[SimEvent]) {
-    for e in events {
+    // Only the batch's last events can be among the newest kept: a frame of a big cluster at 60×
+    // holds thousands (the rest are skipped unread).
+    let traffic = |e: &&SimEvent| {
+        matches!(
+            e.kind,
+            SimEventKind::BrokerRegistered { .. }
+                | SimEventKind::RoutePolled { .. }
+                | SimEventKind::Send { .. }
+        )
+    };
+    let skip = events
+        .iter()
+        .filter(traffic)
+        .count()
+        .saturating_sub(TRAFFIC_KEPT);
+    for e in events.iter().filter(traffic).skip(skip) {
         let (kind, ok, from, to) = match &e.kind {
             SimEventKind::BrokerRegistered {
                 namesrv,
