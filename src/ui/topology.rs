@@ -197,7 +197,7 @@ fn picture(
             }
         }
     }
-    let member_w = if collapse { 34.0 } else { 92.0 };
+    let member_w = if collapse { 34.0 } else { 110.0 };
     let (mut x, mut y) = (left - 10.0, 170.0);
     let row_h = if collapse { 70.0 } else { 110.0 };
     let mut groups = Vec::new();
