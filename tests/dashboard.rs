@@ -456,3 +456,15 @@ fn the_reducer_seeks_forks_and_undoes() {
     assert_eq!(s.sim().now(), 240_000);
     assert_eq!(s.feed.len(), feed_at_head, "the old future's feed is back");
 }
+
+/// A share link's `&t=` opens at that time; one beyond 24 h is refused with an error, at t = 0.
+#[wasm_bindgen_test]
+fn a_link_time_opens_there_within_a_day() {
+    let scenario = crash_hang_stop_state().base.as_ref().clone();
+    let at = routelab::ui::AppState::at_time(scenario.clone(), Some(191_500));
+    assert_eq!(at.sim().now(), 191_500);
+    assert!(at.error.is_none());
+    let far = routelab::ui::AppState::at_time(scenario, Some(90_000_000));
+    assert_eq!(far.sim().now(), 0);
+    assert!(far.error.as_deref().is_some_and(|e| e.contains("24 h")), "{:?}", far.error);
+}

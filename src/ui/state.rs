@@ -124,6 +124,10 @@ impl Budget {
     }
 }
 
+/// The latest time a share link's `&t=` opens at (virtual ms): further would keep the page busy
+/// simulating for long before it shows anything.
+pub const MAX_LINK_TIME_MS: u64 = 86_400_000;
+
 /// At most this many real ms of simulation are owed: when the simulator cannot keep up with the
 /// speed asked, the clock runs slower instead of falling ever further behind.
 const MAX_OWED_REAL_MS: f64 = 250.0;
@@ -235,12 +239,23 @@ impl AppState {
         }
     }
 
-    /// The state for a share link: its scenario, shown at `at_ms` when the link carries a time.
+    /// The state for a share link: its scenario, shown at `at_ms` when the link carries a time
+    /// (up to [`MAX_LINK_TIME_MS`]; a later one is refused with an error and the link opens at 0).
     pub fn at_time(scenario: Scenario, at_ms: Option<u64>) -> Self {
         let mut s = Self::new(scenario);
-        if let Some(t) = at_ms {
-            let events = s.timeline.borrow_mut().advance_to(t);
-            s.absorb(&events);
+        match at_ms {
+            Some(t) if t > MAX_LINK_TIME_MS => {
+                s.error = Some(format!(
+                    "share link: &t= asks for {} s; at most {} s (24 h) is opened from a link, so it opens at t = 0",
+                    t / 1000,
+                    MAX_LINK_TIME_MS / 1000
+                ));
+            }
+            Some(t) => {
+                let events = s.timeline.borrow_mut().advance_to(t);
+                s.absorb(&events);
+            }
+            None => {}
         }
         s
     }
