@@ -466,5 +466,9 @@ fn a_link_time_opens_there_within_a_day() {
     assert!(at.error.is_none());
     let far = routelab::ui::AppState::at_time(scenario, Some(90_000_000));
     assert_eq!(far.sim().now(), 0);
-    assert!(far.error.as_deref().is_some_and(|e| e.contains("24 h")), "{:?}", far.error);
+    assert!(
+        far.error.as_deref().is_some_and(|e| e.contains("24 h")),
+        "{:?}",
+        far.error
+    );
 }

@@ -223,14 +223,12 @@ impl Timeline {
     ) -> Result<(Option<Fork>, Vec<SimEvent>), ScenarioError> {
         // Whatever is due now fires first, as it does when a scenario's action is replayed.
         let mut events = self.advance_to(self.now());
-        self.sim.check(&action)?;
-        let fork = if self.at_head() {
-            None
-        } else {
-            Some(self.fork_here())
-        };
+        let in_the_past = !self.at_head();
         let now = self.sim.now();
+        // Checked once, by the world itself: a refused action changes nothing, forks nothing.
         self.sim.apply(&action)?;
+        // The fork sets aside what came after now; the action's own events are taken in below.
+        let fork = in_the_past.then(|| self.fork_here());
         self.actions.push(BranchAction { at_ms: now, action });
         self.applied = self.actions.len();
         let new = self.sim.drain_events();
