@@ -65,20 +65,28 @@ if (dash) {
   for (const [preset, p] of Object.entries(dash.presets)) {
     // Older runs measured one page load of 5 s.
     const runs = p.runs ?? 1;
-    rows.push([`frames at 60×, ${preset} (${runs} page loads × 5 s)`,
+    // The issue "Time travel" targets every case with the picture shown; before it, big-cluster alone.
+    const targeted = p.picture !== undefined || preset === 'big-cluster';
+    const name = preset.endsWith('+picture') ? `${preset.slice(0, -8)}, picture collapsed to groups`
+      : `${preset}${p.picture ? ', picture shown' : ''}`;
+    rows.push([`frames at 60×, ${name} (${runs} page loads × 5 s)`,
       `${p.frames} frames, gap p95 ${fmt(p.gap_p95_ms)} ms, max ${fmt(p.gap_max_ms)} ms, ${p.dropped} dropped; `
         + `tasks over 16 ms: ${p.tasks_over_16ms} of ${p.tasks} (longest ${fmt(p.task_max_ms)} ms)`,
-      preset === 'big-cluster' ? 'no frame over 16 ms' : '–',
-      preset === 'big-cluster' ? met(p.tasks_over_16ms === 0 && p.dropped === 0) : '–']);
+      targeted ? 'no task over 16 ms' : '–',
+      targeted ? met(p.tasks_over_16ms === 0) : '–']);
+  }
+  for (const s of dash.seeks ?? []) {
+    const target = s.preset === 'big-cluster' ? 100 : 10;
+    rows.push([`time travel in Chromium, ${s.preset}, ${s.seeks} seeks from the head after 1 h`,
+      `p50 ${fmt(s.p50_ms)} ms, p95 ${fmt(s.p95_ms)} ms, max ${fmt(s.max_ms)} ms (opening the link at 1 h: ${fmt(s.open_at_hour_ms / 1000)} s)`,
+      `p95 ≤ ${target} ms`, met(s.p95_ms <= target)]);
   }
 }
 const timeline = load('timeline.json');
 for (const t of timeline ?? []) {
-  // Native figures (benches/timeline.rs); the Chromium seek bench is still to come.
-  const seekTarget = t.preset === 'big-cluster' ? 100 : 10;
+  // Native figures (benches/timeline.rs): the same seeks as in Chromium, without the page.
   rows.push([`time travel, ${t.preset}, 20 seeks from the head after 1 h (native)`,
-    `p50 ${fmt(t.seek_p50_ms)} ms, p95 ${fmt(t.seek_p95_ms)} ms, max ${fmt(t.seek_max_ms)} ms`,
-    `p95 ≤ ${seekTarget} ms (in Chromium)`, '–']);
+    `p50 ${fmt(t.seek_p50_ms)} ms, p95 ${fmt(t.seek_p95_ms)} ms, max ${fmt(t.seek_max_ms)} ms`, '–', '–']);
   rows.push([`time travel, ${t.preset}, snapshots for 1 h`, `${t.snapshots} snapshots, ${fmt(t.snapshot_mb)} MB`,
     t.preset === 'big-cluster' ? '≤ 64 MB' : '–', t.preset === 'big-cluster' ? met(t.snapshot_mb <= 64) : '–']);
 }

@@ -8,6 +8,7 @@
 //!
 //! - `admin` (native only): `routelab admin`, mqadmin's NameServer commands over `net`.
 //! - [`bench`](mod@bench): the core benchmark suite, run natively and in the browser with the caller's clock.
+//! - [`i18n`]: the languages of the workshop (English, 简体中文).
 //! - [`java_order`]: the iteration order of Java's HashMap, HashSet, Hashtable, Properties and
 //!   ConcurrentHashMap, which the route manager follows wherever RocketMQ's order leaves its tables.
 //! - [`live`]: the live protocol a bridge or our NameServer speaks to dashboards (views per
@@ -53,6 +54,7 @@ pub mod bridge;
 mod decimal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod demo;
+pub mod i18n;
 pub mod java_order;
 pub mod live;
 pub mod model;

@@ -39,6 +39,7 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         actions: Vec::new(),
         until: None,
         timing: None,
+        lesson: None,
     };
     let Some(source) = with_data.first() else {
         scenario.note = Some(

@@ -18,6 +18,8 @@
 //! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `presets`: the scenarios that ship with RouteLab.
 //! - `action_words`: an action in plain words.
+//! - [`lesson`]: guided lessons — the format, questions the simulator answers, a headless walk and
+//!   the learner's player.
 //! - [`timeline`]: time travel over a run — snapshots, replay, seek, forks and undo, the marks a
 //!   timeline is painted with, and the feed as it was at each moment.
 
@@ -25,6 +27,7 @@ mod action_words;
 mod broker;
 mod event;
 mod json_path;
+pub mod lesson;
 mod presets;
 mod producer;
 mod report;

@@ -60,6 +60,9 @@ pub struct Scenario {
     /// Overrides of the profile's timers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
+    /// A guided path through the scenario (see `sim::lesson`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson: Option<super::lesson::Lesson>,
 }
 
 fn default_profile() -> Profile {
@@ -338,7 +341,7 @@ pub struct ScenarioError {
 }
 
 impl ScenarioError {
-    fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             path: path.into(),
             message: message.into(),
@@ -497,6 +500,37 @@ impl Scenario {
                 groups.push(&p.group);
             }
             self.check_action(&names, &path, &a.action, &addrs, &groups)?;
+        }
+        if let Some(lesson) = &self.lesson {
+            lesson.check_texts("lesson")?;
+            // A step's task may add a broker, a producer or a NameServer that later steps name.
+            for (i, step) in lesson.steps.iter().enumerate() {
+                let path = format!("lesson.steps[{i}]");
+                if let Some(task) = &step.task {
+                    let apath = format!("{path}.task.action");
+                    match &task.action {
+                        Action::AddNamesrv { name } if !names.contains(name) => {
+                            names.push(name.clone())
+                        }
+                        Action::AddBroker(b) => {
+                            self.check_broker(&apath, b, &addrs)?;
+                            addrs.push(&b.addr);
+                        }
+                        Action::AddProducer(p) => {
+                            self.check_producer(&names, &apath, p, &groups)?;
+                            groups.push(&p.group);
+                        }
+                        _ => {}
+                    }
+                    self.check_action(&names, &apath, &task.action, &addrs, &groups)?;
+                }
+                let known = super::lesson::Known {
+                    namesrvs: &names,
+                    addrs: &addrs,
+                    producers: &groups,
+                };
+                step.check_refs(&path, &known)?;
+            }
         }
         if !self.topic_sets.is_empty() {
             let started = super::topic_sets::started_brokers(self);

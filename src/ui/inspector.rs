@@ -66,6 +66,34 @@ fn act(store: &Store, action: Action) -> Callback<MouseEvent> {
     Callback::from(move |_: MouseEvent| store.dispatch(Msg::Apply(action.clone())))
 }
 
+/// A button applying `action`.
+fn action_button(store: &Store, label: &'static str, action: Action, disabled: bool) -> Html {
+    html! { <button onclick={act(store, action)} {disabled}>{ label }</button> }
+}
+
+/// Label and value pairs as a `<dl>`.
+fn facts(rows: Vec<(&'static str, Html)>) -> Html {
+    html! { <dl>{ for rows.into_iter().map(|(label, value)| html! { <><dt>{ label }</dt><dd>{ value }</dd></> }) }</dl> }
+}
+
+/// A small table: its column heads and its rows.
+fn mini_table(heads: &[&'static str], rows: Html) -> Html {
+    html! {
+        <table class="mini">
+            <thead><tr>{ for heads.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
+            <tbody>{ rows }</tbody>
+        </table>
+    }
+}
+
+/// "in 12.5 s" until `at`, or `otherwise` when nothing is due.
+fn due(at: Option<u64>, now: u64, otherwise: &str) -> Html {
+    Html::from(at.map_or_else(
+        || otherwise.to_owned(),
+        |t| format!("in {}", fmt_secs(t.saturating_sub(now))),
+    ))
+}
+
 fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     let now = sim.now();
     let addr = b.addr.clone();
@@ -77,10 +105,11 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     let up = b.state == BrokerState::Running;
     let gone = matches!(b.state, BrokerState::Killed | BrokerState::Stopped);
     let system = crate::sim::system_topics(&b.spec);
-    let topics: Vec<&String> = b
+    let topics: Vec<&str> = b
         .topics
         .keys()
         .filter(|t| !system.iter().any(|s| s.topic_name == **t))
+        .map(String::as_str)
         .collect();
     let writable = sim.namesrvs().iter().any(|ns| {
         ns.manager.topic_queue_table().iter().any(|(_, q)| {
@@ -88,54 +117,72 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
                 .is_some_and(|qd| crate::model::perm::is_writeable(qd.perm))
         })
     });
+    let state = super::state_name(b.state);
+    let mut listed = topics[..topics.len().min(TOPICS_LISTED)].join(", ");
+    if topics.len() > TOPICS_LISTED {
+        listed.push_str(&format!(" … and {} more", topics.len() - TOPICS_LISTED));
+    }
+    let rows: Html = sim.namesrvs().iter().enumerate().map(|(i, ns)| {
+        let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
+        let cut = sim.is_link_cut(&addr, i);
+        let link = Link { broker: Some(addr.clone()), namesrv: Some(ns.name.clone()), producer: None };
+        let toggle = act(store, if cut { Action::Heal(link) } else { Action::Partition(link) });
+        let entry = match live {
+            Some(l) => {
+                let age = now.saturating_sub(l.last_update_timestamp);
+                html! { <>
+                    <td class="age" data-testid="inspector-age" data-namesrv={ns.name.clone()} data-age-ms={age.to_string()}>{ fmt_secs(age) }</td>
+                    <td>{ fmt_secs(l.deadline().saturating_sub(now)) }</td>
+                </> }
+            }
+            None => html! { <td colspan="2" class="gone">{ "not held" }</td> },
+        };
+        html! { <tr>
+            <td>{ ns.name.clone() }</td>
+            { entry }
+            <td><button class={classes!("link", cut.then_some("cut"))} onclick={toggle}>{ if cut { "heal" } else { "cut" } }</button></td>
+        </tr> }
+    }).collect();
+    let perm = if writable {
+        action_button(
+            store,
+            "wipe write perm",
+            Action::WipeWritePerm {
+                broker_name: b.spec.name.clone(),
+                namesrv: None,
+            },
+            false,
+        )
+    } else {
+        action_button(
+            store,
+            "add write perm",
+            Action::AddWritePerm {
+                broker_name: b.spec.name.clone(),
+                namesrv: None,
+            },
+            false,
+        )
+    };
     html! { <>
         <h3>{ format!("{} · {role}", b.spec.name) }</h3>
-        <dl>
-            <dt>{ "address" }</dt><dd class="addr">{ addr.clone() }</dd>
-            <dt>{ "brokerId" }</dt><dd>{ b.spec.id }</dd>
-            <dt>{ "cluster" }</dt><dd>{ b.spec.cluster.clone() }</dd>
-            <dt>{ "state" }</dt><dd><span class={classes!("badge", super::state_name(b.state))}>{ super::state_name(b.state) }</span></dd>
-            <dt>{ "registers next" }</dt><dd>{ b.next_register.map(|t| format!("in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_else(|| "never (not running)".into()) }</dd>
-        </dl>
+        { facts(vec![
+            ("address", html! { <span class="addr">{ addr.clone() }</span> }),
+            ("brokerId", Html::from(b.spec.id.to_string())),
+            ("cluster", Html::from(b.spec.cluster.clone())),
+            ("state", html! { <span class={classes!("badge", state)}>{ state }</span> }),
+            ("registers next", due(b.next_register, now, "never (not running)")),
+        ]) }
         <h4>{ "on each NameServer" }</h4>
-        <table class="mini">
-            <thead><tr><th>{ "NameServer" }</th><th>{ "heartbeat age" }</th><th>{ "expires in" }</th><th>{ "link" }</th></tr></thead>
-            <tbody>{ for sim.namesrvs().iter().enumerate().map(|(i, ns)| {
-                let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
-                let cut = sim.is_link_cut(&addr, i);
-                let link = Link { broker: Some(addr.clone()), namesrv: Some(ns.name.clone()), producer: None };
-                let toggle = act(store, if cut { Action::Heal(link) } else { Action::Partition(link) });
-                html! { <tr>
-                    <td>{ ns.name.clone() }</td>
-                    { match live {
-                        Some(l) => {
-                            let age = now.saturating_sub(l.last_update_timestamp);
-                            html!{ <>
-                                <td class="age" data-testid="inspector-age" data-namesrv={ns.name.clone()} data-age-ms={age.to_string()}>{ fmt_secs(age) }</td>
-                                <td>{ fmt_secs(l.deadline().saturating_sub(now)) }</td>
-                            </> }
-                        }
-                        None => html!{ <td colspan="2" class="gone">{ "not held" }</td> },
-                    } }
-                    <td><button class={classes!("link", cut.then_some("cut"))} onclick={toggle}>{ if cut { "heal" } else { "cut" } }</button></td>
-                </tr> }
-            }) }</tbody>
-        </table>
+        { mini_table(&["NameServer", "heartbeat age", "expires in", "link"], rows) }
         <h4>{ format!("topics ({})", topics.len()) }</h4>
-        <p class="topics">
-            { topics.iter().take(TOPICS_LISTED).map(|t| t.as_str()).collect::<Vec<_>>().join(", ") }
-            { if topics.len() > TOPICS_LISTED { format!(" … and {} more", topics.len() - TOPICS_LISTED) } else { String::new() } }
-        </p>
+        <p class="topics">{ listed }</p>
         <div class="actions">
-            <button onclick={act(store, Action::KillBroker { broker: addr.clone() })} disabled={gone}>{ "kill" }</button>
-            <button onclick={act(store, Action::FreezeBroker { broker: addr.clone() })} disabled={!up}>{ "freeze" }</button>
-            <button onclick={act(store, Action::StopBroker { broker: addr.clone() })} disabled={!up}>{ "stop" }</button>
-            <button onclick={act(store, Action::RestartBroker { broker: addr.clone() })}>{ "restart" }</button>
-            { if writable {
-                html!{ <button onclick={act(store, Action::WipeWritePerm { broker_name: b.spec.name.clone(), namesrv: None })}>{ "wipe write perm" }</button> }
-            } else {
-                html!{ <button onclick={act(store, Action::AddWritePerm { broker_name: b.spec.name.clone(), namesrv: None })}>{ "add write perm" }</button> }
-            } }
+            { action_button(store, "kill", Action::KillBroker { broker: addr.clone() }, gone) }
+            { action_button(store, "freeze", Action::FreezeBroker { broker: addr.clone() }, !up) }
+            { action_button(store, "stop", Action::StopBroker { broker: addr.clone() }, !up) }
+            { action_button(store, "restart", Action::RestartBroker { broker: addr.clone() }, false) }
+            { perm }
         </div>
     </> }
 }
@@ -144,22 +191,25 @@ fn namesrv(sim: &Sim, i: usize) -> Html {
     let now = sim.now();
     let ns = &sim.namesrvs()[i];
     let live = ns.manager.broker_live_table();
-    html! { <>
-        <h3>{ format!("NameServer {}", ns.name) }</h3>
-        <dl>
-            <dt>{ "next scan" }</dt><dd>{ ns.next_scan.map(|t| format!("in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_default() }</dd>
-            <dt>{ "topics" }</dt><dd>{ ns.manager.topic_queue_table().len() }</dd>
-            <dt>{ "live brokers" }</dt><dd>{ live.len() }</dd>
-        </dl>
-        <h4>{ "brokerLiveTable" }</h4>
-        <table class="mini">
-            <thead><tr><th>{ "broker" }</th><th>{ "heartbeat age" }</th><th>{ "expires in" }</th></tr></thead>
-            <tbody>{ for live.iter().map(|(k, l)| html!{ <tr>
+    let rows: Html = live
+        .iter()
+        .map(|(k, l)| {
+            html! { <tr>
                 <td class="addr">{ k.broker_addr.to_string() }</td>
                 <td class="age">{ fmt_secs(now.saturating_sub(l.last_update_timestamp)) }</td>
                 <td>{ fmt_secs(l.deadline().saturating_sub(now)) }</td>
-            </tr> }) }</tbody>
-        </table>
+            </tr> }
+        })
+        .collect();
+    html! { <>
+        <h3>{ format!("NameServer {}", ns.name) }</h3>
+        { facts(vec![
+            ("next scan", due(ns.next_scan, now, "")),
+            ("topics", Html::from(ns.manager.topic_queue_table().len().to_string())),
+            ("live brokers", Html::from(live.len().to_string())),
+        ]) }
+        <h4>{ "brokerLiveTable" }</h4>
+        { mini_table(&["broker", "heartbeat age", "expires in"], rows) }
     </> }
 }
 
@@ -168,41 +218,56 @@ fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
     let ns = p
         .namesrv
         .and_then(|n| sim.namesrvs().get(n))
-        .map(|n| n.name.clone());
-    let route = p.info.as_ref().map(|i| {
-        let mut groups: Vec<String> = i
-            .topic_route_data
-            .queue_datas
-            .iter()
-            .map(|q| format!("{} ({} write queues)", q.broker_name, q.write_queue_nums))
-            .collect();
-        groups.sort();
-        groups.join(", ")
-    });
-    let picks = store.picks.get(p.spec.group.as_str());
+        .map_or_else(|| "not chosen yet".to_owned(), |n| n.name.clone());
+    let route = p.info.as_ref().map_or_else(
+        || "none yet".to_owned(),
+        |i| {
+            let mut groups: Vec<String> = i
+                .topic_route_data
+                .queue_datas
+                .iter()
+                .map(|q| format!("{} ({} write queues)", q.broker_name, q.write_queue_nums))
+                .collect();
+            groups.sort();
+            groups.join(", ")
+        },
+    );
+    let age = p.route_fetched_at.map_or_else(
+        || "never fetched".to_owned(),
+        |t| format!("fetched {} ago", fmt_secs(now.saturating_sub(t))),
+    );
+    let faults = &p.strategy.tolerance.items;
+    let fault_table = if faults.is_empty() {
+        html! { <p class="hint">{ "empty: no broker isolated" }</p> }
+    } else {
+        let rows: Html = faults.values().map(|f| html! { <tr>
+            <td>{ f.name.to_string() }</td>
+            <td>{ format!("{} ms", f.current_latency) }</td>
+            <td>{ if f.is_available(now) { "available".to_owned() } else { format!("for {} more", fmt_secs(f.start_timestamp - now)) } }</td>
+        </tr> }).collect();
+        mini_table(&["broker", "latency", "isolated"], rows)
+    };
+    let picks: Vec<_> = store
+        .picks
+        .get(p.spec.group.as_str())
+        .into_iter()
+        .flatten()
+        .collect();
+    let last = &picks[picks.len().saturating_sub(10)..];
     html! { <>
         <h3>{ format!("producer {}", p.spec.group) }</h3>
-        <dl>
-            <dt>{ "topic" }</dt><dd>{ p.spec.topic.clone() }</dd>
-            <dt>{ "NameServer" }</dt><dd>{ ns.unwrap_or_else(|| "not chosen yet".into()) }</dd>
-            <dt>{ "cached route" }</dt><dd>{ route.unwrap_or_else(|| "none yet".into()) }</dd>
-            <dt>{ "route age" }</dt><dd>{ p.route_fetched_at.map(|t| format!("fetched {} ago", fmt_secs(now.saturating_sub(t)))).unwrap_or_else(|| "never fetched".into()) }</dd>
-            <dt>{ "next poll" }</dt><dd>{ p.next_poll.map(|t| format!("in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_default() }</dd>
-            <dt>{ "fault tolerance" }</dt><dd>{ if p.strategy.send_latency_fault_enable { "on" } else { "off" } }</dd>
-        </dl>
+        { facts(vec![
+            ("topic", Html::from(p.spec.topic.clone())),
+            ("NameServer", Html::from(ns)),
+            ("cached route", Html::from(route)),
+            ("route age", Html::from(age)),
+            ("next poll", due(p.next_poll, now, "")),
+            ("fault tolerance", Html::from(if p.strategy.send_latency_fault_enable { "on" } else { "off" })),
+        ]) }
         <h4>{ "fault table" }</h4>
-        { if p.strategy.tolerance.items.is_empty() { html!{ <p class="hint">{ "empty: no broker isolated" }</p> } } else { html!{
-            <table class="mini">
-                <thead><tr><th>{ "broker" }</th><th>{ "latency" }</th><th>{ "isolated" }</th></tr></thead>
-                <tbody>{ for p.strategy.tolerance.items.values().map(|f| html!{ <tr>
-                    <td>{ f.name.to_string() }</td>
-                    <td>{ format!("{} ms", f.current_latency) }</td>
-                    <td>{ if f.is_available(now) { "available".to_owned() } else { format!("for {} more", fmt_secs(f.start_timestamp - now)) } }</td>
-                </tr> }) }</tbody>
-            </table>
-        } } }
+        { fault_table }
         <h4>{ "last picks (newest last)" }</h4>
-        <p class="strip">{ for picks.into_iter().flatten().rev().take(10).collect::<Vec<_>>().into_iter().rev().map(|pk| html!{
+        <p class="strip">{ for last.iter().map(|pk| html! {
             <span class={classes!("pick", if pk.ok { "ok" } else { "bad" })} title={format!("t={}", fmt_secs(pk.t))}>{ format!("{}#{}", pk.broker, pk.queue) }</span>
         }) }</p>
     </> }

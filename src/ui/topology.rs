@@ -345,11 +345,20 @@ fn picture(
                         .iter()
                         .any(|(k, _)| k.broker_addr == addr.as_str())
                 });
-            let width = 1.0 + (sent as f64 + 1.0).log2() * 1.6;
+            // Thicker by the order of magnitude of what was sent (1, 2–3, 4–7, …): the width, like
+            // the title, changes only when the flow really changes, so the drawing's markup stays the
+            // same string from one frame to the next and the page is not rebuilt at every send.
+            let level = usize::BITS - sent.leading_zeros();
+            let width = 1.0 + f64::from(level) * 1.6;
             let title = format!(
-                "{} sends to {} ({addr}): {sent} in the last 10 s{}",
+                "{} sends to {} ({addr}){}{}",
                 p.spec.group,
                 bd.broker_name,
+                if sent > 0 {
+                    ": thicker, the more it sent in the last 10 s"
+                } else {
+                    ""
+                },
                 if stale {
                     " · its NameServer no longer holds this broker: the cached route is stale"
                 } else {

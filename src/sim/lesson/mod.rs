@@ -1,0 +1,660 @@
+//! Guided lessons: a scenario may carry `lesson.steps`, a path through it. Each step has a title and
+//! short points in English and 简体中文, and any of:
+//!
+//! - `task`: an action the learner does (done when that very action is applied), with a hint;
+//! - `predict`: a question whose right answer the simulator computes on a copy of the world at the
+//!   moment it is asked ([`predict::outcome`]), never written in the file;
+//! - `until`: where the step ends — a time, or an event ("until ns-1 removes broker-b").
+//!
+//! A step runs in that order: the task, then the question about what follows, then the run to see it.
+//! [`walk::walk`] goes through every step headlessly (the test that each question has exactly one
+//! right choice, and `routelab sim` on a lesson file); [`player::Player`] is the dashboard's state.
+//!
+//! # Layout
+//!
+//! - `mod.rs`: the format and its checks (field paths as in the rest of the scenario).
+//! - `predict`: the questions' answers, computed.
+//! - `walk`: a lesson run start to end without a learner.
+//! - `player`: where a learner is, what they did, Back and Next.
+
+pub mod player;
+pub mod predict;
+#[cfg(test)]
+mod tests;
+pub mod walk;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::i18n::Lang;
+
+use super::event::SimEventKind;
+use super::scenario::{Action, ScenarioError};
+
+/// One text in both languages.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Text {
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+/// Short points (one line each on a projector), in both languages.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Points {
+    pub en: Vec<String>,
+    pub zh: Vec<String>,
+}
+
+impl Points {
+    /// The points in `lang`.
+    pub fn get(&self, lang: Lang) -> &[String] {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+/// A scenario's lesson.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    /// The lesson's name in lists (the scenario's `title` is its English fallback).
+    pub title: Text,
+    pub steps: Vec<Step>,
+}
+
+/// One step of a lesson.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub title: Text,
+    /// What the step teaches, in short points.
+    pub text: Points,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<Task>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predict: Option<Predict>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Until>,
+}
+
+/// Something the learner does: done when `action` is applied.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    pub action: Action,
+    /// Where to click, for a learner who is stuck.
+    pub hint: Text,
+}
+
+/// Where a step ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Until {
+    /// A time, seconds of virtual time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<f64>,
+    /// The first event after the step's start that matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventMatch>,
+}
+
+/// How far a step's `until` event or a question's deciding event is looked for: an hour.
+pub const HORIZON_MS: u64 = 3_600_000;
+
+/// Which events a step waits for: the kind, and each field given must be equal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventMatch {
+    pub kind: MatchKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namesrv: Option<String>,
+    /// A broker's address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    /// A removal's reason (`expired`, `idle_closed`, `channel_closed`, `unregistered`) or a failed
+    /// send's error (`timeout`, `no_route`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// A send's outcome, or whether a route poll got a route.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ok: Option<bool>,
+}
+
+/// The event kinds a step can wait for, as `routelab sim` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    BrokerRegistered,
+    BrokerRemoved,
+    BrokerGroupRemoved,
+    TopicChanged,
+    PermChanged,
+    RoutePolled,
+    Send,
+}
+
+impl EventMatch {
+    /// Whether `e` is one of the events this names.
+    pub fn matches(&self, e: &SimEventKind) -> bool {
+        let eq = |want: &Option<String>, got: &str| want.as_deref().is_none_or(|w| w == got);
+        let eq_opt =
+            |want: &Option<String>, got: Option<&str>| want.is_none() || want.as_deref() == got;
+        let ok = |got: bool| self.ok.is_none_or(|w| w == got);
+        // Fields the kind does not have must not be asked for: a check the lesson's validation
+        // makes, so here they simply fail to match.
+        let none = |fields: &[&Option<String>]| fields.iter().all(|f| f.is_none());
+        match (self.kind, e) {
+            (
+                MatchKind::BrokerRegistered,
+                SimEventKind::BrokerRegistered {
+                    namesrv,
+                    broker_addr,
+                    broker_name,
+                    ..
+                },
+            ) => {
+                eq(&self.namesrv, namesrv)
+                    && eq(&self.broker, broker_addr)
+                    && eq(&self.broker_name, broker_name)
+                    && none(&[&self.producer, &self.topic, &self.reason])
+                    && self.ok.is_none()
+            }
+            (
+                MatchKind::BrokerRemoved,
+                SimEventKind::BrokerRemoved {
+                    namesrv,
+                    broker_addr,
+                    broker_name,
+                    reason,
+                    ..
+                },
+            ) => {
+                eq(&self.namesrv, namesrv)
+                    && eq(&self.broker, broker_addr)
+                    && eq_opt(&self.broker_name, broker_name.as_deref())
+                    && eq(&self.reason, reason)
+                    && none(&[&self.producer, &self.topic])
+                    && self.ok.is_none()
+            }
+            (
+                MatchKind::BrokerGroupRemoved,
+                SimEventKind::BrokerGroupRemoved {
+                    namesrv,
+                    broker_name,
+                    ..
+                },
+            ) => {
+                eq(&self.namesrv, namesrv)
+                    && eq(&self.broker_name, broker_name)
+                    && none(&[&self.broker, &self.producer, &self.topic, &self.reason])
+                    && self.ok.is_none()
+            }
+            (
+                MatchKind::TopicChanged,
+                SimEventKind::TopicChanged {
+                    namesrv,
+                    topic,
+                    broker_name,
+                    ..
+                },
+            ) => {
+                eq(&self.namesrv, namesrv)
+                    && eq(&self.topic, topic)
+                    && eq(&self.broker_name, broker_name)
+                    && none(&[&self.broker, &self.producer, &self.reason])
+                    && self.ok.is_none()
+            }
+            (
+                MatchKind::PermChanged,
+                SimEventKind::PermChanged {
+                    namesrv,
+                    broker_name,
+                    ..
+                },
+            ) => {
+                eq(&self.namesrv, namesrv)
+                    && eq(&self.broker_name, broker_name)
+                    && none(&[&self.broker, &self.producer, &self.topic, &self.reason])
+                    && self.ok.is_none()
+            }
+            (
+                MatchKind::RoutePolled,
+                SimEventKind::RoutePolled {
+                    producer,
+                    namesrv,
+                    topic,
+                    ok: got,
+                    ..
+                },
+            ) => {
+                eq(&self.producer, producer)
+                    && eq(&self.namesrv, namesrv)
+                    && eq(&self.topic, topic)
+                    && ok(*got)
+                    && none(&[&self.broker, &self.broker_name, &self.reason])
+            }
+            (
+                MatchKind::Send,
+                SimEventKind::Send {
+                    producer,
+                    topic,
+                    broker_name,
+                    ok: got,
+                    error,
+                    ..
+                },
+            ) => {
+                eq(&self.producer, producer.as_str())
+                    && eq(&self.topic, topic.as_str())
+                    && eq_opt(&self.broker_name, broker_name.as_ref().map(|b| b.as_str()))
+                    && eq_opt(&self.reason, *error)
+                    && ok(*got)
+                    && none(&[&self.broker, &self.namesrv])
+            }
+            _ => false,
+        }
+    }
+
+    /// The fields this kind of event has (the others must be absent).
+    fn fields(&self) -> &'static [&'static str] {
+        match self.kind {
+            MatchKind::BrokerRegistered => &["namesrv", "broker", "broker_name"],
+            MatchKind::BrokerRemoved => &["namesrv", "broker", "broker_name", "reason"],
+            MatchKind::BrokerGroupRemoved | MatchKind::PermChanged => &["namesrv", "broker_name"],
+            MatchKind::TopicChanged => &["namesrv", "topic", "broker_name"],
+            MatchKind::RoutePolled => &["producer", "namesrv", "topic", "ok"],
+            MatchKind::Send => &["producer", "topic", "broker_name", "reason", "ok"],
+        }
+    }
+
+    /// The fields given, by name.
+    fn given(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (name, set) in [
+            ("namesrv", self.namesrv.is_some()),
+            ("broker", self.broker.is_some()),
+            ("broker_name", self.broker_name.is_some()),
+            ("producer", self.producer.is_some()),
+            ("topic", self.topic.is_some()),
+            ("reason", self.reason.is_some()),
+            ("ok", self.ok.is_some()),
+        ] {
+            if set {
+                out.push(name);
+            }
+        }
+        out
+    }
+}
+
+/// A question about what happens next.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Predict {
+    pub question: Text,
+    pub ask: Ask,
+    /// The producer asked about (`next_send_broker`, `next_send_ok`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer: Option<String>,
+    /// The NameServer asked about (`removal_time`, `removal_reason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namesrv: Option<String>,
+    /// The broker asked about, by address (`removal_time`, `removal_reason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<String>,
+    pub choices: Vec<Choice>,
+}
+
+/// What a question asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ask {
+    /// Which broker group the producer's next message goes to first.
+    NextSendBroker,
+    /// Whether the producer's next message is delivered (after its retries).
+    NextSendOk,
+    /// When the NameServer removes the broker.
+    RemovalTime,
+    /// Why the NameServer removes the broker.
+    RemovalReason,
+}
+
+/// One choice; which field it has depends on the question.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    /// `next_send_broker`: a broker group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker_name: Option<String>,
+    /// `next_send_ok`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ok: Option<bool>,
+    /// `removal_time`: from (inclusive) and to (exclusive), seconds of virtual time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<f64>,
+    /// `removal_reason`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The removal reasons a choice may name.
+pub const REASONS: [&str; 4] = ["unregistered", "channel_closed", "expired", "idle_closed"];
+
+impl Ask {
+    /// The choice fields this question uses.
+    fn choice_fields(self) -> &'static [&'static str] {
+        match self {
+            Ask::NextSendBroker => &["broker_name"],
+            Ask::NextSendOk => &["ok"],
+            Ask::RemovalTime => &["from", "to"],
+            Ask::RemovalReason => &["reason"],
+        }
+    }
+}
+
+impl Choice {
+    fn given(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (name, set) in [
+            ("broker_name", self.broker_name.is_some()),
+            ("ok", self.ok.is_some()),
+            ("from", self.from.is_some()),
+            ("to", self.to.is_some()),
+            ("reason", self.reason.is_some()),
+        ] {
+            if set {
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    /// The choice as a learner reads it.
+    pub fn label(&self, lang: Lang) -> String {
+        if let Some(b) = &self.broker_name {
+            return b.clone();
+        }
+        if let Some(ok) = self.ok {
+            return match (ok, lang) {
+                (true, Lang::En) => "yes, it is delivered".into(),
+                (false, Lang::En) => "no, it is lost".into(),
+                (true, Lang::Zh) => "是，消息送达".into(),
+                (false, Lang::Zh) => "否，消息丢失".into(),
+            };
+        }
+        if let (Some(from), Some(to)) = (self.from, self.to) {
+            let secs = |s: f64| crate::decimal::secs_fixed((s * 1000.0).round() as u64, 0);
+            return match lang {
+                Lang::En => format!("between {} s and {} s", secs(from), secs(to)),
+                Lang::Zh => format!("{} 秒至 {} 秒之间", secs(from), secs(to)),
+            };
+        }
+        let reason = self.reason.as_deref().unwrap_or_default();
+        reason_words(reason, lang).to_owned()
+    }
+}
+
+/// A removal reason in a learner's words.
+pub fn reason_words(reason: &str, lang: Lang) -> &'static str {
+    match (reason, lang) {
+        ("unregistered", Lang::En) => "it unregistered (a graceful shutdown)",
+        ("channel_closed", Lang::En) => "its connection closed",
+        ("expired", Lang::En) => "its heartbeats expired (the scan found it silent for 120 s)",
+        ("idle_closed", Lang::En) => "its connection was idle too long and was closed",
+        ("unregistered", Lang::Zh) => "它主动注销（优雅关闭）",
+        ("channel_closed", Lang::Zh) => "它的连接被关闭",
+        ("expired", Lang::Zh) => "心跳过期（扫描发现它 120 秒没有心跳）",
+        ("idle_closed", Lang::Zh) => "连接空闲太久被关闭",
+        _ => "?",
+    }
+}
+
+impl Lesson {
+    /// Checks the texts (`path` is the lesson's, `lesson`): a title, at least one step, and every
+    /// title, point and hint written in both languages. References are checked step by step by
+    /// the scenario ([`Step::check_refs`]), as tasks may add what later steps name.
+    pub(crate) fn check_texts(&self, path: &str) -> Result<(), ScenarioError> {
+        text(&format!("{path}.title"), &self.title)?;
+        if self.steps.is_empty() {
+            return Err(ScenarioError::at(
+                format!("{path}.steps"),
+                "a lesson needs at least one step",
+            ));
+        }
+        for (i, s) in self.steps.iter().enumerate() {
+            let path = format!("{path}.steps[{i}]");
+            text(&format!("{path}.title"), &s.title)?;
+            for (lang, points) in [("en", &s.text.en), ("zh", &s.text.zh)] {
+                if points.is_empty() || points.iter().any(|p| p.trim().is_empty()) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.text.{lang}"),
+                        "needs at least one point, none of them empty",
+                    ));
+                }
+            }
+            if let Some(t) = &s.task {
+                text(&format!("{path}.task.hint"), &t.hint)?;
+            }
+            if let Some(p) = &s.predict {
+                text(&format!("{path}.predict.question"), &p.question)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Step {
+    /// Checks the names the step's question and `until` use against what is `known` when the step
+    /// begins (`path` is the step's).
+    pub(crate) fn check_refs(&self, path: &str, known: &Known<'_>) -> Result<(), ScenarioError> {
+        if let Some(p) = &self.predict {
+            p.validate(&format!("{path}.predict"), known)?;
+        }
+        if let Some(u) = &self.until {
+            u.validate(&format!("{path}.until"), known)?;
+        }
+        Ok(())
+    }
+}
+
+/// The names a scenario declares by the time a step begins, for checking references.
+pub(crate) struct Known<'a> {
+    pub namesrvs: &'a [String],
+    pub addrs: &'a [&'a str],
+    pub producers: &'a [&'a str],
+}
+
+impl Known<'_> {
+    fn namesrv(&self, path: &str, ns: &str) -> Result<(), ScenarioError> {
+        if self.namesrvs.iter().any(|n| n == ns) {
+            Ok(())
+        } else {
+            Err(ScenarioError::at(
+                path,
+                format!(
+                    "unknown NameServer {ns:?}; known: {}",
+                    self.namesrvs.join(", ")
+                ),
+            ))
+        }
+    }
+
+    fn broker(&self, path: &str, addr: &str) -> Result<(), ScenarioError> {
+        if self.addrs.contains(&addr) {
+            Ok(())
+        } else {
+            Err(ScenarioError::at(
+                path,
+                format!("no broker has address {addr:?}"),
+            ))
+        }
+    }
+
+    fn producer(&self, path: &str, group: &str) -> Result<(), ScenarioError> {
+        if self.producers.contains(&group) {
+            Ok(())
+        } else {
+            Err(ScenarioError::at(
+                path,
+                format!("no producer has group {group:?}"),
+            ))
+        }
+    }
+}
+
+fn text(path: &str, t: &Text) -> Result<(), ScenarioError> {
+    for (lang, s) in [("en", &t.en), ("zh", &t.zh)] {
+        if s.trim().is_empty() {
+            return Err(ScenarioError::at(
+                format!("{path}.{lang}"),
+                "must not be empty",
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Predict {
+    fn validate(&self, path: &str, known: &Known<'_>) -> Result<(), ScenarioError> {
+        let about_producer = matches!(self.ask, Ask::NextSendBroker | Ask::NextSendOk);
+        let need = |field: &str, v: &Option<String>, wanted: bool| -> Result<(), ScenarioError> {
+            match (v, wanted) {
+                (None, true) => Err(ScenarioError::at(
+                    format!("{path}.{field}"),
+                    format!("a {} question names its {field}", ask_name(self.ask)),
+                )),
+                (Some(_), false) => Err(ScenarioError::at(
+                    format!("{path}.{field}"),
+                    format!("a {} question has no {field}", ask_name(self.ask)),
+                )),
+                _ => Ok(()),
+            }
+        };
+        need("producer", &self.producer, about_producer)?;
+        need("namesrv", &self.namesrv, !about_producer)?;
+        need("broker", &self.broker, !about_producer)?;
+        if let Some(p) = &self.producer {
+            known.producer(&format!("{path}.producer"), p)?;
+        }
+        if let Some(n) = &self.namesrv {
+            known.namesrv(&format!("{path}.namesrv"), n)?;
+        }
+        if let Some(b) = &self.broker {
+            known.broker(&format!("{path}.broker"), b)?;
+        }
+        if self.choices.len() < 2 {
+            return Err(ScenarioError::at(
+                format!("{path}.choices"),
+                "a question needs at least two choices",
+            ));
+        }
+        let want = self.ask.choice_fields();
+        for (i, c) in self.choices.iter().enumerate() {
+            let cpath = format!("{path}.choices[{i}]");
+            if c.given() != want {
+                return Err(ScenarioError::at(
+                    cpath,
+                    format!(
+                        "a {} choice has exactly {}",
+                        ask_name(self.ask),
+                        want.join(" and ")
+                    ),
+                ));
+            }
+            if let (Some(from), Some(to)) = (c.from, c.to) {
+                if !(from.is_finite() && to.is_finite() && 0.0 <= from && from < to) {
+                    return Err(ScenarioError::at(
+                        cpath,
+                        "from and to are seconds, from before to",
+                    ));
+                }
+            }
+            if let Some(r) = &c.reason {
+                if !REASONS.contains(&r.as_str()) {
+                    return Err(ScenarioError::at(
+                        format!("{cpath}.reason"),
+                        format!("unknown reason {r:?}; known: {}", REASONS.join(", ")),
+                    ));
+                }
+            }
+            if self.choices[..i].contains(c) {
+                return Err(ScenarioError::at(cpath, "the same choice twice"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A question kind as files name it.
+fn ask_name(a: Ask) -> &'static str {
+    match a {
+        Ask::NextSendBroker => "next_send_broker",
+        Ask::NextSendOk => "next_send_ok",
+        Ask::RemovalTime => "removal_time",
+        Ask::RemovalReason => "removal_reason",
+    }
+}
+
+impl Until {
+    fn validate(&self, path: &str, known: &Known<'_>) -> Result<(), ScenarioError> {
+        match (&self.at, &self.event) {
+            (Some(at), None) => {
+                if !(at.is_finite() && *at >= 0.0) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.at"),
+                        "expected a non-negative number of seconds",
+                    ));
+                }
+            }
+            (None, Some(m)) => {
+                let allowed = m.fields();
+                if let Some(f) = m.given().into_iter().find(|f| !allowed.contains(f)) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.event.{f}"),
+                        format!(
+                            "this kind of event has no {f}; it has {}",
+                            allowed.join(", ")
+                        ),
+                    ));
+                }
+                if let Some(n) = &m.namesrv {
+                    known.namesrv(&format!("{path}.event.namesrv"), n)?;
+                }
+                if let Some(b) = &m.broker {
+                    known.broker(&format!("{path}.event.broker"), b)?;
+                }
+                if let Some(p) = &m.producer {
+                    known.producer(&format!("{path}.event.producer"), p)?;
+                }
+            }
+            _ => {
+                return Err(ScenarioError::at(
+                    path,
+                    "an until has exactly one of at (seconds) or event",
+                ))
+            }
+        }
+        Ok(())
+    }
+}

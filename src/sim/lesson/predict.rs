@@ -1,0 +1,131 @@
+//! A question's right answer, computed: the world is copied at the moment the question is asked and
+//! run on until the event that decides it (at most [`HORIZON_MS`]). Nothing in the lesson file says
+//! which choice is right, so a lesson cannot teach a wrong answer after a change to the rules.
+
+use super::{Ask, Predict, HORIZON_MS};
+use crate::sim::{Sim, SimEvent, SimEventKind};
+
+/// What really happened after a question was asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The indices of the choices that are right (a valid lesson has exactly one).
+    pub right: Vec<usize>,
+    /// The event that decided it, if it came within the horizon: the explanation shown after the
+    /// answer, in the feed's words.
+    pub event: Option<SimEvent>,
+}
+
+impl Outcome {
+    /// The one right choice, if there is exactly one.
+    pub fn the_right_one(&self) -> Option<usize> {
+        match self.right.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+}
+
+/// Steps the copy forward a second at a time, handing each event to `decide` until it returns a
+/// value or the horizon passes.
+fn run_until<T>(sim: &Sim, mut decide: impl FnMut(&SimEvent) -> Option<T>) -> Option<T> {
+    let mut copy = sim.clone();
+    // What the original has not reported yet happened before the question.
+    let _ = copy.drain_events();
+    let end = copy.now().saturating_add(HORIZON_MS);
+    while copy.now() < end {
+        let next = copy.now().saturating_add(1000).min(end);
+        copy.advance_to(next);
+        for e in copy.drain_events() {
+            if let Some(v) = decide(&e) {
+                return Some(v);
+            }
+        }
+    }
+    None
+}
+
+/// The answer to `p` for the world `sim` shows now.
+pub fn outcome(p: &Predict, sim: &Sim) -> Outcome {
+    let event = match p.ask {
+        Ask::NextSendBroker => next_send(sim, p.producer.as_deref().unwrap_or_default(), false),
+        Ask::NextSendOk => next_send(sim, p.producer.as_deref().unwrap_or_default(), true),
+        Ask::RemovalTime | Ask::RemovalReason => {
+            let (ns, addr) = (
+                p.namesrv.as_deref().unwrap_or_default(),
+                p.broker.as_deref().unwrap_or_default(),
+            );
+            run_until(sim, |e| match &e.kind {
+                SimEventKind::BrokerRemoved {
+                    namesrv,
+                    broker_addr,
+                    ..
+                } if namesrv == ns && broker_addr == addr => Some(e.clone()),
+                _ => None,
+            })
+        }
+    };
+    let right = match &event {
+        None => Vec::new(),
+        Some(e) => p
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| match (&e.kind, p.ask) {
+                (
+                    SimEventKind::Send {
+                        broker_name: Some(b),
+                        ..
+                    },
+                    Ask::NextSendBroker,
+                ) => c.broker_name.as_deref() == Some(b.as_str()),
+                (SimEventKind::Send { ok, .. }, Ask::NextSendOk) => c.ok == Some(*ok),
+                (SimEventKind::BrokerRemoved { .. }, Ask::RemovalTime) => {
+                    let secs = e.t as f64 / 1000.0;
+                    c.from.is_some_and(|f| f <= secs) && c.to.is_some_and(|t| secs < t)
+                }
+                (SimEventKind::BrokerRemoved { reason, .. }, Ask::RemovalReason) => {
+                    c.reason.as_deref() == Some(*reason)
+                }
+                _ => false,
+            })
+            .map(|(i, _)| i)
+            .collect(),
+    };
+    Outcome { right, event }
+}
+
+/// The first attempt of `producer`'s next message, or (`delivered`) the attempt that ended it:
+/// the first that succeeded, or the last that failed before the producer moved on to another
+/// message.
+fn next_send(sim: &Sim, producer: &str, delivered: bool) -> Option<SimEvent> {
+    let mut last_failed: Option<SimEvent> = None;
+    run_until(sim, |e| {
+        let SimEventKind::Send {
+            producer: p,
+            attempt,
+            ok,
+            ..
+        } = &e.kind
+        else {
+            return None;
+        };
+        if p.as_str() != producer {
+            return None;
+        }
+        if !delivered {
+            return (*attempt == 1).then(|| e.clone());
+        }
+        match (&last_failed, *attempt, *ok) {
+            // Before the first attempt of a message seen after the question: a retry of a
+            // message sent before it.
+            (None, a, _) if a > 1 => None,
+            // The next message started: the one before failed for good.
+            (Some(failed), 1, _) => Some(failed.clone()),
+            (_, _, true) => Some(e.clone()),
+            (_, _, false) => {
+                last_failed = Some(e.clone());
+                None
+            }
+        }
+    })
+}

@@ -1,0 +1,124 @@
+//! A lesson walked start to end without a learner, doing what each step asks: its task applied, its
+//! question answered by the simulator, its run to the `until`. What the test of every shipped lesson
+//! checks (each question has exactly one right choice where it is asked, every `until` comes) and
+//! what `routelab sim` prints for a lesson file.
+
+use super::predict::{outcome, Outcome};
+use super::{Until, HORIZON_MS};
+use crate::sim::{Scenario, Sim, SimEvent};
+
+/// What happened at one step of a walk.
+#[derive(Clone, Debug)]
+pub struct WalkedStep {
+    /// When the step began (virtual ms).
+    pub entered_ms: u64,
+    /// The question's answer where it was asked, after the task.
+    pub predict: Option<Outcome>,
+    /// When the step's `until` came, and the event it waited for.
+    pub until: Option<(u64, Option<SimEvent>)>,
+}
+
+/// Why a walk stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WalkError {
+    /// The step, from 0.
+    pub step: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for WalkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "lesson.steps[{}]: {}", self.step, self.message)
+    }
+}
+
+/// Walks the lesson of `scenario` (none: no steps). Each step's task is applied where the step
+/// begins, its question answered there, then the world runs to its `until`. The events of the walk
+/// are handed to `on_event` as they happen (the text output of `routelab sim`).
+pub fn walk(
+    scenario: &Scenario,
+    mut on_event: impl FnMut(&SimEvent),
+) -> Result<(Sim, Vec<WalkedStep>), WalkError> {
+    let mut sim = Sim::new(scenario);
+    let mut out = Vec::new();
+    let Some(lesson) = &scenario.lesson else {
+        return Ok((sim, out));
+    };
+    for (i, step) in lesson.steps.iter().enumerate() {
+        let err = |message: String| WalkError { step: i, message };
+        let entered_ms = sim.now();
+        if let Some(task) = &step.task {
+            sim.apply(&task.action)
+                .map_err(|e| err(format!("its task cannot be done: {e}")))?;
+        }
+        for e in sim.drain_events() {
+            on_event(&e);
+        }
+        let predict = match &step.predict {
+            None => None,
+            Some(p) => {
+                let o = outcome(p, &sim);
+                if o.right.len() != 1 {
+                    let happened = o.event.as_ref().map_or_else(
+                        || "nothing decided it within an hour".to_owned(),
+                        |e| format!("what happened: {}", crate::sim::describe(e)),
+                    );
+                    return Err(err(format!(
+                        "its question has {} right choices, not one ({happened})",
+                        o.right.len()
+                    )));
+                }
+                Some(o)
+            }
+        };
+        let until = match &step.until {
+            None => None,
+            Some(u) => Some(
+                run_to(&mut sim, u, &mut on_event)
+                    .ok_or_else(|| err("its until does not come within an hour".into()))?,
+            ),
+        };
+        out.push(WalkedStep {
+            entered_ms,
+            predict,
+            until,
+        });
+    }
+    Ok((sim, out))
+}
+
+/// Runs `sim` to `until`: its time, or the first matching event within [`HORIZON_MS`] (the clock
+/// then stays at that event). Returns when it came and the event; None if it never did. A time
+/// already past is reached at once.
+pub fn run_to(
+    sim: &mut Sim,
+    until: &Until,
+    on_event: &mut impl FnMut(&SimEvent),
+) -> Option<(u64, Option<SimEvent>)> {
+    if let Some(at) = until.at {
+        let t = (at * 1000.0).round() as u64;
+        sim.advance_to(t.max(sim.now()));
+        for e in sim.drain_events() {
+            on_event(&e);
+        }
+        return Some((sim.now(), None));
+    }
+    let m = until.event.as_ref()?;
+    let end = sim.now().saturating_add(HORIZON_MS);
+    // One timer at a time, so the clock stops at the event (later events of the same moment are
+    // still reported: they happened then too).
+    while let Some(next) = sim.next_timer().filter(|&t| t <= end) {
+        sim.advance_to(next);
+        let mut found = None;
+        for e in sim.drain_events() {
+            on_event(&e);
+            if found.is_none() && m.matches(&e.kind) {
+                found = Some(e);
+            }
+        }
+        if let Some(e) = found {
+            return Some((e.t, Some(e)));
+        }
+    }
+    None
+}
