@@ -44,6 +44,12 @@ const SHIPPED: &[(&str, &str)] = &[
     ("big-cluster", include_str!("../scenarios/big-cluster.json")),
 ];
 
+/// The lessons in scenarios/ (`lesson-N-NAME.json`), in order.
+const LESSONS: &[(&str, &str)] = &[(
+    "lesson-2-heartbeats",
+    include_str!("../scenarios/lesson-2-heartbeats.json"),
+)];
+
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's
 /// default preset, and these tests run there too.
 fn file(name: &str) -> &'static str {
@@ -1500,4 +1506,85 @@ fn a_bad_live_action_is_refused_and_changes_nothing() {
         .broker_addr_table
         .get("broker-a")
         .is_none());
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Lessons (docs/scenario.md, "Lessons")
+// ---------------------------------------------------------------------------------------------------
+
+/// Every shipped lesson is listed with its titles, validates against the schema, and walks to its
+/// end: each question has exactly one right choice where it is asked, each task can be done, each
+/// `until` comes (the walk fails otherwise, naming the step).
+#[test]
+fn every_lesson_walks_to_its_end_with_one_right_answer_per_question() {
+    let listed: Vec<&str> = routelab::sim::lessons().iter().map(|l| l.name).collect();
+    let shipped: Vec<&str> = LESSONS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(listed, shipped);
+    for (name, text) in LESSONS {
+        let doc: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(schema_errors(&doc), Vec::<String>::new(), "{name}");
+        let s = Scenario::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let lesson = s
+            .lesson
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name} has no lesson"));
+        let file = routelab::sim::lesson(name).unwrap();
+        assert_eq!(
+            (file.title_en, file.title_zh),
+            (lesson.title.en.as_str(), lesson.title.zh.as_str())
+        );
+        let (_, walked) =
+            routelab::sim::lesson::walk::walk(&s, |_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(walked.len(), lesson.steps.len());
+        let questions = lesson
+            .steps
+            .iter()
+            .filter(|st| st.predict.is_some())
+            .count();
+        let answered = walked
+            .iter()
+            .filter_map(|w| w.predict.as_ref())
+            .filter(|o| o.the_right_one().is_some())
+            .count();
+        assert_eq!(answered, questions, "{name}");
+        assert!(questions > 0, "{name} asks nothing");
+    }
+}
+
+/// Every `lesson-*.json` in scenarios/ is in the list (natively: the file system).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_lesson_file_is_listed() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("lesson-"))
+        .map(|n| n.trim_end_matches(".json").to_owned())
+        .collect();
+    files.sort();
+    let listed: Vec<String> = LESSONS.iter().map(|(n, _)| (*n).to_owned()).collect();
+    assert_eq!(files, listed);
+}
+
+/// The heartbeat lesson's answers, as RocketMQ's rules give them: a killed broker's channel closes
+/// at once (spec §2.4), a frozen one is removed 120 s after its last heartbeat at 40 s (the idle
+/// close at 160 s, before the scan), a stopped one unregisters (spec §2.3).
+#[test]
+fn the_heartbeat_lesson_teaches_the_three_ways_out() {
+    let s = Scenario::from_json(LESSONS[0].1).unwrap();
+    let (_, walked) = routelab::sim::lesson::walk::walk(&s, |_| {}).unwrap();
+    let reason = |i: usize| match walked[i]
+        .predict
+        .as_ref()
+        .and_then(|o| o.event.as_ref())
+        .map(|e| &e.kind)
+    {
+        Some(SimEventKind::BrokerRemoved { reason, .. }) => *reason,
+        other => panic!("step {i}: {other:?}"),
+    };
+    assert_eq!(reason(1), "channel_closed");
+    assert_eq!(reason(2), "idle_closed");
+    assert_eq!(walked[2].until.as_ref().map(|(t, _)| *t), Some(160_000));
+    assert_eq!(reason(4), "unregistered");
 }

@@ -13,7 +13,7 @@ mod cli {
     use std::process::ExitCode;
 
     use clap::{Parser, Subcommand, ValueEnum};
-    use routelab::sim::{preset_json, presets, Scenario, Sim};
+    use routelab::sim::{lessons, preset_json, presets, Scenario, Sim};
 
     /// RouteLab: an interactive lab and live monitor for Apache RocketMQ routing.
     ///
@@ -40,6 +40,7 @@ mod cli {
         ///   routelab sim scenarios/crash-hang-stop.json --format text
         ///   routelab sim --preset fault-tolerance --until 180
         ///   routelab sim --list-presets
+        ///   routelab sim --preset lesson-2-heartbeats --format text   (a lesson, walked step by step)
         ///
         /// The scenario format is described in docs/scenario.md. A bad file exits with code 2 and
         /// an error naming the field, e.g. `actions[3].at: expected a number of seconds`.
@@ -101,6 +102,10 @@ mod cli {
                     .unwrap_or_default();
                 println!("{:<20} {note}\n", p.name);
             }
+            // Lessons are scenarios too: `--preset` runs one, walking its steps first.
+            for l in lessons() {
+                println!("{:<20} lesson: {} ({})\n", l.name, l.title_en, l.title_zh);
+            }
             return ExitCode::SUCCESS;
         }
         let (source, text) = match (&args.preset, &args.file) {
@@ -108,9 +113,11 @@ mod cli {
                 Some(json) => (format!("preset {name}"), json.to_owned()),
                 None => {
                     let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+                    let lessons: Vec<&str> = lessons().iter().map(|l| l.name).collect();
                     eprintln!(
-                        "error: no preset named {name:?}; presets: {}",
-                        names.join(", ")
+                        "error: no preset named {name:?}; presets: {}; lessons: {}",
+                        names.join(", "),
+                        lessons.join(", ")
                     );
                     return ExitCode::from(2);
                 }
@@ -146,11 +153,31 @@ mod cli {
                 return ExitCode::from(2);
             }
         }
-        let mut sim = Sim::new(&scenario);
+        // A lesson is walked first (each task done, each question answered), then the run goes
+        // on to `until` as any scenario's.
+        let mut walked_events = Vec::new();
+        let (mut sim, lesson) = if scenario.lesson.is_some() {
+            match routelab::sim::lesson::walk::walk(&scenario, |e| walked_events.push(e.clone())) {
+                Ok((sim, steps)) => {
+                    let report = routelab::sim::lesson::walk::report(&scenario, &steps);
+                    (sim, report)
+                }
+                Err(e) => {
+                    eprintln!("error: {source}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        } else {
+            (Sim::new(&scenario), Vec::new())
+        };
         let until = args
             .until
-            .map_or(sim.until(), |u| (u * 1000.0).round() as u64);
-        let out = sim.run_to_output(until);
+            .map_or(sim.until(), |u| (u * 1000.0).round() as u64)
+            .max(sim.now());
+        let mut out = sim.run_to_output(until);
+        walked_events.append(&mut out.events);
+        out.events = walked_events;
+        out.lesson = lesson;
         let text = match args.format {
             Format::Json => out.to_json() + "\n",
             Format::Text => out.to_text(),

@@ -41,7 +41,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use event::{describe, SimEvent, SimEventKind};
-pub use presets::{preset, preset_json, presets, Preset, BUNDLED_IN_BROWSER};
+pub use presets::{
+    lesson, lessons, preset, preset_json, presets, LessonFile, Preset, BUNDLED_IN_BROWSER,
+};
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use scenario::{Action, Scenario, ScenarioError, TimedAction};

@@ -98,7 +98,52 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
-/// A shipped scenario's file where this build carries it (natively: every preset's).
+/// A shipped scenario's file where this build carries it (natively: every preset's and every
+/// lesson's).
 pub fn preset_json(name: &str) -> Option<&'static str> {
-    preset(name).and_then(|p| p.json)
+    preset(name)
+        .and_then(|p| p.json)
+        .or_else(|| lesson(name).and_then(|l| l.json))
+}
+
+/// A shipped lesson (a scenario with `lesson.steps`, the file `scenarios/NAME.json`). The browser
+/// build carries none of the files (the workshop fetches the one opened), only the list with its
+/// titles in both languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonFile {
+    /// `lesson-N-NAME` (the URL `#lesson=NAME`, `routelab sim --preset NAME`).
+    pub name: &'static str,
+    /// Its `lesson.title`, as in the file.
+    pub title_en: &'static str,
+    pub title_zh: &'static str,
+    /// The file, natively.
+    pub json: Option<&'static str>,
+}
+
+/// A lesson's file: compiled in natively, fetched in the browser.
+macro_rules! lesson_file {
+    ($name:literal) => {{
+        #[cfg(target_arch = "wasm32")]
+        let json = None;
+        #[cfg(not(target_arch = "wasm32"))]
+        let json = Some(include_str!(concat!("../../scenarios/", $name, ".json")));
+        json
+    }};
+}
+
+const LESSONS: &[LessonFile] = &[LessonFile {
+    name: "lesson-2-heartbeats",
+    title_en: "Heartbeats and the 120 s expiry",
+    title_zh: "心跳与 120 秒过期",
+    json: lesson_file!("lesson-2-heartbeats"),
+}];
+
+/// Every shipped lesson, in order.
+pub fn lessons() -> &'static [LessonFile] {
+    LESSONS
+}
+
+/// A shipped lesson by name.
+pub fn lesson(name: &str) -> Option<&'static LessonFile> {
+    LESSONS.iter().find(|l| l.name == name)
 }

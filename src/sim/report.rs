@@ -49,6 +49,9 @@ pub struct RunOutput {
     pub events: Vec<SimEvent>,
     #[serde(rename = "final")]
     pub final_state: FinalState,
+    /// A lesson's steps as walked (none for a scenario without a lesson).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lesson: Vec<super::lesson::walk::StepReport>,
 }
 
 impl Sim {
@@ -93,6 +96,7 @@ impl Sim {
             warnings: self.timing.warnings(),
             events,
             final_state: self.final_state(),
+            lesson: Vec::new(),
         }
     }
 }
@@ -122,6 +126,35 @@ impl RunOutput {
         let _ = writeln!(out, "profile {}  seed {}", self.profile, self.seed);
         for w in &self.warnings {
             let _ = writeln!(out, "warning: {w}");
+        }
+        if !self.lesson.is_empty() {
+            let _ = writeln!(out, "\nLesson ({} steps, walked: each task done, each question answered by the simulator)", self.lesson.len());
+            for s in &self.lesson {
+                let _ = writeln!(
+                    out,
+                    "{} step {}/{}: {}",
+                    secs(s.t),
+                    s.step,
+                    self.lesson.len(),
+                    s.title
+                );
+                if let Some(task) = &s.task {
+                    let _ = writeln!(out, "             task: {task}");
+                }
+                if let (Some(q), Some(a)) = (&s.question, &s.answer) {
+                    let _ = writeln!(out, "             asked: {q} → {a}");
+                }
+                if let Some(b) = &s.because {
+                    let _ = writeln!(out, "             because: {b}");
+                }
+                if let Some(t) = s.until_t {
+                    let _ = writeln!(
+                        out,
+                        "             until: reached at {}",
+                        secs(t).trim_start()
+                    );
+                }
+            }
         }
         let _ = writeln!(out, "\nTimeline");
         let mut i = 0;

@@ -6,7 +6,8 @@
 //!   moment it is asked ([`predict::outcome`]), never written in the file;
 //! - `until`: where the step ends — a time, or an event ("until ns-1 removes broker-b").
 //!
-//! A step runs in that order: the task, then the question about what follows, then the run to see it.
+//! A step runs in this order: the question (about what the task will cause), the task, then the run
+//! to see it happen.
 //! [`walk::walk`] goes through every step headlessly (the test that each question has exactly one
 //! right choice, and `routelab sim` on a lesson file); [`player::Player`] is the dashboard's state.
 //!

@@ -1,9 +1,11 @@
-//! A question's right answer, computed: the world is copied at the moment the question is asked and
-//! run on until the event that decides it (at most [`HORIZON_MS`]). Nothing in the lesson file says
-//! which choice is right, so a lesson cannot teach a wrong answer after a change to the rules.
+//! A question's right answer, computed: the world is copied at the moment the question is asked, the
+//! step's task done on the copy if the learner has not done it yet (a question is about what the
+//! task will cause: "kill broker-a — why will ns-1 remove it?"), and the copy run on until the event
+//! that decides it (at most [`HORIZON_MS`]). Nothing in the lesson file says which choice is right,
+//! so a lesson cannot teach a wrong answer after a change to the rules.
 
 use super::{Ask, Predict, HORIZON_MS};
-use crate::sim::{Sim, SimEvent, SimEventKind};
+use crate::sim::{Action, Sim, SimEvent, SimEventKind};
 
 /// What really happened after a question was asked.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,10 +29,18 @@ impl Outcome {
 
 /// Steps the copy forward a second at a time, handing each event to `decide` until it returns a
 /// value or the horizon passes.
-fn run_until<T>(sim: &Sim, mut decide: impl FnMut(&SimEvent) -> Option<T>) -> Option<T> {
+fn run_until<T>(
+    sim: &Sim,
+    task: Option<&Action>,
+    mut decide: impl FnMut(&SimEvent) -> Option<T>,
+) -> Option<T> {
     let mut copy = sim.clone();
     // What the original has not reported yet happened before the question.
     let _ = copy.drain_events();
+    if let Some(action) = task {
+        // A task that cannot be done (its broker already gone) leaves the world as it is.
+        let _ = copy.apply(action);
+    }
     let end = copy.now().saturating_add(HORIZON_MS);
     while copy.now() < end {
         let next = copy.now().saturating_add(1000).min(end);
@@ -44,17 +54,20 @@ fn run_until<T>(sim: &Sim, mut decide: impl FnMut(&SimEvent) -> Option<T>) -> Op
     None
 }
 
-/// The answer to `p` for the world `sim` shows now.
-pub fn outcome(p: &Predict, sim: &Sim) -> Outcome {
+/// The answer to `p` for the world `sim` shows now, once `task` (the step's task, when not done
+/// yet) is done.
+pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
     let event = match p.ask {
-        Ask::NextSendBroker => next_send(sim, p.producer.as_deref().unwrap_or_default(), false),
-        Ask::NextSendOk => next_send(sim, p.producer.as_deref().unwrap_or_default(), true),
+        Ask::NextSendBroker => {
+            next_send(sim, task, p.producer.as_deref().unwrap_or_default(), false)
+        }
+        Ask::NextSendOk => next_send(sim, task, p.producer.as_deref().unwrap_or_default(), true),
         Ask::RemovalTime | Ask::RemovalReason => {
             let (ns, addr) = (
                 p.namesrv.as_deref().unwrap_or_default(),
                 p.broker.as_deref().unwrap_or_default(),
             );
-            run_until(sim, |e| match &e.kind {
+            run_until(sim, task, |e| match &e.kind {
                 SimEventKind::BrokerRemoved {
                     namesrv,
                     broker_addr,
@@ -97,9 +110,14 @@ pub fn outcome(p: &Predict, sim: &Sim) -> Outcome {
 /// The first attempt of `producer`'s next message, or (`delivered`) the attempt that ended it:
 /// the first that succeeded, or the last that failed before the producer moved on to another
 /// message.
-fn next_send(sim: &Sim, producer: &str, delivered: bool) -> Option<SimEvent> {
+fn next_send(
+    sim: &Sim,
+    task: Option<&Action>,
+    producer: &str,
+    delivered: bool,
+) -> Option<SimEvent> {
     let mut last_failed: Option<SimEvent> = None;
-    run_until(sim, |e| {
+    run_until(sim, task, |e| {
         let SimEventKind::Send {
             producer: p,
             attempt,

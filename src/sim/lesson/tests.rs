@@ -105,7 +105,7 @@ fn a_task_may_add_a_producer_a_later_question_names() {
 
 /// The answer to "when will ns-1 remove broker-b?" is computed from the world where it is asked:
 /// frozen at t = 0 it stops at its first heartbeat, so ns-1 closes its idle connection 120 s later
-/// (spec §3.4: idle close before the 120 s expiry scan).
+/// (spec §2.4: the idle close comes before the 120 s expiry scan).
 #[test]
 fn a_question_is_answered_by_the_simulator() {
     let s = with_lesson(&lesson_of(&[step(&format!(
@@ -160,7 +160,7 @@ fn next_send_questions_follow_the_producer() {
         "next_send_broker",
         r#"[{"broker_name":"broker-a"},{"broker_name":"broker-b"}]"#,
     );
-    let o = outcome(&which, &sim);
+    let o = outcome(&which, &sim, None);
     assert_eq!(o.right.len(), 1);
     // The answer is the broker the copy's next first attempt went to: the real run agrees.
     let mut real = sim.clone();
@@ -185,7 +185,26 @@ fn next_send_questions_follow_the_producer() {
     );
     // Both brokers up: delivered.
     let ok = ask("next_send_ok", r#"[{"ok":true},{"ok":false}]"#);
-    assert_eq!(outcome(&ok, &sim).right, vec![0]);
+    assert_eq!(outcome(&ok, &sim, None).right, vec![0]);
+    // A question about a task's effect is answered as if it were done: killed, broker-a is
+    // removed at once, its channel closed (spec §2.4).
+    let why: Predict = serde_json::from_str(&format!(
+        r#"{{"question":{T},"ask":"removal_reason","namesrv":"ns-1","broker":"10.0.0.1:10911",
+        "choices":[{{"reason":"channel_closed"}},{{"reason":"expired"}}]}}"#
+    ))
+    .unwrap();
+    let kill = Action::KillBroker {
+        broker: "10.0.0.1:10911".into(),
+    };
+    let o = outcome(&why, &sim, Some(&kill));
+    assert_eq!(o.right, vec![0]);
+    assert_eq!(o.event.as_ref().map(|e| e.t), Some(sim.now()));
+    assert!(
+        sim.brokers()
+            .iter()
+            .all(|b| b.state == crate::sim::BrokerState::Running),
+        "the copy was killed, not the world"
+    );
 }
 
 /// A step's until stops the clock at the event it names.

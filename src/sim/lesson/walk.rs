@@ -1,5 +1,5 @@
-//! A lesson walked start to end without a learner, doing what each step asks: its task applied, its
-//! question answered by the simulator, its run to the `until`. What the test of every shipped lesson
+//! A lesson walked start to end without a learner, doing what each step asks: its question answered
+//! by the simulator, its task applied, its run to the `until`. What the test of every shipped lesson
 //! checks (each question has exactly one right choice where it is asked, every `until` comes) and
 //! what `routelab sim` prints for a lesson file.
 
@@ -12,7 +12,7 @@ use crate::sim::{Scenario, Sim, SimEvent};
 pub struct WalkedStep {
     /// When the step began (virtual ms).
     pub entered_ms: u64,
-    /// The question's answer where it was asked, after the task.
+    /// The question's answer where it was asked (before the task, about what it causes).
     pub predict: Option<Outcome>,
     /// When the step's `until` came, and the event it waited for.
     pub until: Option<(u64, Option<SimEvent>)>,
@@ -32,8 +32,8 @@ impl std::fmt::Display for WalkError {
     }
 }
 
-/// Walks the lesson of `scenario` (none: no steps). Each step's task is applied where the step
-/// begins, its question answered there, then the world runs to its `until`. The events of the walk
+/// Walks the lesson of `scenario` (none: no steps). Where each step begins its question is answered
+/// (about what its task will cause), its task applied, then the world runs to its `until`. The events of the walk
 /// are handed to `on_event` as they happen (the text output of `routelab sim`).
 pub fn walk(
     scenario: &Scenario,
@@ -47,17 +47,14 @@ pub fn walk(
     for (i, step) in lesson.steps.iter().enumerate() {
         let err = |message: String| WalkError { step: i, message };
         let entered_ms = sim.now();
-        if let Some(task) = &step.task {
-            sim.apply(&task.action)
-                .map_err(|e| err(format!("its task cannot be done: {e}")))?;
-        }
         for e in sim.drain_events() {
             on_event(&e);
         }
+        // The question first, about what the task will cause; then the task.
         let predict = match &step.predict {
             None => None,
             Some(p) => {
-                let o = outcome(p, &sim);
+                let o = outcome(p, &sim, step.task.as_ref().map(|t| &t.action));
                 if o.right.len() != 1 {
                     let happened = o.event.as_ref().map_or_else(
                         || "nothing decided it within an hour".to_owned(),
@@ -71,6 +68,10 @@ pub fn walk(
                 Some(o)
             }
         };
+        if let Some(task) = &step.task {
+            sim.apply(&task.action)
+                .map_err(|e| err(format!("its task cannot be done: {e}")))?;
+        }
         let until = match &step.until {
             None => None,
             Some(u) => Some(
@@ -121,4 +122,56 @@ pub fn run_to(
         }
     }
     None
+}
+
+/// One step of a walk as `routelab sim` reports it (English; the texts' Chinese is in the file).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct StepReport {
+    /// From 1, as the player counts.
+    pub step: usize,
+    pub title: String,
+    /// When it began (virtual ms).
+    pub t: u64,
+    /// The task, in plain words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// The question and its right answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// What decided the answer, in the feed's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub because: Option<String>,
+    /// When its `until` came (virtual ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until_t: Option<u64>,
+}
+
+/// The walk of `scenario`'s lesson as reports, one per step.
+pub fn report(scenario: &Scenario, walked: &[WalkedStep]) -> Vec<StepReport> {
+    let Some(lesson) = &scenario.lesson else {
+        return Vec::new();
+    };
+    let en = crate::i18n::Lang::En;
+    lesson
+        .steps
+        .iter()
+        .zip(walked)
+        .enumerate()
+        .map(|(i, (step, w))| {
+            let predict = step.predict.as_ref().zip(w.predict.as_ref());
+            StepReport {
+                step: i + 1,
+                title: step.title.en.clone(),
+                t: w.entered_ms,
+                task: step.task.as_ref().map(|t| t.action.describe()),
+                question: predict.map(|(p, _)| p.question.en.clone()),
+                answer: predict
+                    .and_then(|(p, o)| o.the_right_one().map(|i| p.choices[i].label(en))),
+                because: predict.and_then(|(_, o)| o.event.as_ref().map(crate::sim::describe)),
+                until_t: w.until.as_ref().map(|(t, _)| *t),
+            }
+        })
+        .collect()
 }
