@@ -45,10 +45,16 @@ const SHIPPED: &[(&str, &str)] = &[
 ];
 
 /// The lessons in scenarios/ (`lesson-N-NAME.json`), in order.
-const LESSONS: &[(&str, &str)] = &[(
-    "lesson-2-heartbeats",
-    include_str!("../scenarios/lesson-2-heartbeats.json"),
-)];
+const LESSONS: &[(&str, &str)] = &[
+    (
+        "lesson-1-route-tables",
+        include_str!("../scenarios/lesson-1-route-tables.json"),
+    ),
+    (
+        "lesson-2-heartbeats",
+        include_str!("../scenarios/lesson-2-heartbeats.json"),
+    ),
+];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's
 /// default preset, and these tests run there too.
@@ -1572,7 +1578,7 @@ fn every_lesson_file_is_listed() {
 /// close at 160 s, before the scan), a stopped one unregisters (spec §2.3).
 #[test]
 fn the_heartbeat_lesson_teaches_the_three_ways_out() {
-    let s = Scenario::from_json(LESSONS[0].1).unwrap();
+    let s = Scenario::from_json(LESSONS[1].1).unwrap();
     let (_, walked) = routelab::sim::lesson::walk::walk(&s, |_| {}).unwrap();
     let reason = |i: usize| match walked[i]
         .predict

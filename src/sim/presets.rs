@@ -131,12 +131,20 @@ macro_rules! lesson_file {
     }};
 }
 
-const LESSONS: &[LessonFile] = &[LessonFile {
-    name: "lesson-2-heartbeats",
-    title_en: "Heartbeats and the 120 s expiry",
-    title_zh: "心跳与 120 秒过期",
-    json: lesson_file!("lesson-2-heartbeats"),
-}];
+const LESSONS: &[LessonFile] = &[
+    LessonFile {
+        name: "lesson-1-route-tables",
+        title_en: "The four route tables and a first registration",
+        title_zh: "四张路由表与首次注册",
+        json: lesson_file!("lesson-1-route-tables"),
+    },
+    LessonFile {
+        name: "lesson-2-heartbeats",
+        title_en: "Heartbeats and the 120 s expiry",
+        title_zh: "心跳与 120 秒过期",
+        json: lesson_file!("lesson-2-heartbeats"),
+    },
+];
 
 /// Every shipped lesson, in order.
 pub fn lessons() -> &'static [LessonFile] {

@@ -193,7 +193,7 @@ impl AppState {
     /// broker.
     pub fn picture_shown(&self) -> bool {
         self.picture
-            .unwrap_or_else(|| self.sim().brokers().len() <= super::topology::COLLAPSE_ABOVE)
+            .unwrap_or_else(|| !super::topology::collapsed(&self.sim()))
     }
 
     /// The world at the moment shown.

@@ -21,8 +21,24 @@ use crate::sim::{Sim, SimEvent, SimEventKind};
 
 /// Above this many brokers the picture shows one node per broker group.
 pub const COLLAPSE_ABOVE: usize = 20;
+/// Whether the picture shows one node per broker group: for a cluster of more than
+/// [`COLLAPSE_ABOVE`] brokers, counting those the scenario starts later (a rolling start adds them
+/// one by one: the picture should not change its kind halfway through).
+pub fn collapsed(sim: &Sim) -> bool {
+    let planned = sim.scenario().brokers.len()
+        + sim
+            .scenario()
+            .actions
+            .iter()
+            .filter(|a| matches!(a.action, crate::sim::Action::AddBroker(_)))
+            .count();
+    sim.brokers().len().max(planned) > COLLAPSE_ABOVE
+}
+
 /// How many pulses move at once at most: at high speed or rate the rest only thicken the edges.
-const MAX_PULSES: usize = 36;
+/// Each is animated on the main thread (an SVG element): 36 took a sixth of the page's main-thread
+/// time at 60× on crash-hang-stop (BENCHMARKS.md, "Time travel").
+const MAX_PULSES: usize = 12;
 /// How many traffic records are kept for the pulses.
 const TRAFFIC_KEPT: usize = 128;
 /// Real ms a pulse takes along its edge (`.pulse` in style.css).
@@ -158,7 +174,7 @@ fn picture(
     picks: &BTreeMap<crate::model::ProducerGroup, VecDeque<super::state::Pick>>,
 ) -> Picture {
     let now = sim.now();
-    let collapse = sim.brokers().len() > COLLAPSE_ABOVE;
+    let collapse = collapsed(sim);
     let mut nodes = Vec::new();
     let mut edges = Vec::new();
     // NameServers in a row along the top.
@@ -411,14 +427,16 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
     } else {
         Vec::new()
     };
-    let collapsed = sim.brokers().len() > COLLAPSE_ABOVE;
+    let collapsed = collapsed(&sim);
     let selected = store.selection.as_ref();
     let view_box = format!("0 0 {W} {}", px(pic.height));
-    // The drawing is one string (its elements written by hand are a few hundred bytes of code;
-    // as Yew elements they were 20 KB of the bundle); clicks are read off `data-select`.
-    let drawing = Html::from_html_unchecked(AttrValue::from(drawing(
-        &pic, &view_box, collapsed, selected,
-    )));
+    // The drawing is markup (its elements written by hand are a few hundred bytes of code; as Yew
+    // elements they were 20 KB of the bundle), in three layers: the groups' boxes, the edges, the
+    // nodes. A layer is replaced only when its markup changed, so edges thickening as sends come
+    // do not make the page lay the nodes and their labels out again. Clicks are read off
+    // `data-select`.
+    let [groups, edges, nodes] = drawing(&pic, &view_box, collapsed, selected);
+    let layer = |markup: String| Html::from_html_unchecked(AttrValue::from(markup));
     let onclick = {
         let store = store.clone();
         Callback::from(move |e: MouseEvent| {
@@ -434,8 +452,10 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
         })
     };
     html! {
-        <div class="topology-box" {onclick}>
-            { drawing }
+        <div class="topology-box" data-testid="topology" data-collapsed={collapsed.to_string()} {onclick}>
+            { layer(groups) }
+            { layer(edges) }
+            { layer(nodes) }
             <svg class="pulses" viewBox={view_box} aria-hidden="true">
             { for pulses.iter().filter_map(|p| {
                 let ((x1, y1), (x2, y2)) = (at(&p.from)?, at(&p.to)?);
@@ -482,14 +502,21 @@ fn esc(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The picture without its pulses, as SVG markup.
-fn drawing(pic: &Picture, view_box: &str, collapsed: bool, selected: Option<&Selection>) -> String {
+/// The picture without its pulses, as the SVG markup of its three layers: the groups' boxes (which
+/// give the picture its size), the edges, the nodes (on top, where clicks land).
+fn drawing(
+    pic: &Picture,
+    view_box: &str,
+    collapsed: bool,
+    selected: Option<&Selection>,
+) -> [String; 3] {
     use std::fmt::Write as _;
     let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
-    let mut out = String::with_capacity(8192);
-    let _ = write!(
-        out,
-        r#"<svg class="topology" data-testid="topology" viewBox="{view_box}" role="img" data-collapsed="{collapsed}" aria-label="the cluster as a picture: NameServers, broker groups, producers and the messages between them">"#
+    let open = |layer: &str| {
+        format!(r#"<svg class="topology {layer}" viewBox="{view_box}" aria-hidden="true">"#)
+    };
+    let mut out = format!(
+        r#"<svg class="topology groups" viewBox="{view_box}" role="img" aria-label="the cluster as a picture: NameServers, broker groups, producers and the messages between them">"#
     );
     for g in &pic.groups {
         let mut class = String::from("group-box");
@@ -533,6 +560,8 @@ fn drawing(pic: &Picture, view_box: &str, collapsed: bool, selected: Option<&Sel
         }
         out.push_str("</g>");
     }
+    out.push_str("</svg>");
+    let groups = std::mem::replace(&mut out, open("edges"));
     for (from, to, class, width, title) in &pic.edges {
         let (Some((x1, y1)), Some((x2, y2))) = (at(from), at(to)) else {
             continue;
@@ -548,6 +577,8 @@ fn drawing(pic: &Picture, view_box: &str, collapsed: bool, selected: Option<&Sel
             esc(title)
         );
     }
+    out.push_str("</svg>");
+    let edges = std::mem::replace(&mut out, open("nodes"));
     for n in &pic.nodes {
         let sel = if selected == Some(&n.select) {
             " selected"
@@ -601,7 +632,7 @@ fn drawing(pic: &Picture, view_box: &str, collapsed: bool, selected: Option<&Sel
         out.push_str("</g>");
     }
     out.push_str("</svg>");
-    out
+    [groups, edges, out]
 }
 
 /// A coordinate in whole SVG units (no float formatting in the bundle).

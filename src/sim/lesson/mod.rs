@@ -100,6 +100,23 @@ pub struct Task {
     pub hint: Text,
 }
 
+impl Task {
+    /// Whether applying `applied` does this task: the very action, except that a broker or a
+    /// producer added through a form counts by who it is (its group and address, or its group and
+    /// topic), not by every default the form filled in.
+    pub fn done_by(&self, applied: &Action) -> bool {
+        match (&self.action, applied) {
+            (Action::AddBroker(want), Action::AddBroker(got)) => {
+                want.name == got.name && want.id == got.id && want.addr == got.addr
+            }
+            (Action::AddProducer(want), Action::AddProducer(got)) => {
+                want.group == got.group && want.topic == got.topic
+            }
+            (want, got) => want == got,
+        }
+    }
+}
+
 /// Where a step ends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

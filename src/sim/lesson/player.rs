@@ -109,13 +109,13 @@ impl Player {
             .unwrap_or(false)
     }
 
-    /// An action was applied: the current step's task is done if it asked for that very action.
+    /// An action was applied: the current step's task is done if it asked for it ([`super::Task::done_by`]).
     /// Returns whether it completed the task.
     pub fn action_applied(&mut self, lesson: &Lesson, action: &Action) -> bool {
         let Some(step) = lesson.steps.get(self.current) else {
             return false;
         };
-        let matches = step.task.as_ref().is_some_and(|t| t.action == *action);
+        let matches = step.task.as_ref().is_some_and(|t| t.done_by(action));
         if matches && !self.task_done[self.current] {
             self.task_done[self.current] = true;
             return true;
