@@ -15,6 +15,7 @@ mod fetch;
 mod forms;
 mod gate;
 mod inspector;
+mod lesson;
 pub mod live;
 mod producers;
 mod ring;
@@ -33,7 +34,7 @@ pub use feed::{FeedList, FeedListProps, FEED_SHOWN_FIRST};
 pub use root::{
     live_href, stash_fork, LiveApp, LiveAppProps, WorkshopApp, FORK_HASH, LIVE_PAGE, WORKSHOP_PAGE,
 };
-pub use state::{AppState, Budget, FeedItem, Msg, Panels, Selection};
+pub use state::{AppState, Budget, FeedItem, LessonMsg, Msg, Panels, Selection};
 pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;

@@ -472,3 +472,56 @@ fn a_link_time_opens_there_within_a_day() {
         far.error
     );
 }
+
+/// A lesson is fetched like a preset and walked with the player: Next runs a step's `until`, an
+/// answer is checked by the simulator, the task is done by the learner's action, and Back shows the
+/// world as it was when the step began, the task undone (docs/scenario.md, "Lessons").
+#[wasm_bindgen_test]
+fn a_lesson_is_walked_with_back_and_next() {
+    use routelab::sim::BrokerState;
+    use routelab::ui::{AppState, LessonMsg, Msg};
+    use yew::Reducible;
+    let file = include_str!("../scenarios/lesson-2-heartbeats.json");
+    let mut s = std::rc::Rc::new(AppState::with_default_preset());
+    s = s.reduce(Msg::LoadPreset("lesson-2-heartbeats".into()));
+    assert_eq!(s.loading.as_deref(), Some("lesson-2-heartbeats"), "fetched");
+    s = s.reduce(Msg::PresetFetched {
+        name: "lesson-2-heartbeats".into(),
+        json: Ok(file.into()),
+    });
+    let step = |s: &AppState| s.lesson.as_ref().map(|r| r.player.current());
+    assert_eq!(step(&s), Some(0));
+    // Next runs step 1's until (45 s).
+    s = s.reduce(Msg::Lesson(LessonMsg::Next));
+    assert_eq!((step(&s), s.sim().now()), (Some(1), 45_000));
+    // Kill broker-a: a wrong answer first (expired), then the task.
+    s = s.reduce(Msg::Lesson(LessonMsg::Answer(0)));
+    let answered = s
+        .lesson
+        .as_ref()
+        .and_then(|r| r.player.answer().cloned())
+        .unwrap();
+    assert!(!answered.correct());
+    assert_eq!(answered.outcome.right, vec![1], "channel_closed");
+    let a = "10.0.0.1:10911";
+    s = s.reduce(Msg::Apply(routelab::sim::Action::KillBroker {
+        broker: a.into(),
+    }));
+    assert!(s.lesson.as_ref().unwrap().player.task_done());
+    let state_of = |s: &AppState| {
+        s.sim()
+            .brokers()
+            .iter()
+            .find(|b| b.addr == a)
+            .map(|b| b.state)
+    };
+    assert_eq!(state_of(&s), Some(BrokerState::Killed));
+    // The ← key is Next and Back while a lesson runs.
+    s = s.reduce(Msg::KeyForward);
+    assert_eq!(step(&s), Some(2));
+    s = s.reduce(Msg::KeyBack);
+    assert_eq!(step(&s), Some(1));
+    assert_eq!(s.sim().now(), 45_000, "back where step 2 began");
+    assert_eq!(state_of(&s), Some(BrokerState::Running), "the kill undone");
+    assert!(!s.lesson.as_ref().unwrap().player.task_done());
+}

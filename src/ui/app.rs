@@ -11,6 +11,7 @@ use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
 use super::inspector::Inspector;
+use super::lesson::{initial_lang, LangToggle, LessonList, LessonView};
 use super::live::LiveConnect;
 use super::producers::ProducersView;
 use super::route::RouteView;
@@ -23,20 +24,37 @@ use super::topology::TopologyView;
 use crate::sim::Scenario;
 use crate::view::share::{from_hash, time_in_hash};
 
-/// The state at page load: the scenario of a share link in the URL, else the default preset.
+/// The state at page load: the scenario of a share link in the URL, else the default preset (and,
+/// for `#lesson=NAME`, that lesson on its way); in the language chosen before or the browser's.
 fn initial_state() -> AppState {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    match from_hash(&hash) {
+    let mut s = match from_hash(&hash) {
         Some(Ok(scenario)) => AppState::at_time(scenario, time_in_hash(&hash)),
         Some(Err(e)) => {
             let mut s = AppState::with_default_preset();
             s.error = Some(format!("share link: {e}"));
             s
         }
-        None => AppState::with_default_preset(),
-    }
+        None => {
+            let mut s = AppState::with_default_preset();
+            if let Some(name) = hash.strip_prefix("#lesson=") {
+                if crate::sim::lesson(name).is_some() {
+                    s.loading = Some(name.to_owned());
+                } else {
+                    let known: Vec<&str> = crate::sim::lessons().iter().map(|l| l.name).collect();
+                    s.error = Some(format!(
+                        "no lesson named {name:?}; lessons: {}",
+                        known.join(", ")
+                    ));
+                }
+            }
+            s
+        }
+    };
+    s.lang = initial_lang();
+    s
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -102,6 +120,8 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
                 <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
+                <LessonList store={store.clone()} />
+                <LangToggle store={store.clone()} />
                 <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} />
             </header>
             { for note.map(|n| html!{ <p class="note" data-testid="note"><b>{ "Watch for: " }</b>{ n }</p> }) }
@@ -121,7 +141,8 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             }) }
             { if store.shortcuts_open { shortcuts(&store) } else { html!{} } }
             { picture_panel(&store, cluster) }
-            <main class="grid">
+            <main class={classes!("grid", store.lesson.is_some().then_some("with-lesson"))}>
+                <LessonView store={store.clone()} />
                 <section class="panel cluster" aria-label="cluster">
                     <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Heading} /></Gate>
                     <Gate key_of_group={time}><ClusterView store={store.clone()} part={ClusterPart::Chips} /></Gate>

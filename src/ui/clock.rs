@@ -14,7 +14,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::state::{Budget, Msg, Panels};
+use super::state::{Budget, LessonMsg, Msg, Panels};
 use super::Store;
 
 /// Real ms of simulation a frame that renders nothing may spend (a 60 Hz frame is 16.7 ms).
@@ -113,13 +113,17 @@ pub fn use_sim_clock(store: Store) {
 }
 
 /// The keyboard shortcuts, as the `?` list shows them: (keys, what they do).
-pub const SHORTCUTS: [(&str, &str); 8] = [
+pub const SHORTCUTS: [(&str, &str); 9] = [
     ("Space", "play / pause"),
-    ("←", "back to the previous mark (event) on the timeline"),
+    (
+        "←",
+        "back to the previous mark (event) on the timeline; in a lesson, the step before",
+    ),
     (
         "→",
-        "forward to the next mark (at the furthest time: the next timer)",
+        "forward to the next mark (at the furthest time: the next timer); in a lesson, the next step",
     ),
+    ("PageUp / PageDown", "in a lesson: the step before / the next step"),
     ("Shift + ←", "10 s back"),
     ("Shift + →", "10 s forward (within what has been reached)"),
     ("Home", "back to t = 0"),
@@ -127,7 +131,7 @@ pub const SHORTCUTS: [(&str, &str); 8] = [
     ("?", "show or hide this list"),
 ];
 
-/// The keyboard shortcuts (unless typing in a field): Space, ← / →, Shift + ← / →, Home, End, ?,
+/// The keyboard shortcuts (unless typing in a field): Space, ← / →, PageUp / PageDown, Shift + ← / →, Home, End, ?,
 /// and Escape to close the list.
 #[hook]
 pub fn use_shortcuts(store: Store) {
@@ -145,8 +149,10 @@ pub fn use_shortcuts(store: Store) {
                 }
                 let msg = match (e.key().as_str(), e.shift_key()) {
                     (" ", _) => Msg::TogglePlay,
-                    ("ArrowLeft", false) => Msg::PrevMark,
-                    ("ArrowRight", false) => Msg::NextMark,
+                    ("ArrowLeft", false) => Msg::KeyBack,
+                    ("ArrowRight", false) => Msg::KeyForward,
+                    ("PageUp", _) => Msg::Lesson(LessonMsg::Back),
+                    ("PageDown", _) => Msg::Lesson(LessonMsg::Next),
                     ("ArrowLeft", true) => Msg::SeekBy(-10_000),
                     ("ArrowRight", true) => Msg::SeekBy(10_000),
                     ("Home", _) => Msg::Seek(0),

@@ -676,3 +676,57 @@ impl Until {
         Ok(())
     }
 }
+
+impl Until {
+    /// What the step runs to, for its button: "until ns-1 removes broker-b", "to 00:45".
+    pub fn describe(&self, lang: Lang) -> String {
+        if let Some(at) = self.at {
+            let ms = (at * 1000.0).round() as u64;
+            let clock = format!("{:02}:{:02}", ms / 60_000, ms / 1000 % 60);
+            return match lang {
+                Lang::En => format!("to {clock}"),
+                Lang::Zh => format!("到 {clock}"),
+            };
+        }
+        let Some(m) = &self.event else {
+            return String::new();
+        };
+        let zh = lang == Lang::Zh;
+        let or = |v: &Option<String>, en: &str, zh_word: &str| {
+            v.clone()
+                .unwrap_or_else(|| if zh { zh_word } else { en }.to_owned())
+        };
+        let ns = or(&m.namesrv, "a NameServer", "某个 NameServer");
+        let broker = m
+            .broker
+            .clone()
+            .or_else(|| m.broker_name.clone())
+            .unwrap_or_else(|| if zh { "某个 broker" } else { "a broker" }.to_owned());
+        let producer = or(&m.producer, "a producer", "某个生产者");
+        let topic = or(&m.topic, "a topic", "某个 topic");
+        match (m.kind, zh) {
+            (MatchKind::BrokerRegistered, false) => format!("until {broker} registers with {ns}"),
+            (MatchKind::BrokerRegistered, true) => format!("直到 {broker} 向 {ns} 注册"),
+            (MatchKind::BrokerRemoved, false) => format!("until {ns} removes {broker}"),
+            (MatchKind::BrokerRemoved, true) => format!("直到 {ns} 移除 {broker}"),
+            (MatchKind::BrokerGroupRemoved, false) => format!("until {ns} removes group {broker}"),
+            (MatchKind::BrokerGroupRemoved, true) => format!("直到 {ns} 移除组 {broker}"),
+            (MatchKind::TopicChanged, false) => format!("until {topic}'s route changes on {ns}"),
+            (MatchKind::TopicChanged, true) => format!("直到 {ns} 上 {topic} 的路由变化"),
+            (MatchKind::PermChanged, false) => format!("until {broker}'s perm changes on {ns}"),
+            (MatchKind::PermChanged, true) => format!("直到 {ns} 上 {broker} 的 perm 变化"),
+            (MatchKind::RoutePolled, false) => format!("until {producer} polls {topic}'s route"),
+            (MatchKind::RoutePolled, true) => format!("直到 {producer} 拉取 {topic} 的路由"),
+            (MatchKind::Send, false) => match m.ok {
+                Some(true) => format!("until {producer} sends a message"),
+                Some(false) => format!("until a send of {producer} fails"),
+                None => format!("until {producer}'s next send"),
+            },
+            (MatchKind::Send, true) => match m.ok {
+                Some(true) => format!("直到 {producer} 成功发送一条消息"),
+                Some(false) => format!("直到 {producer} 发送失败"),
+                None => format!("直到 {producer} 的下一次发送"),
+            },
+        }
+    }
+}

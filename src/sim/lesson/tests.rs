@@ -305,3 +305,16 @@ fn choices_read_in_both_languages() {
         }
     }
 }
+
+#[test]
+fn an_until_reads_in_both_languages() {
+    let u: Until = serde_json::from_str(
+        r#"{"event":{"kind":"broker_removed","namesrv":"ns-1","broker":"10.0.0.2:10911"}}"#,
+    )
+    .unwrap();
+    assert_eq!(u.describe(Lang::En), "until ns-1 removes 10.0.0.2:10911");
+    assert_eq!(u.describe(Lang::Zh), "直到 ns-1 移除 10.0.0.2:10911");
+    let at: Until = serde_json::from_str(r#"{"at":45}"#).unwrap();
+    assert_eq!(at.describe(Lang::En), "to 00:45");
+    assert_eq!(at.describe(Lang::Zh), "到 00:45");
+}

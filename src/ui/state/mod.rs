@@ -3,6 +3,14 @@
 //! What the panels show of a moment (the world, the feed, the picks) comes from the core's
 //! [`Timeline`], so a moment in the past shows exactly what it showed then.
 
+mod changes;
+mod frames;
+mod lesson;
+
+use changes::{changed_keys, touches_tables};
+pub use frames::{Budget, Panels};
+pub use lesson::{LessonMsg, LessonRun};
+
 use std::cell::{Ref, RefCell};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::rc::Rc;
@@ -10,11 +18,13 @@ use std::sync::Arc;
 
 use yew::prelude::*;
 
+use crate::i18n::Lang;
 use crate::model::ProducerGroup;
 pub use crate::sim::timeline::{FeedItem, Pick, Selection};
 use crate::sim::timeline::{Fork, Timeline};
 use crate::sim::{
-    preset, preset_json, Action, Scenario, Sim, SimEvent, SimEventKind, BUNDLED_IN_BROWSER,
+    lesson as lesson_file, preset, preset_json, Action, Scenario, Sim, SimEvent, SimEventKind,
+    BUNDLED_IN_BROWSER,
 };
 /// Speeds offered (virtual seconds per real second).
 pub const SPEEDS: [f64; 5] = [1.0, 5.0, 10.0, 30.0, 60.0];
@@ -72,55 +82,15 @@ pub struct AppState {
     pub traffic_seq: u64,
     /// Whether the picture is shown (`None`: by the cluster's size).
     pub picture: Option<bool>,
-}
-
-/// The groups of panels the clock renders in turn, one every second animation frame: a big
-/// cluster's panels rendered together (with the browser's layout and paint of all they changed) take
-/// longer than a frame; one group at a time fits, and each still shows time moving 7.5 times a second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Panels {
-    /// The cluster: the broker cards.
-    Cluster = 0,
-    /// The topic route and the producers.
-    Traffic = 1,
-    /// The scenario bar, the time bar, the NameServer chips and the event feed: small, but a new
-    /// event moves every feed item shown, so they do not share a frame with a bigger group.
-    Time = 2,
-    /// The tabs below: tables, the mqadmin mirror, the forms.
-    Tabs = 3,
-}
-
-impl Panels {
-    pub const COUNT: usize = 4;
-    /// In the order the clock renders them.
-    pub const ALL: [Panels; Panels::COUNT] =
-        [Panels::Cluster, Panels::Traffic, Panels::Time, Panels::Tabs];
+    /// The lesson being walked, if one was opened.
+    pub lesson: Option<Rc<LessonRun>>,
+    /// The language lessons are shown in.
+    pub lang: Lang,
 }
 
 impl PartialEq for AppState {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.timeline, &other.timeline) && self.version == other.version
-    }
-}
-
-/// Whether a tick may go on simulating: the clock's time budget for one animation frame. The
-/// reducer only asks; the clock that made it reads real time.
-#[derive(Clone)]
-pub struct Budget(Rc<dyn Fn() -> bool>);
-
-impl Budget {
-    /// No limit: the whole advance in one go.
-    pub fn unlimited() -> Self {
-        Self(Rc::new(|| true))
-    }
-
-    /// A budget that lasts while `more()` says so.
-    pub fn new(more: impl Fn() -> bool + 'static) -> Self {
-        Self(Rc::new(more))
-    }
-
-    fn more(&self) -> bool {
-        (self.0)()
     }
 }
 
@@ -178,6 +148,12 @@ pub enum Msg {
     ToggleShortcuts(Option<bool>),
     /// Shows or hides the picture.
     ShowPicture(bool),
+    /// A step of the lesson being walked.
+    Lesson(LessonMsg),
+    SetLang(Lang),
+    /// ← and →: the lesson's Back and Next while one runs, else the timeline's marks.
+    KeyBack,
+    KeyForward,
 }
 
 impl AppState {
@@ -236,6 +212,8 @@ impl AppState {
             traffic: Rc::default(),
             traffic_seq: 0,
             picture: None,
+            lesson: None,
+            lang: Lang::En,
         }
     }
 
@@ -272,9 +250,15 @@ impl AppState {
     /// as it is, with the error shown.
     fn preset_loaded(mut self, name: String, json: &str) -> Rc<Self> {
         match Scenario::from_json(json) {
-            Ok(sc) => {
+            Ok(mut sc) => {
+                let lesson = sc.lesson.take();
                 let mut next = AppState::new(sc);
-                next.preset = Some(name);
+                next.lang = self.lang;
+                match lesson {
+                    // A lesson's file: its scenario, walked with the player.
+                    Some(l) => next.lesson = Some(Rc::new(LessonRun::new(name, l))),
+                    None => next.preset = Some(name),
+                }
                 Rc::new(next)
             }
             Err(e) => {
@@ -405,10 +389,12 @@ impl AppState {
     }
 
     fn apply(&mut self, action: Action) {
-        let result = self.timeline.borrow_mut().apply(action);
+        self.before_lesson_action();
+        let result = self.timeline.borrow_mut().apply(action.clone());
         match result {
             Ok((fork, events)) => {
                 self.error = None;
+                self.after_lesson_action(&action);
                 if fork.is_some() {
                     self.fork_notice = fork;
                     self.marks_epoch += 1;
@@ -424,6 +410,28 @@ impl AppState {
         self.playing = false;
         self.timeline.borrow_mut().seek(t);
         self.jumped();
+    }
+
+    /// To the previous mark, or (`forward`) the next one (at the furthest time: the next timer).
+    fn seek_mark(&mut self, forward: bool) {
+        if !forward {
+            let prev = self.timeline.borrow().prev_mark();
+            self.seek(prev.unwrap_or(0));
+            return;
+        }
+        let (next, at_head) = {
+            let tl = self.timeline.borrow();
+            (tl.next_mark(), tl.at_head())
+        };
+        match next {
+            Some(t) => self.seek(t),
+            None if at_head => {
+                self.playing = false;
+                let events = self.timeline.borrow_mut().step();
+                self.absorb(&events);
+            }
+            None => self.seek(u64::MAX),
+        }
     }
 }
 
@@ -472,7 +480,9 @@ impl Reducible for AppState {
             Msg::LoadPreset(name) => match preset(&name).map(|p| p.json) {
                 Some(Some(json)) => return s.preset_loaded(name, json),
                 Some(None) => s.loading = Some(name),
-                None => s.error = Some(format!("no preset named {name}")),
+                // Lessons are fetched like presets.
+                None if lesson_file(&name).is_some() => s.loading = Some(name),
+                None => s.error = Some(format!("no preset or lesson named {name}")),
             },
             Msg::PresetFetched { name, json } => {
                 // Only the preset last asked for: an earlier pick, a reset or a load came since.
@@ -508,25 +518,8 @@ impl Reducible for AppState {
                 let now = s.timeline.borrow().now();
                 s.seek(now.saturating_add_signed(dt));
             }
-            Msg::PrevMark => {
-                let prev = s.timeline.borrow().prev_mark();
-                s.seek(prev.unwrap_or(0));
-            }
-            Msg::NextMark => {
-                let (next, at_head) = {
-                    let tl = s.timeline.borrow();
-                    (tl.next_mark(), tl.at_head())
-                };
-                match next {
-                    Some(t) => s.seek(t),
-                    None if at_head => {
-                        s.playing = false;
-                        let events = s.timeline.borrow_mut().step();
-                        s.absorb(&events);
-                    }
-                    None => s.seek(u64::MAX),
-                }
-            }
+            Msg::PrevMark => s.seek_mark(false),
+            Msg::NextMark => s.seek_mark(true),
             Msg::SeekHead => s.seek(u64::MAX),
             Msg::UndoFork => {
                 s.playing = false;
@@ -538,6 +531,12 @@ impl Reducible for AppState {
             Msg::DismissFork => s.fork_notice = None,
             Msg::ShowPicture(on) => s.picture = Some(on),
             Msg::ToggleShortcuts(open) => s.shortcuts_open = open.unwrap_or(!s.shortcuts_open),
+            Msg::Lesson(m) => s.lesson_msg(m),
+            Msg::SetLang(lang) => s.lang = lang,
+            Msg::KeyBack if s.lesson.is_some() => s.lesson_msg(LessonMsg::Back),
+            Msg::KeyForward if s.lesson.is_some() => s.lesson_msg(LessonMsg::Next),
+            Msg::KeyBack => s.seek_mark(false),
+            Msg::KeyForward => s.seek_mark(true),
         }
         Rc::new(s)
     }
@@ -571,43 +570,4 @@ fn first_user_topic(s: &Scenario) -> String {
         })
         .or_else(|| s.topic_sets.first().map(|set| set.name(0)))
         .unwrap_or_else(|| "TBW102".into())
-}
-
-/// Whether an event may change a table row the dashboard shows, beyond brokerLiveTable's timestamps
-/// (which change with every heartbeat and are re-rendered on every frame anyway).
-fn touches_tables(k: &SimEventKind) -> bool {
-    !matches!(
-        k,
-        SimEventKind::BrokerRegistered { first: false, .. }
-            | SimEventKind::RoutePolled { .. }
-            | SimEventKind::RouteQuery { .. }
-            | SimEventKind::Send { .. }
-    )
-}
-
-fn changed_keys(e: &SimEvent) -> Vec<String> {
-    match &e.kind {
-        SimEventKind::TopicChanged {
-            namesrv,
-            topic,
-            broker_name,
-            ..
-        } => vec![format!("{namesrv}/{topic}/{broker_name}")],
-        SimEventKind::BrokerRegistered {
-            namesrv,
-            broker_addr,
-            first: true,
-            ..
-        } => vec![format!("{namesrv}/{broker_addr}")],
-        SimEventKind::PermChanged {
-            namesrv,
-            broker_name,
-            topics,
-            ..
-        } => topics
-            .iter()
-            .map(|t| format!("{namesrv}/{t}/{broker_name}"))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
