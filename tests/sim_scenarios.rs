@@ -54,6 +54,10 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-2-heartbeats",
         include_str!("../scenarios/lesson-2-heartbeats.json"),
     ),
+    (
+        "lesson-3-route-lookup",
+        include_str!("../scenarios/lesson-3-route-lookup.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's

@@ -144,6 +144,12 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "心跳与 120 秒过期",
         json: lesson_file!("lesson-2-heartbeats"),
     },
+    LessonFile {
+        name: "lesson-3-route-lookup",
+        title_en: "Route lookup and the producer's cached copy",
+        title_zh: "路由查询与生产者的缓存副本",
+        json: lesson_file!("lesson-3-route-lookup"),
+    },
 ];
 
 /// Every shipped lesson, in order.

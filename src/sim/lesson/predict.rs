@@ -117,11 +117,17 @@ fn next_send(
     delivered: bool,
 ) -> Option<SimEvent> {
     let mut last_failed: Option<SimEvent> = None;
+    // A send is reported when it ends: one already under way when the question is asked (begun at
+    // that millisecond or before: the world has fired what was due then) is a message before the
+    // next.
+    let asked = sim.now();
+    let mut started = false;
     run_until(sim, task, |e| {
         let SimEventKind::Send {
             producer: p,
             attempt,
             ok,
+            latency_ms,
             ..
         } = &e.kind
         else {
@@ -130,13 +136,16 @@ fn next_send(
         if p.as_str() != producer {
             return None;
         }
+        if *attempt == 1 {
+            started = e.t.saturating_sub(*latency_ms) > asked;
+        }
+        if !started {
+            return None;
+        }
         if !delivered {
             return (*attempt == 1).then(|| e.clone());
         }
         match (&last_failed, *attempt, *ok) {
-            // Before the first attempt of a message seen after the question: a retry of a
-            // message sent before it.
-            (None, a, _) if a > 1 => None,
             // The next message started: the one before failed for good.
             (Some(failed), 1, _) => Some(failed.clone()),
             (_, _, true) => Some(e.clone()),

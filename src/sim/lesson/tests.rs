@@ -167,11 +167,11 @@ fn next_send_questions_follow_the_producer() {
     let _ = real.drain_events();
     let first = loop {
         real.advance_to(real.now() + 100);
-        if let Some(e) = real
-            .drain_events()
-            .into_iter()
-            .find(|e| matches!(&e.kind, crate::sim::SimEventKind::Send { attempt: 1, .. }))
-        {
+        // The first message begun after the question (a send is reported when it ends).
+        if let Some(e) = real.drain_events().into_iter().find(|e| {
+            matches!(&e.kind, crate::sim::SimEventKind::Send { attempt: 1, latency_ms, .. }
+                if e.t - latency_ms > sim.now())
+        }) {
             break e;
         }
     };
