@@ -58,6 +58,26 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-3-route-lookup",
         include_str!("../scenarios/lesson-3-route-lookup.json"),
     ),
+    (
+        "lesson-4-round-robin",
+        include_str!("../scenarios/lesson-4-round-robin.json"),
+    ),
+    (
+        "lesson-5-fault-tolerance",
+        include_str!("../scenarios/lesson-5-fault-tolerance.json"),
+    ),
+    (
+        "lesson-6-divergence",
+        include_str!("../scenarios/lesson-6-divergence.json"),
+    ),
+    (
+        "lesson-7-flapping",
+        include_str!("../scenarios/lesson-7-flapping.json"),
+    ),
+    (
+        "lesson-8-drain",
+        include_str!("../scenarios/lesson-8-drain.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's

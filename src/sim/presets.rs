@@ -150,6 +150,36 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "路由查询与生产者的缓存副本",
         json: lesson_file!("lesson-3-route-lookup"),
     },
+    LessonFile {
+        name: "lesson-4-round-robin",
+        title_en: "Round-robin, and avoiding the last broker",
+        title_zh: "轮询，以及重试时避开上一个 broker",
+        json: lesson_file!("lesson-4-round-robin"),
+    },
+    LessonFile {
+        name: "lesson-5-fault-tolerance",
+        title_en: "Latency fault avoidance, off and on",
+        title_zh: "延迟故障规避：关闭与开启",
+        json: lesson_file!("lesson-5-fault-tolerance"),
+    },
+    LessonFile {
+        name: "lesson-6-divergence",
+        title_en: "NameServers never talk to each other",
+        title_zh: "NameServer 之间从不通信",
+        json: lesson_file!("lesson-6-divergence"),
+    },
+    LessonFile {
+        name: "lesson-7-flapping",
+        title_en: "Flapping brokers",
+        title_zh: "反复上下线的 broker",
+        json: lesson_file!("lesson-7-flapping"),
+    },
+    LessonFile {
+        name: "lesson-8-drain",
+        title_en: "Draining a broker with wipeWritePerm",
+        title_zh: "用 wipeWritePerm 摘除 broker 的流量",
+        json: lesson_file!("lesson-8-drain"),
+    },
 ];
 
 /// Every shipped lesson, in order.

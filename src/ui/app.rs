@@ -11,7 +11,7 @@ use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
 use super::inspector::Inspector;
-use super::lesson::{initial_lang, LangToggle, LessonList, LessonView};
+use super::lesson::{initial_lang, LangToggle, LessonList, LessonStrip, LessonView};
 use super::live::LiveConnect;
 use super::producers::ProducersView;
 use super::route::RouteView;
@@ -125,6 +125,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} />
             </header>
             { for note.map(|n| html!{ <p class="note" data-testid="note"><b>{ "Watch for: " }</b>{ n }</p> }) }
+            <LessonStrip store={store.clone()} />
             { for store.error.clone().map(|e| html!{
                 <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label="dismiss">{ "×" }</button></p>
             }) }
@@ -141,8 +142,10 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             }) }
             { if store.shortcuts_open { shortcuts(&store) } else { html!{} } }
             { picture_panel(&store, cluster) }
-            <main class={classes!("grid", store.lesson.is_some().then_some("with-lesson"))}>
-                <LessonView store={store.clone()} />
+            // A lesson's panel sits beside the picture (where the class looks), or first in the
+            // grid when the picture is hidden.
+            <main class={classes!("grid", (store.lesson.is_some() && !store.picture_shown()).then_some("with-lesson"))}>
+                { if store.picture_shown() { html! {} } else { html! { <LessonView store={store.clone()} /> } } }
                 <section class="panel cluster" aria-label="cluster">
                     <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Heading} /></Gate>
                     <Gate key_of_group={time}><ClusterView store={store.clone()} part={ClusterPart::Chips} /></Gate>
@@ -208,9 +211,12 @@ fn picture_panel(store: &super::Store, key: (usize, u64)) -> Html {
                 <button class="picture-toggle" data-testid="picture-toggle" onclick={toggle}>{ if shown { "Hide picture" } else { "Show picture" } }</button>
             </h2>
             { if shown { html!{
-                <div class="picture-body">
+                <div class={classes!("picture-body", store.lesson.is_some().then_some("with-lesson"))}>
                     <Gate key_of_group={key}><TopologyView store={store.clone()} /></Gate>
-                    <Gate key_of_group={key}><Inspector store={store.clone()} /></Gate>
+                    <div class="picture-side">
+                        <LessonView store={store.clone()} />
+                        <Gate key_of_group={key}><Inspector store={store.clone()} /></Gate>
+                    </div>
                 </div>
             } } else { html!{} } }
         </section>

@@ -5,8 +5,8 @@
 //!
 //! Test contract: `lesson` (the panel), `lesson-step` ("N / M"), `lesson-back`, `lesson-next`,
 //! `lesson-run`, `lesson-task` (`data-done`), `predict-choice` (`data-index`; `data-correct` only
-//! once answered), `predict-result`; `lang-toggle`; `lessons-open`, `lessons`, `lesson-link`
-//! (`data-name`).
+//! once answered), `predict-result`; `lang-toggle`; `lessons-open`, `lessons`, `start-lessons`,
+//! `lesson-link` (`data-name`).
 
 use yew::prelude::*;
 
@@ -188,6 +188,45 @@ pub fn initial_lang() -> Lang {
     }
 }
 
+/// A link opening lesson `l` (its URL `#lesson=NAME`, loaded at once); `then` runs after a click.
+fn lesson_link(store: &Store, l: &crate::sim::LessonFile, then: Callback<()>) -> Html {
+    let name = l.name.to_owned();
+    let onclick = {
+        let store = store.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            if let Some(w) = web_sys::window() {
+                let _ = w.location().set_hash(&format!("lesson={name}"));
+            }
+            then.emit(());
+            store.dispatch(Msg::LoadPreset(name.clone()));
+        })
+    };
+    let title = match store.lang {
+        Lang::En => l.title_en,
+        Lang::Zh => l.title_zh,
+    };
+    html! { <a href={format!("#lesson={}", l.name)} data-testid="lesson-link" data-name={l.name} {onclick}>{ title }</a> }
+}
+
+/// The lessons on the start page (the default preset, no lesson open): one line under its note.
+#[component]
+pub fn LessonStrip(props: &LessonProps) -> Html {
+    let store = &props.store;
+    if store.lesson.is_some() || store.preset.as_deref() != Some(super::state::DEFAULT_PRESET) {
+        return html! {};
+    }
+    let lang = store.lang;
+    html! {
+        <nav class="start-lessons" data-testid="start-lessons" aria-label={tr(lang, "lessons", "课程")}>
+            <b>{ tr(lang, "New here? Start a lesson: ", "第一次来？从一课开始：") }</b>
+            { for crate::sim::lessons().iter().enumerate().map(|(k, l)| html! {
+                <span class="lesson-item">{ format!("{}. ", k + 1) }{ lesson_link(store, l, Callback::noop()) }</span>
+            }) }
+        </nav>
+    }
+}
+
 /// The lessons, opened from the header ("Lessons").
 #[component]
 pub fn LessonList(props: &LessonProps) -> Html {
@@ -204,26 +243,9 @@ pub fn LessonList(props: &LessonProps) -> Html {
                 <h2>{ tr(lang, "Lessons", "课程") }<button onclick={toggle.clone()} aria-label="close">{ "×" }</button></h2>
                 <ol>
                 { for crate::sim::lessons().iter().map(|l| {
-                    let name = l.name.to_owned();
-                    let onclick = {
-                        let store = store.clone();
-                        let open = open.clone();
-                        Callback::from(move |e: MouseEvent| {
-                            e.prevent_default();
-                            if let Some(w) = web_sys::window() {
-                                let _ = w.location().set_hash(&format!("lesson={name}"));
-                            }
-                            open.set(false);
-                            store.dispatch(Msg::LoadPreset(name.clone()));
-                        })
-                    };
+                    let close = { let open = open.clone(); Callback::from(move |()| open.set(false)) };
                     let current = store.lesson.as_ref().is_some_and(|r| r.name == l.name);
-                    html! {
-                        <li class={classes!(current.then_some("current"))}>
-                            <a href={format!("#lesson={}", l.name)} data-testid="lesson-link" data-name={l.name} {onclick}>
-                                { match lang { Lang::En => l.title_en, Lang::Zh => l.title_zh } }</a>
-                        </li>
-                    }
+                    html! { <li class={classes!(current.then_some("current"))}>{ lesson_link(store, l, close) }</li> }
                 }) }
                 </ol>
                 <p class="hint">{ tr(lang, "Each lesson walks a scenario step by step: read, do, predict, then watch what happens.", "每一课按步骤带你走完一个场景：阅读、动手、预测，然后观察实际发生了什么。") }</p>
