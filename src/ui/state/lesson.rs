@@ -60,13 +60,13 @@ impl AppState {
             LessonMsg::Next => {
                 self.run_until();
                 let now = self.timeline.borrow().now();
-                let run = Rc::make_mut(self.lesson.get_or_insert(run));
-                let lesson = run.lesson.clone();
-                run.player.next(&lesson, now);
+                if let Some(run) = self.run_mut() {
+                    let lesson = run.lesson.clone();
+                    run.player.next(&lesson, now);
+                }
             }
             LessonMsg::Back => {
-                let back = Rc::make_mut(self.lesson.get_or_insert(run)).player.back();
-                if let Some(t) = back {
+                if let Some(t) = self.run_mut().and_then(|run| run.player.back()) {
                     self.seek(t);
                 }
             }
@@ -84,9 +84,10 @@ impl AppState {
                     .filter(|_| !run.player.task_done())
                     .map(|t| &t.action);
                 let o = outcome(p, &self.sim(), task);
-                Rc::make_mut(self.lesson.get_or_insert(run))
-                    .player
-                    .answer_with(i, o);
+                drop(run);
+                if let Some(run) = self.run_mut() {
+                    run.player.answer_with(i, o);
+                }
             }
             LessonMsg::RunUntil => self.run_until(),
             LessonMsg::Close => self.lesson = None,
@@ -123,9 +124,14 @@ impl AppState {
             }
         }
         self.absorb(&events);
-        if let Some(run) = self.lesson.as_mut() {
-            Rc::make_mut(run).player.reach_until();
+        if let Some(run) = self.run_mut() {
+            run.player.reach_until();
         }
+    }
+
+    /// The lesson being walked, to change (the state's copy of it: states are cloned per message).
+    fn run_mut(&mut self) -> Option<&mut LessonRun> {
+        self.lesson.as_mut().map(Rc::make_mut)
     }
 
     /// Before the learner's action: an action at the very moment the current step began is moved
@@ -143,8 +149,7 @@ impl AppState {
 
     /// After the learner's action was applied: the current step's task may be done.
     pub(super) fn after_lesson_action(&mut self, action: &Action) {
-        if let Some(run) = self.lesson.as_mut() {
-            let run = Rc::make_mut(run);
+        if let Some(run) = self.run_mut() {
             let lesson = run.lesson.clone();
             run.player.action_applied(&lesson, action);
         }
