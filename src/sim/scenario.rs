@@ -630,7 +630,11 @@ impl Scenario {
         Ok(())
     }
 
-    fn check_namesrv(names: &[String], path: &str, ns: &str) -> Result<(), ScenarioError> {
+    pub(crate) fn check_namesrv(
+        names: &[String],
+        path: &str,
+        ns: &str,
+    ) -> Result<(), ScenarioError> {
         if names.iter().any(|n| n == ns) {
             Ok(())
         } else {

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use yew::prelude::*;
+use yew::Reducible;
 
 use super::clock::{use_shortcuts, use_sim_clock, SHORTCUTS};
 use super::cluster::{ClusterPart, ClusterView};
@@ -38,19 +39,15 @@ fn initial_state() -> AppState {
             s
         }
         None => {
-            let mut s = AppState::with_default_preset();
-            if let Some(name) = hash.strip_prefix("#lesson=") {
-                if crate::sim::lesson(name).is_some() {
-                    s.loading = Some(name.to_owned());
-                } else {
-                    let known: Vec<&str> = crate::sim::lessons().iter().map(|l| l.name).collect();
-                    s.error = Some(format!(
-                        "no lesson named {name:?}; lessons: {}",
-                        known.join(", ")
-                    ));
+            let s = AppState::with_default_preset();
+            match hash.strip_prefix("#lesson=") {
+                // As the list of lessons asks for one: fetched, or an error naming it.
+                Some(name) => {
+                    let asked = Rc::new(s).reduce(Msg::LoadPreset(name.to_owned()));
+                    (*asked).clone()
                 }
+                None => s,
             }
-            s
         }
     };
     s.lang = initial_lang();

@@ -170,126 +170,145 @@ pub enum MatchKind {
     Send,
 }
 
+/// What an event says in the terms of an [`EventMatch`]: its kind and the fields that kind has.
+#[derive(Default)]
+struct Said<'a> {
+    namesrv: Option<&'a str>,
+    broker: Option<&'a str>,
+    broker_name: Option<&'a str>,
+    producer: Option<&'a str>,
+    topic: Option<&'a str>,
+    reason: Option<&'a str>,
+    ok: Option<bool>,
+}
+
+/// The kind of `e` a step can wait for, with what it says; None for the other kinds.
+fn said(e: &SimEventKind) -> Option<(MatchKind, Said<'_>)> {
+    Some(match e {
+        SimEventKind::BrokerRegistered {
+            namesrv,
+            broker_addr,
+            broker_name,
+            ..
+        } => (
+            MatchKind::BrokerRegistered,
+            Said {
+                namesrv: Some(namesrv),
+                broker: Some(broker_addr),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::BrokerRemoved {
+            namesrv,
+            broker_addr,
+            broker_name,
+            reason,
+            ..
+        } => (
+            MatchKind::BrokerRemoved,
+            Said {
+                namesrv: Some(namesrv),
+                broker: Some(broker_addr),
+                broker_name: broker_name.as_deref(),
+                reason: Some(reason),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::BrokerGroupRemoved {
+            namesrv,
+            broker_name,
+            ..
+        } => (
+            MatchKind::BrokerGroupRemoved,
+            Said {
+                namesrv: Some(namesrv),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::TopicChanged {
+            namesrv,
+            topic,
+            broker_name,
+            ..
+        } => (
+            MatchKind::TopicChanged,
+            Said {
+                namesrv: Some(namesrv),
+                topic: Some(topic),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::PermChanged {
+            namesrv,
+            broker_name,
+            ..
+        } => (
+            MatchKind::PermChanged,
+            Said {
+                namesrv: Some(namesrv),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::RoutePolled {
+            producer,
+            namesrv,
+            topic,
+            ok,
+            ..
+        } => (
+            MatchKind::RoutePolled,
+            Said {
+                producer: Some(producer),
+                namesrv: Some(namesrv),
+                topic: Some(topic),
+                ok: Some(*ok),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::Send {
+            producer,
+            topic,
+            broker_name,
+            ok,
+            error,
+            ..
+        } => (
+            MatchKind::Send,
+            Said {
+                producer: Some(producer.as_str()),
+                topic: Some(topic.as_str()),
+                broker_name: broker_name.as_ref().map(|b| b.as_str()),
+                reason: *error,
+                ok: Some(*ok),
+                ..Said::default()
+            },
+        ),
+        _ => return None,
+    })
+}
+
 impl EventMatch {
-    /// Whether `e` is one of the events this names.
+    /// Whether `e` is one of the events this names: its kind, and every field given equal to what
+    /// the event says (a field the kind does not have never matches; validation refuses those).
     pub fn matches(&self, e: &SimEventKind) -> bool {
-        let eq = |want: &Option<String>, got: &str| want.as_deref().is_none_or(|w| w == got);
-        let eq_opt =
-            |want: &Option<String>, got: Option<&str>| want.is_none() || want.as_deref() == got;
-        let ok = |got: bool| self.ok.is_none_or(|w| w == got);
-        // Fields the kind does not have must not be asked for: a check the lesson's validation
-        // makes, so here they simply fail to match.
-        let none = |fields: &[&Option<String>]| fields.iter().all(|f| f.is_none());
-        match (self.kind, e) {
-            (
-                MatchKind::BrokerRegistered,
-                SimEventKind::BrokerRegistered {
-                    namesrv,
-                    broker_addr,
-                    broker_name,
-                    ..
-                },
-            ) => {
-                eq(&self.namesrv, namesrv)
-                    && eq(&self.broker, broker_addr)
-                    && eq(&self.broker_name, broker_name)
-                    && none(&[&self.producer, &self.topic, &self.reason])
-                    && self.ok.is_none()
-            }
-            (
-                MatchKind::BrokerRemoved,
-                SimEventKind::BrokerRemoved {
-                    namesrv,
-                    broker_addr,
-                    broker_name,
-                    reason,
-                    ..
-                },
-            ) => {
-                eq(&self.namesrv, namesrv)
-                    && eq(&self.broker, broker_addr)
-                    && eq_opt(&self.broker_name, broker_name.as_deref())
-                    && eq(&self.reason, reason)
-                    && none(&[&self.producer, &self.topic])
-                    && self.ok.is_none()
-            }
-            (
-                MatchKind::BrokerGroupRemoved,
-                SimEventKind::BrokerGroupRemoved {
-                    namesrv,
-                    broker_name,
-                    ..
-                },
-            ) => {
-                eq(&self.namesrv, namesrv)
-                    && eq(&self.broker_name, broker_name)
-                    && none(&[&self.broker, &self.producer, &self.topic, &self.reason])
-                    && self.ok.is_none()
-            }
-            (
-                MatchKind::TopicChanged,
-                SimEventKind::TopicChanged {
-                    namesrv,
-                    topic,
-                    broker_name,
-                    ..
-                },
-            ) => {
-                eq(&self.namesrv, namesrv)
-                    && eq(&self.topic, topic)
-                    && eq(&self.broker_name, broker_name)
-                    && none(&[&self.broker, &self.producer, &self.reason])
-                    && self.ok.is_none()
-            }
-            (
-                MatchKind::PermChanged,
-                SimEventKind::PermChanged {
-                    namesrv,
-                    broker_name,
-                    ..
-                },
-            ) => {
-                eq(&self.namesrv, namesrv)
-                    && eq(&self.broker_name, broker_name)
-                    && none(&[&self.broker, &self.producer, &self.topic, &self.reason])
-                    && self.ok.is_none()
-            }
-            (
-                MatchKind::RoutePolled,
-                SimEventKind::RoutePolled {
-                    producer,
-                    namesrv,
-                    topic,
-                    ok: got,
-                    ..
-                },
-            ) => {
-                eq(&self.producer, producer)
-                    && eq(&self.namesrv, namesrv)
-                    && eq(&self.topic, topic)
-                    && ok(*got)
-                    && none(&[&self.broker, &self.broker_name, &self.reason])
-            }
-            (
-                MatchKind::Send,
-                SimEventKind::Send {
-                    producer,
-                    topic,
-                    broker_name,
-                    ok: got,
-                    error,
-                    ..
-                },
-            ) => {
-                eq(&self.producer, producer.as_str())
-                    && eq(&self.topic, topic.as_str())
-                    && eq_opt(&self.broker_name, broker_name.as_ref().map(|b| b.as_str()))
-                    && eq_opt(&self.reason, *error)
-                    && ok(*got)
-                    && none(&[&self.broker, &self.namesrv])
-            }
-            _ => false,
-        }
+        let Some((kind, got)) = said(e) else {
+            return false;
+        };
+        let eq = |want: &Option<String>, got: Option<&str>| {
+            want.as_deref().is_none_or(|w| got == Some(w))
+        };
+        kind == self.kind
+            && eq(&self.namesrv, got.namesrv)
+            && eq(&self.broker, got.broker)
+            && eq(&self.broker_name, got.broker_name)
+            && eq(&self.producer, got.producer)
+            && eq(&self.topic, got.topic)
+            && eq(&self.reason, got.reason)
+            && self.ok.is_none_or(|w| got.ok == Some(w))
     }
 
     /// The fields this kind of event has (the others must be absent).
@@ -505,17 +524,7 @@ pub(crate) struct Known<'a> {
 
 impl Known<'_> {
     fn namesrv(&self, path: &str, ns: &str) -> Result<(), ScenarioError> {
-        if self.namesrvs.iter().any(|n| n == ns) {
-            Ok(())
-        } else {
-            Err(ScenarioError::at(
-                path,
-                format!(
-                    "unknown NameServer {ns:?}; known: {}",
-                    self.namesrvs.join(", ")
-                ),
-            ))
-        }
+        super::Scenario::check_namesrv(self.namesrvs, path, ns)
     }
 
     fn broker(&self, path: &str, addr: &str) -> Result<(), ScenarioError> {
