@@ -9,6 +9,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeSet;
+use routelab::sim::scenario::Note;
 
 use routelab::sim::{
     preset, preset_json, presets, Action, RunOutput, Scenario, ScenarioError, Sim, SimEvent,
@@ -530,11 +531,22 @@ fn every_preset_parses_and_runs_to_its_until() {
             "{}: title",
             p.name
         );
-        assert!(
-            scenario.note.as_deref().is_some_and(|n| n.len() > 80),
-            "{} has no teaching note",
-            p.name
-        );
+        // The teaching note is short points a projector can show, in both languages, point for
+        // point.
+        match &scenario.note {
+            Some(Note::Points(points)) => {
+                assert!(points.en.len() >= 2, "{}: a note of one point", p.name);
+                assert_eq!(points.en.len(), points.zh.len(), "{}: en and zh points differ in number", p.name);
+                for pt in points.en.iter().chain(&points.zh) {
+                    assert!(
+                        !pt.trim().is_empty() && pt.chars().count() <= 260,
+                        "{}: a point empty or too long for a projector: {pt}",
+                        p.name
+                    );
+                }
+            }
+            other => panic!("{}: the note is not points in both languages: {other:?}", p.name),
+        }
         let until = scenario.until.expect("every preset sets `until`");
         let out = run_preset(p.name);
         assert_eq!(out.final_state.t, (until * 1000.0) as u64, "{}", p.name);

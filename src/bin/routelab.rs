@@ -99,6 +99,7 @@ mod cli {
                     .json
                     .and_then(|json| Scenario::from_json(json).ok())
                     .and_then(|s| s.note)
+                    .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
                     .unwrap_or_default();
                 println!("{:<20} {note}\n", p.name);
             }

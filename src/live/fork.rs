@@ -43,7 +43,9 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
     };
     let Some(source) = with_data.first() else {
         scenario.note = Some(
-            "Nothing had been fetched from a NameServer yet, so this scenario is empty.".into(),
+            crate::sim::scenario::Note::Paragraph(
+                "Nothing had been fetched from a NameServer yet, so this scenario is empty.".into(),
+            ),
         );
         return scenario;
     };
@@ -81,7 +83,7 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         ));
     }
     scenario.brokers = brokers;
-    scenario.note = Some(notes.join(" "));
+    scenario.note = Some(crate::sim::scenario::Note::Paragraph(notes.join(" ")));
     scenario
 }
 

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::i18n::{Lang, Points};
 use crate::model::TopicConfig;
 use crate::namesrv::{validate_topic_config, Profile, RegisterBroker};
 use crate::producer::ClientProfile;
@@ -28,7 +29,7 @@ pub struct Scenario {
     pub title: Option<String>,
     /// What to watch for (the teaching note).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub note: Option<Note>,
     /// NameServer rules: "4.x" or "5.x" (default).
     #[serde(default = "default_profile")]
     pub profile: Profile,
@@ -63,6 +64,48 @@ pub struct Scenario {
     /// A guided path through the scenario (see `sim::lesson`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lesson: Option<super::lesson::Lesson>,
+}
+
+/// A scenario's teaching note: one paragraph (English only, as files before the lessons wrote it),
+/// or short points a projector can show, in both languages
+/// (`{"en": ["…", "…"], "zh": ["…", "…"]}`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Note {
+    Paragraph(String),
+    Points(Points),
+}
+
+impl Note {
+    /// The note's points in `lang` (a paragraph is one point, in English whatever `lang` is).
+    pub fn points(&self, lang: Lang) -> &[String] {
+        match self {
+            Note::Paragraph(text) => std::slice::from_ref(text),
+            Note::Points(points) => points.get(lang),
+        }
+    }
+}
+
+/// A string or an object, told apart by what the file holds (an untagged enum would hide the
+/// object's own errors behind "did not match any variant").
+impl<'de> Deserialize<'de> for Note {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct NoteVisitor;
+        impl<'de> serde::de::Visitor<'de> for NoteVisitor {
+            type Value = Note;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a paragraph, or {\"en\": [points], \"zh\": [points]}")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Note, E> {
+                Ok(Note::Paragraph(v.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Note, A::Error> {
+                Points::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(Note::Points)
+            }
+        }
+        d.deserialize_any(NoteVisitor)
+    }
 }
 
 fn default_profile() -> Profile {

@@ -26,46 +26,10 @@ pub mod walk;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::i18n::Lang;
+pub use crate::i18n::{Lang, Points, Text};
 
 use super::event::SimEventKind;
 use super::scenario::{Action, ScenarioError};
-
-/// One text in both languages.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Text {
-    pub en: String,
-    pub zh: String,
-}
-
-impl Text {
-    /// The text in `lang`.
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
-        }
-    }
-}
-
-/// Short points (one line each on a projector), in both languages.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Points {
-    pub en: Vec<String>,
-    pub zh: Vec<String>,
-}
-
-impl Points {
-    /// The points in `lang`.
-    pub fn get(&self, lang: Lang) -> &[String] {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
-        }
-    }
-}
 
 /// A scenario's lesson.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
