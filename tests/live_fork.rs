@@ -115,7 +115,11 @@ fn fork_of_agreeing_namesrvs_reproduces_cluster_and_routes() {
         scenario.brokers[0].topics[0].topic, "TopicTest",
         "a user's topic comes first, so the simulator's route view opens on it"
     );
-    let note = scenario.note.clone().unwrap_or_default();
+    let note = scenario
+        .note
+        .as_ref()
+        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
+        .unwrap_or_default();
     assert!(note.contains("ns-1 = 10.1.0.1:9876"), "{note}");
     assert!(note.contains("What if broker-a froze now?"), "{note}");
 
@@ -160,7 +164,11 @@ fn disagreeing_namesrvs_fork_from_the_first_and_say_so() {
     assert!(brokers_in_disagreement(&views).is_empty());
     let scenario = reparse(&fork(&views));
     assert_eq!(scenario.namesrvs, ["ns-1"]);
-    let note = scenario.note.clone().unwrap_or_default();
+    let note = scenario
+        .note
+        .as_ref()
+        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
+        .unwrap_or_default();
     assert!(
         note.contains("disagreed") && note.contains("10.1.0.1:9876"),
         "{note}"
@@ -191,7 +199,11 @@ fn what_cannot_be_forked_is_left_out_and_named() {
         ["ns-1"],
         "the unfetched NameServer has no data"
     );
-    let note = scenario.note.clone().unwrap_or_default();
+    let note = scenario
+        .note
+        .as_ref()
+        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
+        .unwrap_or_default();
     assert!(note.contains("1 listed topic(s) had no route"), "{note}");
     assert!(note.contains("BadPerm on broker-a"), "{note}");
     assert!(scenario
@@ -254,7 +266,11 @@ fn a_single_topic_broker_still_registers_under_5x() {
     views[0].topics.remove("Other");
 
     let scenario = reparse(&fork(&views));
-    let note = scenario.note.clone().unwrap_or_default();
+    let note = scenario
+        .note
+        .as_ref()
+        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
+        .unwrap_or_default();
     assert!(note.contains("SELF_TEST_TOPIC was added"), "{note}");
     let sim = Sim::new(&scenario);
     let ns = &sim.namesrvs()[0];

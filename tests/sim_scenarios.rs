@@ -8,8 +8,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use std::collections::BTreeSet;
 use routelab::sim::scenario::Note;
+use std::collections::BTreeSet;
 
 use routelab::sim::{
     preset, preset_json, presets, Action, RunOutput, Scenario, ScenarioError, Sim, SimEvent,
@@ -536,7 +536,12 @@ fn every_preset_parses_and_runs_to_its_until() {
         match &scenario.note {
             Some(Note::Points(points)) => {
                 assert!(points.en.len() >= 2, "{}: a note of one point", p.name);
-                assert_eq!(points.en.len(), points.zh.len(), "{}: en and zh points differ in number", p.name);
+                assert_eq!(
+                    points.en.len(),
+                    points.zh.len(),
+                    "{}: en and zh points differ in number",
+                    p.name
+                );
                 for pt in points.en.iter().chain(&points.zh) {
                     assert!(
                         !pt.trim().is_empty() && pt.chars().count() <= 260,
@@ -545,7 +550,10 @@ fn every_preset_parses_and_runs_to_its_until() {
                     );
                 }
             }
-            other => panic!("{}: the note is not points in both languages: {other:?}", p.name),
+            other => panic!(
+                "{}: the note is not points in both languages: {other:?}",
+                p.name
+            ),
         }
         let until = scenario.until.expect("every preset sets `until`");
         let out = run_preset(p.name);

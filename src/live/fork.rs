@@ -42,11 +42,9 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         lesson: None,
     };
     let Some(source) = with_data.first() else {
-        scenario.note = Some(
-            crate::sim::scenario::Note::Paragraph(
-                "Nothing had been fetched from a NameServer yet, so this scenario is empty.".into(),
-            ),
-        );
+        scenario.note = Some(crate::sim::scenario::Note::Paragraph(
+            "Nothing had been fetched from a NameServer yet, so this scenario is empty.".into(),
+        ));
         return scenario;
     };
     let mut notes = Vec::new();
