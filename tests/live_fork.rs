@@ -219,10 +219,9 @@ fn what_cannot_be_forked_is_left_out_and_named() {
 fn empty_views_and_reported_expiry() {
     let scenario = reparse(&fork(&[NamesrvView::new("10.1.0.1:9876")]));
     assert!(scenario.brokers.is_empty());
-    assert!(scenario
-        .note
-        .unwrap_or_default()
-        .contains("Nothing had been fetched"));
+    assert!(scenario.note.is_some_and(
+        |n| n.points(routelab::i18n::Lang::En)[0].contains("Nothing had been fetched")
+    ));
 
     let live = sim_of_preset("2m-2s", 15_000);
     let mut views = views_of(&live, 15_000);
