@@ -8,9 +8,11 @@
 //!
 //! - [`events`]: the feed's sentences (what the simulator's events and the teacher's actions say),
 //!   shared with `routelab sim`, which prints them in English.
-//! - [`workshop`]: the workshop's labels, buttons, hints and errors.
+//! - [`workshop`]: the workshop's page frame, time bar, timeline and panels.
+//! - [`controls`]: the workshop's forms, picture, inspector and lesson player, and its errors.
 //! - [`live`]: live mode's page.
 
+pub mod controls;
 pub mod events;
 pub mod live;
 pub mod workshop;
@@ -208,8 +210,9 @@ mod tests {
     /// show a value in one and lose it in the other).
     #[test]
     fn every_phrase_has_both_languages() {
-        let catalogues: [(&str, &[(&str, Phrase)]); 3] = [
+        let catalogues: [(&str, &[(&str, Phrase)]); 4] = [
             ("events", super::events::ALL),
+            ("controls", super::controls::ALL),
             ("workshop", super::workshop::ALL),
             ("live", super::live::ALL),
         ];

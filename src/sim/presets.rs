@@ -10,6 +10,7 @@ pub struct Preset {
     pub name: &'static str,
     /// Its title, as in the file (for lists of presets that do not parse every file).
     pub title: &'static str,
+    pub title_zh: &'static str,
     /// The scenario file, where it is compiled in: always natively, in the browser only for
     /// [`BUNDLED_IN_BROWSER`].
     pub json: Option<&'static str>,
@@ -54,41 +55,68 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "2m-2s",
         title: "Two masters, two slaves",
+        title_zh: "两主两从",
         json: file!("2m-2s"),
     },
     Preset {
         name: "crash-hang-stop",
         title: "Crash vs hang vs graceful stop",
+        title_zh: "崩溃、挂起与优雅关闭",
         json: file!("crash-hang-stop"),
     },
     Preset {
         name: "fault-tolerance",
         title: "Fault tolerance on and off while a broker hangs",
+        title_zh: "broker 挂起时，故障规避的开与关",
         json: file!("fault-tolerance"),
     },
     Preset {
         name: "namesrv-divergence",
         title: "NameServer divergence after a partition",
+        title_zh: "网络分区后 NameServer 的数据不一致",
         json: file!("namesrv-divergence"),
     },
     Preset {
         name: "wipe-write-perm",
         title: "Draining a broker with wipeWritePerm",
+        title_zh: "用 wipeWritePerm 摘除 broker 的流量",
         json: file!("wipe-write-perm"),
     },
     Preset {
         name: "big-heartbeat",
         title: "A big heartbeat: 1,000 topics on 4 brokers",
+        title_zh: "大心跳：4 个 broker 上的 1,000 个 topic",
         json: file!("big-heartbeat"),
     },
     Preset {
         name: "big-cluster",
         title: "A big cluster: 200 brokers, 10,000 topics",
+        title_zh: "大集群：200 个 broker，10,000 个 topic",
         json: file!("big-cluster"),
     },
 ];
 
 /// Every shipped scenario.
+impl Preset {
+    /// The title in `lang`.
+    pub fn title_in(&self, lang: crate::i18n::Lang) -> &'static str {
+        match lang {
+            crate::i18n::Lang::En => self.title,
+            crate::i18n::Lang::Zh => self.title_zh,
+        }
+    }
+}
+
+impl LessonFile {
+    /// The title in `lang`.
+    pub fn title_in(&self, lang: crate::i18n::Lang) -> &'static str {
+        match lang {
+            crate::i18n::Lang::En => self.title_en,
+            crate::i18n::Lang::Zh => self.title_zh,
+        }
+    }
+}
+
 pub fn presets() -> &'static [Preset] {
     PRESETS
 }

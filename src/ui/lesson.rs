@@ -202,10 +202,7 @@ fn lesson_link(store: &Store, l: &crate::sim::LessonFile, then: Callback<()>) ->
             store.dispatch(Msg::LoadPreset(name.clone()));
         })
     };
-    let title = match store.lang {
-        Lang::En => l.title_en,
-        Lang::Zh => l.title_zh,
-    };
+    let title = l.title_in(store.lang);
     html! { <a href={format!("#lesson={}", l.name)} data-testid="lesson-link" data-name={l.name} {onclick}>{ title }</a> }
 }
 

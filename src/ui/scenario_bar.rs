@@ -79,7 +79,7 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
                 <select onchange={on_preset} data-testid="preset" aria-label="preset">
                     <option value="" selected={shown.is_none()}>{ "choose…" }</option>
                     { for presets().iter().map(|p| {
-                        html!{ <option value={p.name} selected={shown == Some(p.name)}>{ p.title }</option> }
+                        html!{ <option value={p.name} selected={shown == Some(p.name)}>{ p.title_in(store.lang) }</option> }
                     }) }
                 </select>
             </label>
