@@ -22,6 +22,7 @@ use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
 use super::timeline::{clock_text, TimelineView};
 use super::topology::TopologyView;
+use crate::i18n::workshop;
 use crate::sim::Scenario;
 use crate::view::share::{from_hash, time_in_hash};
 
@@ -105,6 +106,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     use_shortcuts(store.clone());
     let tab = use_state(|| Tab::Tables);
     let note = store.base.note.clone();
+    let lang = store.lang;
     let dismiss = {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::DismissError))
@@ -121,7 +123,11 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <LangToggle store={store.clone()} />
                 <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} />
             </header>
-            { for note.map(|n| html!{ <p class="note" data-testid="note"><b>{ "Watch for: " }</b>{ n }</p> }) }
+            { for note.map(|n| html!{
+                <div class="note" data-testid="note"><b>{ lang.t(workshop::WATCH_FOR) }</b>
+                    <ul>{ for n.points(lang).iter().map(|pt| html!{ <li>{ pt.clone() }</li> }) }</ul>
+                </div>
+            }) }
             <LessonStrip store={store.clone()} />
             { for store.error.clone().map(|e| html!{
                 <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label="dismiss">{ "×" }</button></p>
