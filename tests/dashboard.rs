@@ -219,7 +219,14 @@ async fn the_feed_shows_all_its_items_only_when_scrolled_to_its_end() {
         .rev()
         .map(|i| FeedItem {
             t: i * 1000,
-            text: format!("event {i}"),
+            event: routelab::sim::SimEvent {
+                t: i * 1000,
+                kind: routelab::sim::SimEventKind::Action {
+                    action: Box::new(routelab::sim::Action::AddNamesrv {
+                        name: format!("event {i}"),
+                    }),
+                },
+            },
             kind: "action",
             target: None,
             group: None,
@@ -228,6 +235,7 @@ async fn the_feed_shows_all_its_items_only_when_scrolled_to_its_end() {
         .collect();
     let props = FeedListProps {
         feed: std::sync::Arc::new(feed),
+        lang: routelab::i18n::Lang::En,
         on_select: yew::Callback::noop(),
     };
     yew::Renderer::<FeedList>::with_root_and_props(root.clone(), props).render();

@@ -186,7 +186,10 @@ mod tests {
     }
 
     fn is_cjk(c: char) -> bool {
-        ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c)
+        // Ideographs, CJK punctuation (。、「」) and full-width forms (（）：，).
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+            || ('\u{3000}'..='\u{303f}').contains(&c)
+            || ('\u{ff00}'..='\u{ffef}').contains(&c)
     }
 
     /// The `{name}` blanks of a text, sorted.

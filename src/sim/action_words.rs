@@ -2,6 +2,8 @@
 //! fork notice), and the broker an action is about.
 
 use super::scenario::{Action, Link};
+use crate::i18n::events as w;
+use crate::i18n::Lang;
 
 impl Action {
     /// The broker address the action acts on, if it names one.
@@ -19,29 +21,35 @@ impl Action {
         }
     }
 
-    /// A sentence, e.g. "freeze broker 10.0.0.2:10911 (it hangs: no heartbeats, nothing closed)".
+    /// A sentence in English, e.g. "freeze broker 10.0.0.2:10911 (it hangs: no heartbeats, nothing
+    /// closed)".
     pub fn describe(&self) -> String {
+        self.describe_in(Lang::En)
+    }
+
+    /// A sentence in `lang`.
+    pub fn describe_in(&self, lang: Lang) -> String {
         let on = |namesrv: &Option<String>| match namesrv {
-            Some(n) => format!("on {n}"),
-            None => "on every NameServer".to_owned(),
+            Some(n) => lang.fill(w::ON_NAMESRV, &[("ns", n)]),
+            None => lang.t(w::ON_EVERY_NAMESRV).to_owned(),
         };
+        let broker_phrase = |p, broker: &str| lang.fill(p, &[("broker", broker)]);
         match self {
-            Action::AddBroker(b) => format!(
-                "start broker {} id {} ({}) in {}",
-                b.name, b.id, b.addr, b.cluster
+            Action::AddBroker(b) => lang.fill(
+                w::ACT_ADD_BROKER,
+                &[
+                    ("name", &b.name),
+                    ("id", &b.id.to_string()),
+                    ("addr", &b.addr),
+                    ("cluster", &b.cluster),
+                ],
             ),
-            Action::KillBroker { broker } => {
-                format!("kill broker {broker} (the process dies; its sockets close)")
-            }
-            Action::FreezeBroker { broker } => {
-                format!("freeze broker {broker} (it hangs: no heartbeats, nothing closed)")
-            }
-            Action::StopBroker { broker } => {
-                format!("stop broker {broker} gracefully (it unregisters)")
-            }
-            Action::RestartBroker { broker } => format!("restart broker {broker}"),
-            Action::Partition(link) => format!("cut the link {}", link_words(link)),
-            Action::Heal(link) => format!("heal the link {}", link_words(link)),
+            Action::KillBroker { broker } => broker_phrase(w::ACT_KILL, broker),
+            Action::FreezeBroker { broker } => broker_phrase(w::ACT_FREEZE, broker),
+            Action::StopBroker { broker } => broker_phrase(w::ACT_STOP, broker),
+            Action::RestartBroker { broker } => broker_phrase(w::ACT_RESTART, broker),
+            Action::Partition(link) => lang.fill(w::ACT_CUT, &[("link", &link_words(link, lang))]),
+            Action::Heal(link) => lang.fill(w::ACT_HEAL, &[("link", &link_words(link, lang))]),
             Action::CreateTopic {
                 broker,
                 broker_name,
@@ -51,35 +59,60 @@ impl Action {
                 ..
             } => {
                 let target = broker.as_deref().or(broker_name.as_deref()).unwrap_or("?");
-                format!("create topic {topic} on {target} ({read} read / {write} write queues)")
+                lang.fill(
+                    w::ACT_CREATE_TOPIC,
+                    &[
+                        ("topic", topic),
+                        ("target", target),
+                        ("read", &read.to_string()),
+                        ("write", &write.to_string()),
+                    ],
+                )
             }
-            Action::DeleteTopic { topic, namesrv, .. } => {
-                format!("delete topic {topic} {}", on(namesrv))
-            }
+            Action::DeleteTopic { topic, namesrv, .. } => lang.fill(
+                w::ACT_DELETE_TOPIC,
+                &[("topic", topic), ("on", &on(namesrv))],
+            ),
             Action::WipeWritePerm {
                 broker_name,
                 namesrv,
-            } => format!("wipe the write permission of {broker_name} {}", on(namesrv)),
+            } => lang.fill(
+                w::ACT_WIPE_PERM,
+                &[("name", broker_name), ("on", &on(namesrv))],
+            ),
             Action::AddWritePerm {
                 broker_name,
                 namesrv,
-            } => format!(
-                "add the write permission of {broker_name} back {}",
-                on(namesrv)
+            } => lang.fill(
+                w::ACT_ADD_PERM,
+                &[("name", broker_name), ("on", &on(namesrv))],
             ),
-            Action::AddProducer(p) => format!("start producer {} sending to {}", p.group, p.topic),
-            Action::RemoveProducer { group } => format!("shut producer {group} down"),
+            Action::AddProducer(p) => lang.fill(
+                w::ACT_ADD_PRODUCER,
+                &[("group", &p.group), ("topic", &p.topic)],
+            ),
+            Action::RemoveProducer { group } => {
+                lang.fill(w::ACT_REMOVE_PRODUCER, &[("group", group)])
+            }
             Action::PutKv {
                 namespace,
                 key,
                 value,
                 namesrv,
-            } => format!("put KV {namespace}/{key} = {value} {}", on(namesrv)),
+            } => lang.fill(
+                w::ACT_PUT_KV,
+                &[
+                    ("namespace", namespace),
+                    ("key", key),
+                    ("value", value),
+                    ("on", &on(namesrv)),
+                ],
+            ),
             Action::QueryRoute { topic, namesrv } => {
-                format!("ask {namesrv} for the route of {topic}")
+                lang.fill(w::ACT_QUERY_ROUTE, &[("ns", namesrv), ("topic", topic)])
             }
-            Action::Heartbeat { broker } => format!("heartbeat now from {broker}"),
-            Action::AddNamesrv { name } => format!("start NameServer {name}"),
+            Action::Heartbeat { broker } => broker_phrase(w::ACT_HEARTBEAT, broker),
+            Action::AddNamesrv { name } => lang.fill(w::ACT_ADD_NAMESRV, &[("name", name)]),
             Action::SetProducer {
                 group,
                 fault_tolerance,
@@ -87,26 +120,37 @@ impl Action {
             } => {
                 let mut parts = Vec::new();
                 if let Some(ft) = fault_tolerance {
-                    parts.push(format!(
-                        "fault tolerance {}",
-                        if *ft { "on" } else { "off" }
-                    ));
+                    parts.push(
+                        lang.t(if *ft {
+                            w::FAULT_TOLERANCE_ON
+                        } else {
+                            w::FAULT_TOLERANCE_OFF
+                        })
+                        .to_owned(),
+                    );
                 }
                 if let Some(c) = client {
-                    parts.push(format!("the {c} client tables"));
+                    parts.push(lang.fill(w::CLIENT_TABLES, &[("client", &c.to_string())]));
                 }
-                format!("set producer {group}: {}", parts.join(", "))
+                let sep = match lang {
+                    Lang::En => ", ",
+                    Lang::Zh => "，",
+                };
+                lang.fill(
+                    w::ACT_SET_PRODUCER,
+                    &[("group", group), ("what", &parts.join(sep))],
+                )
             }
         }
     }
 }
 
-fn link_words(link: &Link) -> String {
+fn link_words(link: &Link, lang: Lang) -> String {
     let broker = link.broker.as_deref().unwrap_or("?");
     match (&link.namesrv, &link.producer) {
         (Some(ns), _) => format!("broker {broker} ↔ {ns}"),
-        (None, Some(p)) => format!("producer {p} → broker {broker}"),
-        (None, None) => format!("of broker {broker}"),
+        (None, Some(p)) => lang.fill(w::LINK_PRODUCER, &[("producer", p), ("broker", broker)]),
+        (None, None) => lang.fill(w::LINK_OF_BROKER, &[("broker", broker)]),
     }
 }
 
@@ -142,5 +186,20 @@ mod tests {
             ]
         );
         assert_eq!(sc.actions[1].action.broker_addr(), Some("10.0.0.1:10911"));
+        let zh: Vec<String> = sc
+            .actions
+            .iter()
+            .map(|a| a.action.describe_in(crate::i18n::Lang::Zh))
+            .collect();
+        assert_eq!(
+            zh,
+            [
+                "冻结 broker 10.0.0.1:10911（它挂起：没有心跳，连接也不关闭）",
+                "断开链路 broker 10.0.0.1:10911 ↔ ns-1",
+                "向 ns-1 查询 T 的路由",
+                "设置生产者 pg-1：开启故障规避",
+                "在所有 NameServer 上摘除 broker-a 的写权限",
+            ]
+        );
     }
 }

@@ -11,7 +11,8 @@
 //! # Layout
 //!
 //! - `scenario`: the scenario file (parse, validate, errors with field paths).
-//! - `event`: what the simulator reports, and [`describe`] in plain words.
+//! - `event`: what the simulator reports; `event_words`: [`describe_in`] says it in plain words
+//!   (English or 简体中文).
 //! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart.
 //! - `producer`: route polling and sends with retries and fault isolation.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
@@ -26,6 +27,7 @@
 mod action_words;
 mod broker;
 mod event;
+pub(crate) mod event_words;
 mod json_path;
 pub mod lesson;
 mod presets;
@@ -40,7 +42,8 @@ mod topic_sets;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
-pub use event::{describe, SimEvent, SimEventKind};
+pub use event::{SimEvent, SimEventKind};
+pub use event_words::{describe, describe_in};
 pub use presets::{
     lesson, lessons, preset, preset_json, presets, LessonFile, Preset, BUNDLED_IN_BROWSER,
 };

@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::event::{describe, SimEvent, SimEventKind};
+use super::event::{SimEvent, SimEventKind};
+use super::event_words::describe;
 use super::producer::ProducerStats;
 use super::Sim;
 use crate::model::perm::perm_to_string;

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::state::{FeedItem, Msg, Selection};
 use super::Store;
+use crate::i18n::{events as w, Lang};
 
 #[derive(Properties, PartialEq)]
 pub struct FeedViewProps {
@@ -17,12 +18,13 @@ pub struct FeedViewProps {
 #[component]
 pub fn FeedView(props: &FeedViewProps) -> Html {
     let store = props.store.clone();
+    let lang = store.lang;
     let on_select =
         Callback::from(move |target: Option<Selection>| store.dispatch(Msg::Select(target)));
     html! {
-        <section class="panel feed" aria-label="event feed">
-            <h2>{ "Events" }<span class="hint">{ "newest first · heartbeats and plain successful sends hidden" }</span></h2>
-            <FeedList feed={props.store.feed.clone()} {on_select} />
+        <section class="panel feed" aria-label={lang.t(w::FEED_LABEL)}>
+            <h2>{ lang.t(w::FEED_HEADING) }<span class="hint">{ lang.t(w::FEED_HINT) }</span></h2>
+            <FeedList feed={props.store.feed.clone()} {lang} {on_select} />
         </section>
     }
 }
@@ -36,6 +38,8 @@ pub const FEED_SHOWN_FIRST: usize = 40;
 #[derive(Properties)]
 pub struct FeedListProps {
     pub feed: Arc<VecDeque<FeedItem>>,
+    /// The language its lines are written in.
+    pub lang: Lang,
     pub on_select: Callback<Option<Selection>>,
 }
 
@@ -45,7 +49,7 @@ impl PartialEq for FeedListProps {
     /// frame but always dispatches to the same store: comparing the pointer lets the 200 items skip
     /// every frame that added none.
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.feed, &other.feed)
+        Arc::ptr_eq(&self.feed, &other.feed) && self.lang == other.lang
     }
 }
 
@@ -76,7 +80,7 @@ pub fn FeedList(props: &FeedListProps) -> Html {
             html! {
                 <li key={item.seq} class={classes!("ev", item.kind)} {onclick}>
                     <span class="t">{ format!("{} s", crate::decimal::secs_fixed(item.t, 1)) }</span>
-                    <span class="text">{ item.text.clone() }</span>
+                    <span class="text">{ item.text(props.lang) }</span>
                 </li>
             }
         }) }

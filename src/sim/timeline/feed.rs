@@ -5,8 +5,10 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
+use crate::i18n::{events as w, Lang};
 use crate::model::{BrokerName, ProducerGroup};
-use crate::sim::{describe, SimEvent, SimEventKind};
+use crate::sim::event_words::change_words;
+use crate::sim::{describe_in, SimEvent, SimEventKind};
 
 /// How many feed items are kept.
 pub const FEED_LIMIT: usize = 200;
@@ -20,8 +22,8 @@ pub const PICKS_KEPT: usize = 24;
 pub struct FeedItem {
     /// Virtual ms.
     pub t: u64,
-    /// Plain words.
-    pub text: String,
+    /// What happened (for topic changes merged into one line, the first of them).
+    pub event: SimEvent,
     /// The event's kind (for styling).
     pub kind: &'static str,
     /// What clicking it selects.
@@ -31,6 +33,43 @@ pub struct FeedItem {
     /// A stable key for rendering (items are prepended; keys let the list move instead of rewriting
     /// every row).
     pub seq: u64,
+}
+
+impl FeedItem {
+    /// The line in plain words in `lang`: the event, or the topics one registration changed
+    /// together ("ns-1: 3 topics of broker-a created: T1, T2, T3").
+    pub fn text(&self, lang: Lang) -> String {
+        let topics = match &self.group {
+            Some((_, topics)) if topics.len() > 1 => topics,
+            _ => return describe_in(&self.event, lang),
+        };
+        let SimEventKind::TopicChanged {
+            namesrv,
+            broker_name,
+            change,
+            ..
+        } = &self.event.kind
+        else {
+            return describe_in(&self.event, lang);
+        };
+        let shown = topics.len().min(FEED_TOPICS_LISTED);
+        let more = if topics.len() > shown {
+            lang.fill(w::AND_MORE, &[("n", &(topics.len() - shown).to_string())])
+        } else {
+            String::new()
+        };
+        lang.fill(
+            w::EV_TOPICS_CHANGED,
+            &[
+                ("ns", namesrv),
+                ("n", &topics.len().to_string()),
+                ("name", broker_name),
+                ("change", change_words(change, lang)),
+                ("topics", &topics[..shown].join(", ")),
+                ("more", &more),
+            ],
+        )
+    }
 }
 
 /// What the user has selected (highlighted across the views).
@@ -77,7 +116,6 @@ impl Digest {
         if events.is_empty() {
             return;
         }
-        let mut front_grown = false;
         for e in events {
             if let SimEventKind::Send {
                 producer,
@@ -110,8 +148,8 @@ impl Digest {
                 ..
             } = &e.kind
             {
-                // One line for the topics one registration (or removal) changed together. Its text is
-                // written once the group is complete (a first registration changes hundreds of topics).
+                // One line for the topics one registration (or removal) changed together (a first
+                // registration changes hundreds of topics); its words are written when shown.
                 let key = format!("{}|{namesrv}|{broker_name}|{change}", e.t);
                 if let Some(g) = Arc::make_mut(&mut self.feed)
                     .front_mut()
@@ -119,14 +157,12 @@ impl Digest {
                     .filter(|g| g.0 == key)
                 {
                     g.1.push(topic.clone());
-                    front_grown = true;
                     continue;
                 }
-                self.finish_front(&mut front_grown);
                 self.feed_seq += 1;
                 Arc::make_mut(&mut self.feed).push_front(FeedItem {
                     t: e.t,
-                    text: describe(e),
+                    event: e.clone(),
                     kind: "topic",
                     target: target_of(&e.kind),
                     group: Some((key, vec![topic.clone()])),
@@ -135,11 +171,10 @@ impl Digest {
                 continue;
             }
             if is_feed_worthy(e) {
-                self.finish_front(&mut front_grown);
                 self.feed_seq += 1;
                 Arc::make_mut(&mut self.feed).push_front(FeedItem {
                     t: e.t,
-                    text: describe(e),
+                    event: e.clone(),
                     kind: kind_name(&e.kind),
                     target: target_of(&e.kind),
                     group: None,
@@ -147,40 +182,9 @@ impl Digest {
                 });
             }
         }
-        self.finish_front(&mut front_grown);
         if self.feed.len() > FEED_LIMIT {
             Arc::make_mut(&mut self.feed).truncate(FEED_LIMIT);
         }
-    }
-
-    /// Writes the text of the front feed item when topics were merged into it.
-    fn finish_front(&mut self, grown: &mut bool) {
-        if !std::mem::take(grown) {
-            return;
-        }
-        let Some(front) = Arc::make_mut(&mut self.feed).front_mut() else {
-            return;
-        };
-        let Some((key, topics)) = &front.group else {
-            return;
-        };
-        let mut parts = key.splitn(4, '|').skip(1);
-        let (namesrv, broker, change) = (
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-        );
-        let shown = topics.len().min(FEED_TOPICS_LISTED);
-        let more = if topics.len() > shown {
-            format!(" … and {} more", topics.len() - shown)
-        } else {
-            String::new()
-        };
-        front.text = format!(
-            "{namesrv}: {} topics of {broker} {change}: {}{more}",
-            topics.len(),
-            topics[..shown].join(", ")
-        );
     }
 }
 

@@ -3,7 +3,8 @@
 //! together, failed send and teacher's or scenario's action. Heartbeats, successful sends and
 //! route polls are not marked: they happen all the time.
 
-use crate::sim::{describe, SimEvent, SimEventKind};
+use crate::i18n::{events as w, Lang};
+use crate::sim::{describe_in, SimEvent, SimEventKind};
 
 /// What a mark stands for. [`MarkKind::name`] is the event's kind as `routelab sim` prints it
 /// (the timeline's `data-kind`).
@@ -52,8 +53,35 @@ pub struct Mark {
     pub broker: Option<String>,
     /// Why a broker was removed (`expired`, `channel_closed`, `idle_closed`, `unregistered`).
     pub reason: Option<&'static str>,
-    /// The event in plain words (the hover text).
-    pub text: String,
+    /// The event marked (the first of a group of topic changes).
+    pub event: SimEvent,
+    /// Whether more topic changes joined the first.
+    pub grouped: bool,
+}
+
+impl Mark {
+    /// The event in plain words (the hover text): "ns-1: topics of broker-a created" for a group.
+    pub fn text(&self, lang: Lang) -> String {
+        match &self.event.kind {
+            SimEventKind::TopicChanged {
+                namesrv,
+                broker_name,
+                change,
+                ..
+            } if self.grouped => lang.fill(
+                w::EV_TOPICS_OF,
+                &[
+                    ("ns", namesrv),
+                    ("name", broker_name),
+                    (
+                        "change",
+                        crate::sim::event_words::change_words(change, lang),
+                    ),
+                ],
+            ),
+            _ => describe_in(&self.event, lang),
+        }
+    }
 }
 
 /// Appends the marks of `events` to `marks`. Topic changes of one registration (same time,
@@ -86,7 +114,7 @@ pub(crate) fn record(marks: &mut Vec<Mark>, events: &[SimEvent]) {
                 let key = (e.t, namesrv.as_str(), broker_name.as_str(), *change);
                 if last_topic_key == Some(key) {
                     if let Some(m) = marks.last_mut() {
-                        m.text = grouped_text(m, key);
+                        m.grouped = true;
                     }
                     continue;
                 }
@@ -105,14 +133,10 @@ pub(crate) fn record(marks: &mut Vec<Mark>, events: &[SimEvent]) {
             kind,
             broker,
             reason,
-            text: describe(e),
+            event: e.clone(),
+            grouped: false,
         });
     }
-}
-
-/// The hover text of a topic mark that more topics joined: "ns-1: topics of broker-a created".
-fn grouped_text(_m: &Mark, (_, namesrv, broker, change): (u64, &str, &str, &str)) -> String {
-    format!("{namesrv}: topics of {broker} {change}")
 }
 
 /// The broker address an action names, if any.
