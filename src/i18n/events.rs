@@ -1,5 +1,6 @@
-//! The feed's sentences: what the simulator's events and the teacher's actions say
-//! (`sim::describe_in`, `Action::describe_in`). `routelab sim` prints the English ones.
+//! The simulator's sentences: what its events and the teacher's actions say (the feed:
+//! `sim::describe_in`, `Action::describe_in`) and its warnings about timers. `routelab sim` prints
+//! the English ones.
 
 use super::phrases;
 
@@ -95,4 +96,10 @@ phrases! {
     FAULT_TOLERANCE_ON: "fault tolerance on", "开启故障规避";
     FAULT_TOLERANCE_OFF: "fault tolerance off", "关闭故障规避";
     CLIENT_TABLES: "the {client} client tables", "{client} 客户端的规避表";
+
+    // Timers that make brokers flap or routes go stale.
+    WARN_REGISTER_VS_EXPIRY: "register period ({register} s) ≥ expiry ({expiry} s): brokers will be removed between heartbeats and flap in and out of routes", "注册周期（{register} 秒）≥ 过期时间（{expiry} 秒）：broker 会在两次心跳之间被移除，在路由中反复进出";
+    WARN_IDLE_VS_REGISTER: "idle close ({idle} s) ≤ register period ({register} s): NameServers will close healthy brokers' connections between heartbeats", "空闲关闭（{idle} 秒）≤ 注册周期（{register} 秒）：NameServer 会在两次心跳之间关闭健康 broker 的连接";
+    WARN_REGISTER_CLAMPED: "a real broker clamps registerNameServerPeriod to 10–60 s; this scenario goes beyond", "真实的 broker 会把 registerNameServerPeriod 限制在 10–60 秒；这个场景超出了该范围";
+    WARN_POLL_VS_EXPIRY: "route poll ({poll} s) ≥ expiry ({expiry} s): producers keep dead brokers in their routes for long", "路由拉取间隔（{poll} 秒）≥ 过期时间（{expiry} 秒）：生产者会长时间把已死的 broker 留在路由中";
 }

@@ -110,32 +110,44 @@ impl Timing {
         }
     }
 
-    /// Plain warnings about combinations that make brokers flap or routes go stale.
+    /// Plain warnings about combinations that make brokers flap or routes go stale, in English.
     pub fn warnings(&self) -> Vec<String> {
+        self.warnings_in(crate::i18n::Lang::En)
+    }
+
+    /// The warnings in `lang`.
+    pub fn warnings_in(&self, lang: crate::i18n::Lang) -> Vec<String> {
         use crate::decimal::secs_short;
+        use crate::i18n::events as words;
         let mut w = Vec::new();
         if self.register_ms >= self.expiry_ms {
-            w.push(format!(
-                "register period ({} s) ≥ expiry ({} s): brokers will be removed between heartbeats and flap in and out of routes",
-                secs_short(self.register_ms),
-                secs_short(self.expiry_ms)
+            w.push(lang.fill(
+                words::WARN_REGISTER_VS_EXPIRY,
+                &[
+                    ("register", &secs_short(self.register_ms)),
+                    ("expiry", &secs_short(self.expiry_ms)),
+                ],
             ));
         }
         if self.idle_close_ms <= self.register_ms {
-            w.push(format!(
-                "idle close ({} s) ≤ register period ({} s): NameServers will close healthy brokers' connections between heartbeats",
-                secs_short(self.idle_close_ms),
-                secs_short(self.register_ms)
+            w.push(lang.fill(
+                words::WARN_IDLE_VS_REGISTER,
+                &[
+                    ("idle", &secs_short(self.idle_close_ms)),
+                    ("register", &secs_short(self.register_ms)),
+                ],
             ));
         }
         if !(10_000..=60_000).contains(&self.register_ms) {
-            w.push("a real broker clamps registerNameServerPeriod to 10–60 s; this scenario goes beyond".into());
+            w.push(lang.t(words::WARN_REGISTER_CLAMPED).to_owned());
         }
         if self.route_poll_ms >= self.expiry_ms {
-            w.push(format!(
-                "route poll ({} s) ≥ expiry ({} s): producers keep dead brokers in their routes for long",
-                secs_short(self.route_poll_ms),
-                secs_short(self.expiry_ms)
+            w.push(lang.fill(
+                words::WARN_POLL_VS_EXPIRY,
+                &[
+                    ("poll", &secs_short(self.route_poll_ms)),
+                    ("expiry", &secs_short(self.expiry_ms)),
+                ],
             ));
         }
         w
