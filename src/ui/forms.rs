@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::parse_number;
 use super::state::Msg;
 use super::Store;
+use crate::i18n::{controls, Lang};
 use crate::producer::ClientProfile;
 use crate::sim::scenario::{BrokerSpec, ProducerSpec, Timing as TimingSpec, TopicSpec};
 use crate::sim::{Action, ScenarioError};
@@ -41,7 +42,7 @@ fn field(
 }
 
 /// Parses `TopicTest:4:4:6, Other:8` (topic[:read[:write[:perm]]]).
-fn parse_topics(text: &str) -> Result<Vec<TopicSpec>, String> {
+fn parse_topics(lang: Lang, text: &str) -> Result<Vec<TopicSpec>, String> {
     text.split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -51,9 +52,12 @@ fn parse_topics(text: &str) -> Result<Vec<TopicSpec>, String> {
             let num = |p: Option<&str>, d: i32, what: &str| -> Result<i32, String> {
                 match p.map(str::trim) {
                     None | Some("") => Ok(d),
-                    Some(v) => v
-                        .parse()
-                        .map_err(|_| format!("{item}: {what} {v:?} is not a number")),
+                    Some(v) => v.parse().map_err(|_| {
+                        lang.fill(
+                            controls::TOPIC_PART_NOT_A_NUMBER,
+                            &[("item", item), ("what", what), ("value", &format!("{v:?}"))],
+                        )
+                    }),
                 }
             };
             let read = num(parts.next(), 4, "read")?;
@@ -96,6 +100,7 @@ pub fn AddBrokerForm(props: &FormProps) -> Html {
     let addr = use_state(|| "10.0.0.9:10911".to_owned());
     let topics = use_state(|| "TopicTest:4:4:6".to_owned());
     let error = use_state(|| None::<ScenarioError>);
+    let lang = props.store.lang;
     let onsubmit = {
         let (store, error) = (props.store.clone(), error.clone());
         let (cluster, name, id, addr, topics) = (
@@ -110,11 +115,14 @@ pub fn AddBrokerForm(props: &FormProps) -> Html {
             let Ok(idv) = id.trim().parse::<i64>() else {
                 error.set(Some(ScenarioError {
                     path: "action.id".into(),
-                    message: format!("{:?} is not a number (0 = master, 1+ = slave)", *id),
+                    message: lang.fill(
+                        controls::BROKER_ID_NOT_A_NUMBER,
+                        &[("value", &format!("{:?}", *id))],
+                    ),
                 }));
                 return;
             };
-            let topic_specs = match parse_topics(&topics) {
+            let topic_specs = match parse_topics(lang, &topics) {
                 Ok(t) => t,
                 Err(m) => {
                     error.set(Some(ScenarioError {
@@ -140,13 +148,13 @@ pub fn AddBrokerForm(props: &FormProps) -> Html {
     let err = (*error).clone();
     html! {
         <form class="form" data-testid="add-broker-form" {onsubmit} novalidate=true>
-            { field("cluster", "cluster", &cluster, &err, "DefaultCluster") }
-            { field("broker name", "name", &name, &err, "broker-c") }
-            { field("id (0 = master)", "id", &id, &err, "0") }
-            { field("address", "addr", &addr, &err, "10.0.0.9:10911") }
-            { field("topics (topic:read:write:perm, …)", "topics", &topics, &err, "TopicTest:4:4:6") }
+            { field(lang.t(controls::CLUSTER), "cluster", &cluster, &err, "DefaultCluster") }
+            { field(lang.t(controls::BROKER_NAME), "name", &name, &err, "broker-c") }
+            { field(lang.t(controls::BROKER_ID_FIELD), "id", &id, &err, "0") }
+            { field(lang.t(controls::ADDRESS), "addr", &addr, &err, "10.0.0.9:10911") }
+            { field(lang.t(controls::TOPICS_FIELD), "topics", &topics, &err, "TopicTest:4:4:6") }
             { for err.as_ref().filter(|e| !["cluster","name","id","addr","topics"].iter().any(|n| e.path.ends_with(n) || e.path.contains(".topics["))).map(|e| html!{ <p class="error" role="alert">{ e.to_string() }</p> }) }
-            <button type="submit" class="primary">{ "Add broker" }</button>
+            <button type="submit" class="primary">{ lang.t(controls::ADD_BROKER) }</button>
         </form>
     }
 }
@@ -160,6 +168,7 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
     let ft = use_state(|| false);
     let client = use_state(|| None::<ClientProfile>);
     let error = use_state(|| None::<ScenarioError>);
+    let lang = props.store.lang;
     let onsubmit = {
         let (store, error) = (props.store.clone(), error.clone());
         let (group, topic, rate, ft, client) = (
@@ -174,7 +183,10 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
             let Some(r) = parse_number(&rate) else {
                 error.set(Some(ScenarioError {
                     path: "action.rate".into(),
-                    message: format!("{:?} is not a number of messages per second", *rate),
+                    message: lang.fill(
+                        controls::RATE_NOT_A_NUMBER,
+                        &[("value", &format!("{:?}", *rate))],
+                    ),
                 }));
                 return;
             };
@@ -205,18 +217,18 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
     let err = (*error).clone();
     html! {
         <form class="form" data-testid="add-producer-form" {onsubmit} novalidate=true>
-            { field("group", "group", &group, &err, "pg-1") }
+            { field(lang.t(controls::PRODUCER_GROUP), "group", &group, &err, "pg-1") }
             { field("topic", "topic", &topic, &err, "TopicTest") }
-            { field("messages per second", "rate", &rate, &err, "2") }
-            <label class="field check"><input type="checkbox" checked={*ft} onchange={on_ft} /><span>{ "fault tolerance (sendLatencyFaultEnable)" }</span></label>
-            <label class="field"><span>{ "client tables" }</span>
+            { field(lang.t(controls::MESSAGES_PER_SECOND), "rate", &rate, &err, "2") }
+            <label class="field check"><input type="checkbox" checked={*ft} onchange={on_ft} /><span>{ lang.t(controls::FAULT_TOLERANCE_FIELD) }</span></label>
+            <label class="field"><span>{ lang.t(controls::CLIENT_TABLES) }</span>
                 <select onchange={on_client}>
-                    <option value="" selected={client.is_none()}>{ "as the profile" }</option>
-                    <option value="4.x">{ "4.x (also 5.0–5.1.3)" }</option>
+                    <option value="" selected={client.is_none()}>{ lang.t(controls::AS_THE_PROFILE) }</option>
+                    <option value="4.x">{ lang.t(controls::CLIENT_4X) }</option>
                     <option value="5.x">{ "5.1.4+" }</option>
                 </select>
             </label>
-            <button type="submit" class="primary">{ "Add producer" }</button>
+            <button type="submit" class="primary">{ lang.t(controls::ADD_PRODUCER) }</button>
         </form>
     }
 }
@@ -225,6 +237,7 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
 #[component]
 pub fn ActionsForm(props: &FormProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let broker_name = use_state(|| {
         store
             .sim()
@@ -253,7 +266,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
             let (Ok(q), Ok(p)) = (queues.trim().parse::<i32>(), perm.trim().parse::<i32>()) else {
                 error.set(Some(ScenarioError {
                     path: "action.read".into(),
-                    message: "queues and perm must be numbers".into(),
+                    message: lang.t(controls::QUEUES_AND_PERM_NOT_NUMBERS).into(),
                 }));
                 return;
             };
@@ -315,29 +328,29 @@ pub fn ActionsForm(props: &FormProps) -> Html {
     let sim = store.sim();
     html! {
         <div class="form actions-form">
-            { field("broker name", "broker_name", &broker_name, &err, "broker-a") }
+            { field(lang.t(controls::BROKER_NAME), "broker_name", &broker_name, &err, "broker-a") }
             <fieldset>
-                <legend>{ "Create or update a topic on every member of the group" }</legend>
+                <legend>{ lang.t(controls::CREATE_TOPIC_LEGEND) }</legend>
                 { field("topic", "topic", &topic, &err, "NewTopic") }
-                { field("read = write queues", "read", &queues, &err, "4") }
-                { field("perm (6 = RW)", "perm", &perm, &err, "6") }
-                <button onclick={create}>{ "Create topic" }</button>
+                { field(lang.t(controls::READ_EQUALS_WRITE_QUEUES), "read", &queues, &err, "4") }
+                { field(lang.t(controls::PERM_FIELD), "perm", &perm, &err, "6") }
+                <button onclick={create}>{ lang.t(controls::CREATE_TOPIC) }</button>
             </fieldset>
             <fieldset>
-                <legend>{ "Write permission on the NameServer (wipeWritePerm / addWritePerm)" }</legend>
+                <legend>{ lang.t(controls::WRITE_PERM_LEGEND) }</legend>
                 <label class="field"><span>{ "NameServer" }</span>
                     <select onchange={on_ns}>
-                        <option value="">{ "all" }</option>
+                        <option value="">{ lang.t(controls::ALL_NAMESERVERS) }</option>
                         { for sim.namesrvs().iter().map(|n| html!{ <option value={n.name.clone()}>{ n.name.clone() }</option> }) }
                     </select>
                 </label>
-                <button onclick={perm_action(true)}>{ "Wipe write perm" }</button>
-                <button onclick={perm_action(false)}>{ "Add write perm" }</button>
+                <button onclick={perm_action(true)}>{ lang.t(controls::WIPE_WRITE_PERM) }</button>
+                <button onclick={perm_action(false)}>{ lang.t(controls::ADD_WRITE_PERM) }</button>
             </fieldset>
             <fieldset>
-                <legend>{ "Add a NameServer" }</legend>
-                { field("name", "name", &new_ns, &err, "ns-3") }
-                <button onclick={add_ns}>{ "Add NameServer" }</button>
+                <legend>{ lang.t(controls::ADD_A_NAMESERVER_LEGEND) }</legend>
+                { field(lang.t(controls::NAME), "name", &new_ns, &err, "ns-3") }
+                <button onclick={add_ns}>{ lang.t(controls::ADD_NAMESERVER) }</button>
             </fieldset>
             { for err.as_ref().map(|e| html!{ <p class="error" role="alert">{ e.to_string() }</p> }) }
         </div>
@@ -348,6 +361,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
 #[component]
 pub fn TimingForm(props: &FormProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let t = store.sim().timing().clone();
     let secs = crate::decimal::secs_short;
     let register = use_state(|| secs(t.register_ms));
@@ -357,7 +371,7 @@ pub fn TimingForm(props: &FormProps) -> Html {
     let poll = use_state(|| secs(t.route_poll_ms));
     let timeout = use_state(|| t.send_timeout_ms.to_string());
     let error = use_state(|| None::<ScenarioError>);
-    let warnings = store.sim().timing().warnings();
+    let warnings = store.sim().timing().warnings_in(store.lang);
     let onsubmit = {
         let (store, error) = (store.clone(), error.clone());
         let vals = (
@@ -373,7 +387,7 @@ pub fn TimingForm(props: &FormProps) -> Html {
             let parse = |name: &str, v: &str| -> Result<f64, ScenarioError> {
                 parse_number(v).ok_or_else(|| ScenarioError {
                     path: format!("timing.{name}"),
-                    message: format!("{v:?} is not a number"),
+                    message: lang.fill(controls::NOT_A_NUMBER, &[("value", &format!("{v:?}"))]),
                 })
             };
             let timing = (|| -> Result<TimingSpec, ScenarioError> {
@@ -403,13 +417,13 @@ pub fn TimingForm(props: &FormProps) -> Html {
     let err = (*error).clone();
     html! {
         <form class="form" data-testid="timing-form" {onsubmit} novalidate=true>
-            { field("register period (s)", "register_secs", &register, &err, "30") }
-            { field("scan interval (s)", "scan_secs", &scan, &err, "5") }
-            { field("expiry (s)", "expiry_secs", &expiry, &err, "120") }
-            { field("idle close (s)", "idle_close_secs", &idle, &err, "120") }
-            { field("client route poll (s)", "route_poll_secs", &poll, &err, "30") }
-            { field("send timeout (ms)", "send_timeout_ms", &timeout, &err, "3000") }
-            <button type="submit" class="primary">{ "Apply and restart the scenario" }</button>
+            { field(lang.t(controls::REGISTER_PERIOD), "register_secs", &register, &err, "30") }
+            { field(lang.t(controls::SCAN_INTERVAL), "scan_secs", &scan, &err, "5") }
+            { field(lang.t(controls::EXPIRY), "expiry_secs", &expiry, &err, "120") }
+            { field(lang.t(controls::IDLE_CLOSE), "idle_close_secs", &idle, &err, "120") }
+            { field(lang.t(controls::CLIENT_ROUTE_POLL), "route_poll_secs", &poll, &err, "30") }
+            { field(lang.t(controls::SEND_TIMEOUT), "send_timeout_ms", &timeout, &err, "3000") }
+            <button type="submit" class="primary">{ lang.t(controls::APPLY_AND_RESTART) }</button>
             { for warnings.iter().map(|w| html!{ <p class="warning" role="status">{ format!("⚠ {w}") }</p> }) }
         </form>
     }

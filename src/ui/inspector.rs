@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::state::{Msg, Selection};
 use super::{fmt_secs, Store};
+use crate::i18n::{controls, Lang, Phrase};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
 /// Topics listed for a broker (the rest are counted).
@@ -23,6 +24,7 @@ pub struct InspectorProps {
 #[component]
 pub fn Inspector(props: &InspectorProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let sim = store.sim();
     let close = {
         let store = store.clone();
@@ -38,7 +40,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
             .namesrvs()
             .iter()
             .position(|n| n.name == *name)
-            .map(|i| namesrv(&sim, i)),
+            .map(|i| namesrv(lang, &sim, i)),
         Some(Selection::Producer(group)) => sim
             .producers()
             .iter()
@@ -49,13 +51,13 @@ pub fn Inspector(props: &InspectorProps) -> Html {
     let Some(body) = body else {
         return html! {
             <aside class="inspector empty" data-testid="inspector-hint">
-                <p class="hint">{ "Click a NameServer, a broker or a producer in the picture to inspect it." }</p>
+                <p class="hint">{ lang.t(controls::INSPECTOR_HINT) }</p>
             </aside>
         };
     };
     html! {
-        <aside class="inspector" data-testid="inspector" aria-label="inspector">
-            <button class="close" onclick={close} aria-label="close the inspector">{ "×" }</button>
+        <aside class="inspector" data-testid="inspector" aria-label={lang.t(controls::INSPECTOR)}>
+            <button class="close" onclick={close} aria-label={lang.t(controls::CLOSE_THE_INSPECTOR)}>{ "×" }</button>
             { body }
         </aside>
     }
@@ -87,14 +89,30 @@ fn mini_table(heads: &[&'static str], rows: Html) -> Html {
 }
 
 /// "in 12.5 s" until `at`, or `otherwise` when nothing is due.
-fn due(at: Option<u64>, now: u64, otherwise: &str) -> Html {
+fn due(lang: Lang, at: Option<u64>, now: u64, otherwise: &str) -> Html {
     Html::from(at.map_or_else(
         || otherwise.to_owned(),
-        |t| format!("in {}", fmt_secs(t.saturating_sub(now))),
+        |t| {
+            lang.fill(
+                controls::DUE_IN,
+                &[("time", &fmt_secs(t.saturating_sub(now)))],
+            )
+        },
     ))
 }
 
+/// A broker's state as its badge says it.
+fn state_words(state: BrokerState) -> Phrase {
+    match state {
+        BrokerState::Running => controls::RUNNING,
+        BrokerState::Frozen => controls::FROZEN,
+        BrokerState::Killed => controls::KILLED,
+        BrokerState::Stopped => controls::STOPPED,
+    }
+}
+
 fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
+    let lang = store.lang;
     let now = sim.now();
     let addr = b.addr.clone();
     let role = if b.spec.id == 0 {
@@ -120,7 +138,10 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     let state = super::state_name(b.state);
     let mut listed = topics[..topics.len().min(TOPICS_LISTED)].join(", ");
     if topics.len() > TOPICS_LISTED {
-        listed.push_str(&format!(" … and {} more", topics.len() - TOPICS_LISTED));
+        listed.push_str(&lang.fill(
+            controls::AND_MORE,
+            &[("count", &(topics.len() - TOPICS_LISTED).to_string())],
+        ));
     }
     let rows: Html = sim.namesrvs().iter().enumerate().map(|(i, ns)| {
         let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
@@ -135,18 +156,18 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
                     <td>{ fmt_secs(l.deadline().saturating_sub(now)) }</td>
                 </> }
             }
-            None => html! { <td colspan="2" class="gone">{ "not held" }</td> },
+            None => html! { <td colspan="2" class="gone">{ lang.t(controls::NOT_HELD) }</td> },
         };
         html! { <tr>
             <td>{ ns.name.clone() }</td>
             { entry }
-            <td><button class={classes!("link", cut.then_some("cut"))} onclick={toggle}>{ if cut { "heal" } else { "cut" } }</button></td>
+            <td><button class={classes!("link", cut.then_some("cut"))} onclick={toggle}>{ lang.t(if cut { controls::HEAL } else { controls::CUT }) }</button></td>
         </tr> }
     }).collect();
     let perm = if writable {
         action_button(
             store,
-            "wipe write perm",
+            lang.t(controls::WIPE_WRITE_PERM_ACTION),
             Action::WipeWritePerm {
                 broker_name: b.spec.name.clone(),
                 namesrv: None,
@@ -156,7 +177,7 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     } else {
         action_button(
             store,
-            "add write perm",
+            lang.t(controls::ADD_WRITE_PERM_ACTION),
             Action::AddWritePerm {
                 broker_name: b.spec.name.clone(),
                 namesrv: None,
@@ -167,27 +188,27 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     html! { <>
         <h3>{ format!("{} · {role}", b.spec.name) }</h3>
         { facts(vec![
-            ("address", html! { <span class="addr">{ addr.clone() }</span> }),
+            (lang.t(controls::ADDRESS), html! { <span class="addr">{ addr.clone() }</span> }),
             ("brokerId", Html::from(b.spec.id.to_string())),
-            ("cluster", Html::from(b.spec.cluster.clone())),
-            ("state", html! { <span class={classes!("badge", state)}>{ state }</span> }),
-            ("registers next", due(b.next_register, now, "never (not running)")),
+            (lang.t(controls::CLUSTER), Html::from(b.spec.cluster.clone())),
+            (lang.t(controls::STATE), html! { <span class={classes!("badge", state)}>{ lang.t(state_words(b.state)) }</span> }),
+            (lang.t(controls::REGISTERS_NEXT), due(lang, b.next_register, now, lang.t(controls::NEVER_NOT_RUNNING))),
         ]) }
-        <h4>{ "on each NameServer" }</h4>
-        { mini_table(&["NameServer", "heartbeat age", "expires in", "link"], rows) }
-        <h4>{ format!("topics ({})", topics.len()) }</h4>
+        <h4>{ lang.t(controls::ON_EACH_NAMESERVER) }</h4>
+        { mini_table(&["NameServer", lang.t(controls::HEARTBEAT_AGE), lang.t(controls::EXPIRES_IN), lang.t(controls::LINK)], rows) }
+        <h4>{ lang.fill(controls::TOPICS_COUNT, &[("count", &topics.len().to_string())]) }</h4>
         <p class="topics">{ listed }</p>
         <div class="actions">
-            { action_button(store, "kill", Action::KillBroker { broker: addr.clone() }, gone) }
-            { action_button(store, "freeze", Action::FreezeBroker { broker: addr.clone() }, !up) }
-            { action_button(store, "stop", Action::StopBroker { broker: addr.clone() }, !up) }
-            { action_button(store, "restart", Action::RestartBroker { broker: addr.clone() }, false) }
+            { action_button(store, lang.t(controls::KILL), Action::KillBroker { broker: addr.clone() }, gone) }
+            { action_button(store, lang.t(controls::FREEZE), Action::FreezeBroker { broker: addr.clone() }, !up) }
+            { action_button(store, lang.t(controls::STOP), Action::StopBroker { broker: addr.clone() }, !up) }
+            { action_button(store, lang.t(controls::RESTART), Action::RestartBroker { broker: addr.clone() }, false) }
             { perm }
         </div>
     </> }
 }
 
-fn namesrv(sim: &Sim, i: usize) -> Html {
+fn namesrv(lang: Lang, sim: &Sim, i: usize) -> Html {
     let now = sim.now();
     let ns = &sim.namesrvs()[i];
     let live = ns.manager.broker_live_table();
@@ -204,48 +225,69 @@ fn namesrv(sim: &Sim, i: usize) -> Html {
     html! { <>
         <h3>{ format!("NameServer {}", ns.name) }</h3>
         { facts(vec![
-            ("next scan", due(ns.next_scan, now, "")),
-            ("topics", Html::from(ns.manager.topic_queue_table().len().to_string())),
-            ("live brokers", Html::from(live.len().to_string())),
+            (lang.t(controls::NEXT_SCAN), due(lang, ns.next_scan, now, "")),
+            (lang.t(controls::TOPICS), Html::from(ns.manager.topic_queue_table().len().to_string())),
+            (lang.t(controls::LIVE_BROKERS), Html::from(live.len().to_string())),
         ]) }
         <h4>{ "brokerLiveTable" }</h4>
-        { mini_table(&["broker", "heartbeat age", "expires in"], rows) }
+        { mini_table(&["broker", lang.t(controls::HEARTBEAT_AGE), lang.t(controls::EXPIRES_IN)], rows) }
     </> }
 }
 
 fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
+    let lang = store.lang;
     let now = sim.now();
-    let ns = p
-        .namesrv
-        .and_then(|n| sim.namesrvs().get(n))
-        .map_or_else(|| "not chosen yet".to_owned(), |n| n.name.clone());
+    let ns = p.namesrv.and_then(|n| sim.namesrvs().get(n)).map_or_else(
+        || lang.t(controls::NOT_CHOSEN_YET).to_owned(),
+        |n| n.name.clone(),
+    );
     let route = p.info.as_ref().map_or_else(
-        || "none yet".to_owned(),
+        || lang.t(controls::NONE_YET).to_owned(),
         |i| {
             let mut groups: Vec<String> = i
                 .topic_route_data
                 .queue_datas
                 .iter()
-                .map(|q| format!("{} ({} write queues)", q.broker_name, q.write_queue_nums))
+                .map(|q| {
+                    lang.fill(
+                        controls::ROUTE_GROUP,
+                        &[
+                            ("broker", q.broker_name.as_str()),
+                            ("count", &q.write_queue_nums.to_string()),
+                        ],
+                    )
+                })
                 .collect();
             groups.sort();
             groups.join(", ")
         },
     );
     let age = p.route_fetched_at.map_or_else(
-        || "never fetched".to_owned(),
-        |t| format!("fetched {} ago", fmt_secs(now.saturating_sub(t))),
+        || lang.t(controls::NEVER_FETCHED).to_owned(),
+        |t| {
+            lang.fill(
+                controls::FETCHED_AGO,
+                &[("time", &fmt_secs(now.saturating_sub(t)))],
+            )
+        },
     );
     let faults = &p.strategy.tolerance.items;
     let fault_table = if faults.is_empty() {
-        html! { <p class="hint">{ "empty: no broker isolated" }</p> }
+        html! { <p class="hint">{ lang.t(controls::FAULT_TABLE_EMPTY) }</p> }
     } else {
         let rows: Html = faults.values().map(|f| html! { <tr>
             <td>{ f.name.to_string() }</td>
             <td>{ format!("{} ms", f.current_latency) }</td>
-            <td>{ if f.is_available(now) { "available".to_owned() } else { format!("for {} more", fmt_secs(f.start_timestamp - now)) } }</td>
+            <td>{ if f.is_available(now) { lang.t(controls::AVAILABLE).to_owned() } else { lang.fill(controls::FOR_MORE, &[("time", &fmt_secs(f.start_timestamp - now))]) } }</td>
         </tr> }).collect();
-        mini_table(&["broker", "latency", "isolated"], rows)
+        mini_table(
+            &[
+                "broker",
+                lang.t(controls::LATENCY),
+                lang.t(controls::ISOLATED),
+            ],
+            rows,
+        )
     };
     let picks: Vec<_> = store
         .picks
@@ -255,18 +297,18 @@ fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
         .collect();
     let last = &picks[picks.len().saturating_sub(10)..];
     html! { <>
-        <h3>{ format!("producer {}", p.spec.group) }</h3>
+        <h3>{ lang.fill(controls::PRODUCER_HEADING, &[("group", p.spec.group.as_str())]) }</h3>
         { facts(vec![
             ("topic", Html::from(p.spec.topic.clone())),
             ("NameServer", Html::from(ns)),
-            ("cached route", Html::from(route)),
-            ("route age", Html::from(age)),
-            ("next poll", due(p.next_poll, now, "")),
-            ("fault tolerance", Html::from(if p.strategy.send_latency_fault_enable { "on" } else { "off" })),
+            (lang.t(controls::CACHED_ROUTE), Html::from(route)),
+            (lang.t(controls::ROUTE_AGE), Html::from(age)),
+            (lang.t(controls::NEXT_POLL), due(lang, p.next_poll, now, "")),
+            (lang.t(controls::FAULT_TOLERANCE), Html::from(lang.t(if p.strategy.send_latency_fault_enable { controls::ON } else { controls::OFF }))),
         ]) }
-        <h4>{ "fault table" }</h4>
+        <h4>{ lang.t(controls::FAULT_TABLE) }</h4>
         { fault_table }
-        <h4>{ "last picks (newest last)" }</h4>
+        <h4>{ lang.t(controls::LAST_PICKS) }</h4>
         <p class="strip">{ for last.iter().map(|pk| html! {
             <span class={classes!("pick", if pk.ok { "ok" } else { "bad" })} title={format!("t={}", fmt_secs(pk.t))}>{ format!("{}#{}", pk.broker, pk.queue) }</span>
         }) }</p>

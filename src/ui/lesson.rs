@@ -13,16 +13,8 @@ use yew::prelude::*;
 use super::state::{LessonMsg, Msg};
 use super::timeline::clock_text;
 use super::Store;
-use crate::i18n::Lang;
+use crate::i18n::{controls, Lang};
 use crate::sim::lesson::player::StepState;
-
-/// `en` or `zh` by the language shown (the player's own words; the lesson's are in its file).
-fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct LessonProps {
@@ -59,8 +51,8 @@ pub fn LessonView(props: &LessonProps) -> Html {
         let done = player.task_done();
         html! {
             <div class={classes!("lesson-task", done.then_some("done"))} data-testid="lesson-task" data-done={done.to_string()}>
-                <b>{ if done { tr(lang, "✓ Done: ", "✓ 已完成：") } else { tr(lang, "Your turn: ", "轮到你了：") } }</b>
-                { t.action.describe() }
+                <b>{ lang.t(if done { controls::TASK_DONE } else { controls::YOUR_TURN }) }</b>
+                { t.action.describe_in(lang) }
                 { if done { html! {} } else { html! { <p class="hint">{ t.hint.get(lang) }</p> } } }
             </div>
         }
@@ -80,15 +72,12 @@ pub fn LessonView(props: &LessonProps) -> Html {
         let result = answer.map(|a| {
             let right = a.outcome.the_right_one().map(|k| p.choices[k].label(lang));
             let verdict = match (a.correct(), right) {
-                (true, _) => tr(lang, "Right.", "答对了。").to_owned(),
-                (false, Some(r)) => match lang {
-                    Lang::En => format!("Not quite: the answer is “{r}”."),
-                    Lang::Zh => format!("不对：正确答案是“{r}”。"),
-                },
-                (false, None) => tr(lang, "None of these, in the world as it is now.", "在当前的状态下，以上都不对。").to_owned(),
+                (true, _) => lang.t(controls::ANSWER_RIGHT).to_owned(),
+                (false, Some(r)) => lang.fill(controls::ANSWER_WRONG, &[("answer", &r)]),
+                (false, None) => lang.t(controls::ANSWER_NONE).to_owned(),
             };
             let what = a.outcome.event.as_ref().map(|e| {
-                format!("{} {} · {}", tr(lang, "What happens:", "实际发生："), clock_text(e.t), crate::sim::describe(e))
+                lang.fill(controls::WHAT_HAPPENS, &[("time", &clock_text(e.t)), ("event", &crate::sim::describe_in(e, lang))])
             });
             html! {
                 <div class={classes!("predict-result", if a.correct() { "right" } else { "wrong" })} data-testid="predict-result" role="status">
@@ -99,7 +88,7 @@ pub fn LessonView(props: &LessonProps) -> Html {
         });
         html! {
             <div class="predict">
-                <p class="question"><b>{ tr(lang, "Predict: ", "预测：") }</b>{ p.question.get(lang) }</p>
+                <p class="question"><b>{ lang.t(controls::PREDICT) }</b>{ p.question.get(lang) }</p>
                 <div class="choices">{ for choices }</div>
                 { for result }
             </div>
@@ -109,16 +98,16 @@ pub fn LessonView(props: &LessonProps) -> Html {
         let reached = player.until_reached();
         html! {
             <button class="lesson-run" data-testid="lesson-run" disabled={reached} onclick={send(LessonMsg::RunUntil)}>
-                { if reached { format!("✓ {}", u.describe(lang)) } else { format!("▶ {} {}", tr(lang, "Run", "运行"), u.describe(lang)) } }
+                { if reached { format!("✓ {}", u.describe(lang)) } else { lang.fill(controls::RUN_UNTIL, &[("until", &u.describe(lang))]) } }
             </button>
         }
     });
     let last = i + 1 == n;
     html! {
-        <section class="panel lesson" data-testid="lesson" aria-label={tr(lang, "lesson", "课程")}>
+        <section class="panel lesson" data-testid="lesson" aria-label={lang.t(controls::LESSON)}>
             <div class="lesson-head">
                 <h2>{ run.lesson.title.get(lang) }</h2>
-                <button class="close" onclick={send(LessonMsg::Close)} aria-label={tr(lang, "close the lesson", "关闭课程")}>{ "×" }</button>
+                <button class="close" onclick={send(LessonMsg::Close)} aria-label={lang.t(controls::CLOSE_THE_LESSON)}>{ "×" }</button>
             </div>
             <div class="lesson-progress">
                 <span data-testid="lesson-step">{ format!("{} / {n}", i + 1) }</span>
@@ -132,13 +121,13 @@ pub fn LessonView(props: &LessonProps) -> Html {
             { for until }
             <nav class="lesson-nav">
                 <button data-testid="lesson-back" disabled={i == 0} onclick={send(LessonMsg::Back)}
-                    title={tr(lang, "the step before, the cluster as it was then (PageUp, ←)", "上一步，集群回到当时的状态（PageUp、←）")}>
-                    { tr(lang, "← Back", "← 上一步") }</button>
+                    title={lang.t(controls::BACK_TITLE)}>
+                    { lang.t(controls::LESSON_BACK) }</button>
                 <button class="primary" data-testid="lesson-next" disabled={last && player.finished()} onclick={send(LessonMsg::Next)}
-                    title={tr(lang, "the next step; a task or question left undone is marked skipped (PageDown, →)", "下一步；未完成的任务或问题记为跳过（PageDown、→）")}>
-                    { if last { tr(lang, "Finish", "完成") } else { tr(lang, "Next →", "下一步 →") } }</button>
+                    title={lang.t(controls::NEXT_TITLE)}>
+                    { lang.t(if last { controls::LESSON_FINISH } else { controls::LESSON_NEXT }) }</button>
             </nav>
-            { if player.finished() { html! { <p class="hint">{ tr(lang, "Lesson finished: Back to revisit a step, or open another lesson.", "课程已完成：可以返回查看某一步，或打开另一课。") }</p> } } else { html! {} } }
+            { if player.finished() { html! { <p class="hint">{ lang.t(controls::LESSON_FINISHED) }</p> } } else { html! {} } }
         </section>
     }
 }
@@ -147,9 +136,11 @@ pub fn LessonView(props: &LessonProps) -> Html {
 #[component]
 pub fn LangToggle(props: &LessonProps) -> Html {
     let store = &props.store;
-    let next = match store.lang {
-        Lang::En => Lang::Zh,
-        Lang::Zh => Lang::En,
+    let next = store.lang.other();
+    // Each language by its own name: the button names the other one briefly, its tooltip in full.
+    let (short, full) = match next {
+        Lang::En => ("English", "English"),
+        Lang::Zh => ("中文", "简体中文"),
     };
     let onclick = {
         let store = store.clone();
@@ -163,8 +154,8 @@ pub fn LangToggle(props: &LessonProps) -> Html {
     };
     html! {
         <button class="lang-toggle" data-testid="lang-toggle" data-lang={store.lang.code()} {onclick}
-            title={tr(store.lang, "switch to 简体中文", "switch to English")}>
-            { tr(store.lang, "中文", "English") }
+            title={store.lang.fill(controls::SWITCH_TO, &[("language", full)])}>
+            { short }
         </button>
     }
 }
@@ -215,8 +206,8 @@ pub fn LessonStrip(props: &LessonProps) -> Html {
     }
     let lang = store.lang;
     html! {
-        <nav class="start-lessons" data-testid="start-lessons" aria-label={tr(lang, "lessons", "课程")}>
-            <b>{ tr(lang, "New here? Start a lesson: ", "第一次来？从一课开始：") }</b>
+        <nav class="start-lessons" data-testid="start-lessons" aria-label={lang.t(controls::LESSONS_LINE)}>
+            <b>{ lang.t(controls::NEW_HERE) }</b>
             { for crate::sim::lessons().iter().enumerate().map(|(k, l)| html! {
                 <span class="lesson-item">{ format!("{}. ", k + 1) }{ lesson_link(store, l, Callback::noop()) }</span>
             }) }
@@ -236,8 +227,8 @@ pub fn LessonList(props: &LessonProps) -> Html {
     };
     let list = (*open).then(|| {
         html! {
-            <div class="dialog lessons" role="dialog" data-testid="lessons" aria-label={tr(lang, "lessons", "课程列表")}>
-                <h2>{ tr(lang, "Lessons", "课程") }<button onclick={toggle.clone()} aria-label="close">{ "×" }</button></h2>
+            <div class="dialog lessons" role="dialog" data-testid="lessons" aria-label={lang.t(controls::LESSON_LIST)}>
+                <h2>{ lang.t(controls::LESSONS) }<button onclick={toggle.clone()} aria-label={lang.t(controls::CLOSE)}>{ "×" }</button></h2>
                 <ol>
                 { for crate::sim::lessons().iter().map(|l| {
                     let close = { let open = open.clone(); Callback::from(move |()| open.set(false)) };
@@ -245,12 +236,12 @@ pub fn LessonList(props: &LessonProps) -> Html {
                     html! { <li class={classes!(current.then_some("current"))}>{ lesson_link(store, l, close) }</li> }
                 }) }
                 </ol>
-                <p class="hint">{ tr(lang, "Each lesson walks a scenario step by step: read, do, predict, then watch what happens.", "每一课按步骤带你走完一个场景：阅读、动手、预测，然后观察实际发生了什么。") }</p>
+                <p class="hint">{ lang.t(controls::LESSONS_EXPLAINED) }</p>
             </div>
         }
     });
     html! { <>
-        <button class="lessons-open" data-testid="lessons-open" onclick={toggle}>{ tr(lang, "Lessons", "课程") }</button>
+        <button class="lessons-open" data-testid="lessons-open" onclick={toggle}>{ lang.t(controls::LESSONS) }</button>
         { for list }
     </> }
 }

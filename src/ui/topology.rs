@@ -16,6 +16,7 @@ use yew::prelude::*;
 use super::state::{Msg, Selection};
 use super::Store;
 use super::{dec, state_name};
+use crate::i18n::{controls, Lang};
 use crate::model::perm::is_writeable;
 use crate::sim::{Sim, SimEvent, SimEventKind};
 
@@ -168,8 +169,10 @@ struct Picture {
     height: f64,
 }
 
-/// Lays the world out. `picks` gives the recent sends per producer for the flow thickness.
+/// Lays the world out, its words in `lang`. `picks` gives the recent sends per producer for the
+/// flow thickness.
 fn picture(
+    lang: Lang,
     sim: &Sim,
     picks: &BTreeMap<crate::model::ProducerGroup, VecDeque<super::state::Pick>>,
 ) -> Picture {
@@ -189,7 +192,10 @@ fn picture(
             x,
             y: 40.0,
             label: ns.name.clone(),
-            sub: format!("{} live", ns.manager.broker_live_table().len()),
+            sub: lang.fill(
+                controls::LIVE_COUNT,
+                &[("count", &ns.manager.broker_live_table().len().to_string())],
+            ),
             state: "up",
             select: Selection::Namesrv(ns.name.clone()),
             kind: "namesrv",
@@ -289,9 +295,21 @@ fn picture(
                         .map(|(_, l)| now.saturating_sub(l.last_update_timestamp));
                     let cut = sim.is_link_cut(&b.addr, n);
                     let (class, title) = match (held, cut) {
-                        (_, true) => ("cut", format!("{} ↔ {}: link cut", b.addr, ns.name)),
+                        (_, true) => (
+                            "cut",
+                            lang.fill(
+                                controls::LINK_CUT_TITLE,
+                                &[("broker", &b.addr), ("namesrv", &ns.name)],
+                            ),
+                        ),
                         // No age in the title: the drawing stays the same string between heartbeats.
-                        (Some(_), false) => ("channel", format!("{} holds {}", ns.name, b.addr)),
+                        (Some(_), false) => (
+                            "channel",
+                            lang.fill(
+                                controls::HOLDS_TITLE,
+                                &[("namesrv", &ns.name), ("broker", &b.addr)],
+                            ),
+                        ),
                         (None, false) => continue,
                     };
                     edges.push((
@@ -329,7 +347,10 @@ fn picture(
                 format!("n:{}", ns.name),
                 "poll",
                 1.2,
-                format!("{} polls {} for its route", p.spec.group, ns.name),
+                lang.fill(
+                    controls::POLLS_TITLE,
+                    &[("group", &p.spec.group), ("namesrv", &ns.name)],
+                ),
             ));
         }
         let recent = picks.get(p.spec.group.as_str());
@@ -366,20 +387,29 @@ fn picture(
             // same string from one frame to the next and the page is not rebuilt at every send.
             let level = usize::BITS - sent.leading_zeros();
             let width = 1.0 + f64::from(level) * 1.6;
-            let title = format!(
-                "{} sends to {} ({addr}){}{}",
-                p.spec.group,
-                bd.broker_name,
-                if sent > 0 {
-                    ": thicker, the more it sent in the last 10 s"
-                } else {
-                    ""
-                },
-                if stale {
-                    " · its NameServer no longer holds this broker: the cached route is stale"
-                } else {
-                    ""
-                }
+            let title = lang.fill(
+                controls::SENDS_TITLE,
+                &[
+                    ("group", &p.spec.group),
+                    ("broker", bd.broker_name.as_str()),
+                    ("addr", addr.as_str()),
+                    (
+                        "flow",
+                        if sent > 0 {
+                            lang.t(controls::SENDS_FLOW_NOTE)
+                        } else {
+                            ""
+                        },
+                    ),
+                    (
+                        "stale",
+                        if stale {
+                            lang.t(controls::SENDS_STALE_NOTE)
+                        } else {
+                            ""
+                        },
+                    ),
+                ],
             );
             edges.push((
                 id.clone(),
@@ -410,7 +440,7 @@ pub struct TopologyProps {
 pub fn TopologyView(props: &TopologyProps) -> Html {
     let store = &props.store;
     let sim = store.sim();
-    let pic = picture(&sim, &store.picks);
+    let pic = picture(store.lang, &sim, &store.picks);
     let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
     let now = sim.now();
     // Pulses of what happened within the last moment of real time at this speed; none while
@@ -435,7 +465,7 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
     // nodes. A layer is replaced only when its markup changed, so edges thickening as sends come
     // do not make the page lay the nodes and their labels out again. Clicks are read off
     // `data-select`.
-    let [groups, edges, nodes] = drawing(&pic, &view_box, collapsed, selected);
+    let [groups, edges, nodes] = drawing(store.lang, &pic, &view_box, collapsed, selected);
     let layer = |markup: String| Html::from_html_unchecked(AttrValue::from(markup));
     let onclick = {
         let store = store.clone();
@@ -503,8 +533,9 @@ fn esc(text: &str) -> String {
 }
 
 /// The picture without its pulses, as the SVG markup of its three layers: the groups' boxes (which
-/// give the picture its size), the edges, the nodes (on top, where clicks land).
+/// give the picture its size), the edges, the nodes (on top, where clicks land); its words in `lang`.
 fn drawing(
+    lang: Lang,
     pic: &Picture,
     view_box: &str,
     collapsed: bool,
@@ -516,7 +547,8 @@ fn drawing(
         format!(r#"<svg class="topology {layer}" viewBox="{view_box}" aria-hidden="true">"#)
     };
     let mut out = format!(
-        r#"<svg class="topology groups" viewBox="{view_box}" role="img" aria-label="the cluster as a picture: NameServers, broker groups, producers and the messages between them">"#
+        r#"<svg class="topology groups" viewBox="{view_box}" role="img" aria-label="{}">"#,
+        esc(lang.t(controls::PICTURE_LABEL))
     );
     for g in &pic.groups {
         let mut class = String::from("group-box");
@@ -524,17 +556,17 @@ fn drawing(
         let mut words = String::new();
         if g.gone {
             class.push_str(" gone");
-            note.push_str(": no NameServer holds it");
-            words.push_str(" · dropped");
+            note.push_str(lang.t(controls::GROUP_GONE_NOTE));
+            words.push_str(lang.t(controls::GROUP_GONE_MARK));
         } else if g.no_master {
             class.push_str(" no-master");
-            note.push_str(": the NameServers hold it without a master, producers skip it");
-            words.push_str(" · no master");
+            note.push_str(lang.t(controls::GROUP_NO_MASTER_NOTE));
+            words.push_str(lang.t(controls::GROUP_NO_MASTER_MARK));
         }
         if g.read_only {
             class.push_str(" read-only");
-            note.push_str(": write permission wiped (read-only)");
-            words.push_str(" · read-only");
+            note.push_str(lang.t(controls::GROUP_READ_ONLY_NOTE));
+            words.push_str(lang.t(controls::GROUP_READ_ONLY_MARK));
         }
         let (y, h) = if collapsed {
             (g.y + 26.0, 48)
@@ -543,19 +575,20 @@ fn drawing(
         };
         let _ = write!(
             out,
-            r#"<g class="{class}"><rect x="{}" y="{}" width="{}" height="{h}" rx="8"><title>group {}{note}</title></rect>"#,
+            r#"<g class="{class}"><rect x="{}" y="{}" width="{}" height="{h}" rx="8"><title>{}</title></rect>"#,
             px(g.x),
             px(y),
             px(g.w),
-            esc(&g.name)
+            esc(&lang.fill(controls::GROUP_TITLE, &[("name", &g.name), ("note", &note)]))
         );
         if !collapsed {
             let _ = write!(
                 out,
-                r#"<text x="{}" y="{}" class="group-label">{}{words}</text>"#,
+                r#"<text x="{}" y="{}" class="group-label">{}{}</text>"#,
                 px(g.x + 6.0),
                 px(g.y + 16.0),
-                esc(&g.name)
+                esc(&g.name),
+                esc(&words)
             );
         }
         out.push_str("</g>");

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use yew::prelude::*;
 
-use crate::i18n::Lang;
+use crate::i18n::{controls, Lang};
 use crate::model::ProducerGroup;
 pub use crate::sim::timeline::{FeedItem, Pick, Selection};
 use crate::sim::timeline::{Fork, Timeline};
@@ -223,10 +223,12 @@ impl AppState {
         let mut s = Self::new(scenario);
         match at_ms {
             Some(t) if t > MAX_LINK_TIME_MS => {
-                s.error = Some(format!(
-                    "share link: &t= asks for {} s; at most {} s (24 h) is opened from a link, so it opens at t = 0",
-                    t / 1000,
-                    MAX_LINK_TIME_MS / 1000
+                s.error = Some(s.lang.fill(
+                    controls::SHARE_LINK_TOO_LATE,
+                    &[
+                        ("asked", &(t / 1000).to_string()),
+                        ("max", &(MAX_LINK_TIME_MS / 1000).to_string()),
+                    ],
                 ));
             }
             Some(t) => {
@@ -262,7 +264,10 @@ impl AppState {
                 Rc::new(next)
             }
             Err(e) => {
-                self.error = Some(format!("preset {name}: {e}"));
+                self.error = Some(self.lang.fill(
+                    controls::PRESET_ERROR,
+                    &[("name", &name), ("error", &e.to_string())],
+                ));
                 Rc::new(self)
             }
         }
@@ -360,7 +365,7 @@ impl AppState {
             (sim.now(), next, sim.timing().scan_ms)
         };
         let Some(next) = next else {
-            self.error = Some("No broker is registered: nothing can expire.".into());
+            self.error = Some(self.lang.t(controls::NOTHING_CAN_EXPIRE).into());
             return;
         };
         // Run until something is removed, at the latest one scan period after the expiry.
@@ -482,7 +487,12 @@ impl Reducible for AppState {
                 Some(None) => s.loading = Some(name),
                 // Lessons are fetched like presets.
                 None if lesson_file(&name).is_some() => s.loading = Some(name),
-                None => s.error = Some(format!("no preset or lesson named {name}")),
+                None => {
+                    s.error = Some(
+                        s.lang
+                            .fill(controls::NO_PRESET_OR_LESSON, &[("name", &name)]),
+                    )
+                }
             },
             Msg::PresetFetched { name, json } => {
                 // Only the preset last asked for: an earlier pick, a reset or a load came since.
@@ -492,7 +502,12 @@ impl Reducible for AppState {
                 s.loading = None;
                 match json {
                     Ok(json) => return s.preset_loaded(name, &json),
-                    Err(e) => s.error = Some(format!("preset {name}: {e}")),
+                    Err(e) => {
+                        s.error = Some(
+                            s.lang
+                                .fill(controls::PRESET_ERROR, &[("name", &name), ("error", &e)]),
+                        )
+                    }
                 }
             }
             Msg::Reset => {
