@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use routelab::live::compare::{brokers_in_disagreement, topics_in_disagreement, views_agree};
 use routelab::live::{fork, BrokerLive, NamesrvStatus, NamesrvView, RouteEntry};
 use routelab::namesrv::Profile;
+use routelab::sim::scenario::Note;
 use routelab::sim::{Scenario, Sim};
 
 /// What a bridge would have fetched from each of the simulator's NameServers at its current time:
@@ -58,6 +59,16 @@ fn sim_of_preset(name: &str, until_ms: u64) -> Sim {
 fn reparse(scenario: &Scenario) -> Scenario {
     Scenario::from_json(&scenario.to_json())
         .unwrap_or_else(|e| panic!("the fork does not parse back: {e}\n{}", scenario.to_json()))
+}
+
+/// The fork's note in English, its points joined; each point is in 简体中文 too.
+fn note_of(scenario: &Scenario) -> String {
+    let Some(Note::Points(points)) = &scenario.note else {
+        panic!("the fork's note is points: {:?}", scenario.note);
+    };
+    assert_eq!(points.en.len(), points.zh.len(), "{points:?}");
+    assert!(points.zh.iter().all(|p| !p.is_empty()), "{points:?}");
+    points.en.join(" ")
 }
 
 /// Every NameServer of the new simulator holds what `view` held: the same cluster info and, topic by
@@ -115,11 +126,7 @@ fn fork_of_agreeing_namesrvs_reproduces_cluster_and_routes() {
         scenario.brokers[0].topics[0].topic, "TopicTest",
         "a user's topic comes first, so the simulator's route view opens on it"
     );
-    let note = scenario
-        .note
-        .as_ref()
-        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
-        .unwrap_or_default();
+    let note = note_of(&scenario);
     assert!(note.contains("ns-1 = 10.1.0.1:9876"), "{note}");
     assert!(note.contains("What if broker-a froze now?"), "{note}");
 
@@ -164,11 +171,7 @@ fn disagreeing_namesrvs_fork_from_the_first_and_say_so() {
     assert!(brokers_in_disagreement(&views).is_empty());
     let scenario = reparse(&fork(&views));
     assert_eq!(scenario.namesrvs, ["ns-1"]);
-    let note = scenario
-        .note
-        .as_ref()
-        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
-        .unwrap_or_default();
+    let note = note_of(&scenario);
     assert!(
         note.contains("disagreed") && note.contains("10.1.0.1:9876"),
         "{note}"
@@ -199,11 +202,7 @@ fn what_cannot_be_forked_is_left_out_and_named() {
         ["ns-1"],
         "the unfetched NameServer has no data"
     );
-    let note = scenario
-        .note
-        .as_ref()
-        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
-        .unwrap_or_default();
+    let note = note_of(&scenario);
     assert!(note.contains("1 listed topic(s) had no route"), "{note}");
     assert!(note.contains("BadPerm on broker-a"), "{note}");
     assert!(scenario
@@ -219,9 +218,7 @@ fn what_cannot_be_forked_is_left_out_and_named() {
 fn empty_views_and_reported_expiry() {
     let scenario = reparse(&fork(&[NamesrvView::new("10.1.0.1:9876")]));
     assert!(scenario.brokers.is_empty());
-    assert!(scenario.note.is_some_and(
-        |n| n.points(routelab::i18n::Lang::En)[0].contains("Nothing had been fetched")
-    ));
+    assert!(note_of(&scenario).starts_with("Nothing had been fetched"));
 
     let live = sim_of_preset("2m-2s", 15_000);
     let mut views = views_of(&live, 15_000);
@@ -265,11 +262,7 @@ fn a_single_topic_broker_still_registers_under_5x() {
     views[0].topics.remove("Other");
 
     let scenario = reparse(&fork(&views));
-    let note = scenario
-        .note
-        .as_ref()
-        .map(|n| n.points(routelab::i18n::Lang::En).join(" "))
-        .unwrap_or_default();
+    let note = note_of(&scenario);
     assert!(note.contains("SELF_TEST_TOPIC was added"), "{note}");
     let sim = Sim::new(&scenario);
     let ns = &sim.namesrvs()[0];

@@ -4,6 +4,158 @@
 use super::phrases;
 
 phrases! {
-    /// The page's heading.
-    LIVE_HEADING: "Live", "实时";
+    // The page frame and the language toggle.
+    /// A language's own name, the toggle's label for the language it switches to.
+    LANGUAGE_NAME: "English", "中文";
+    /// The toggle's tooltip, shown in the language it switches to.
+    SHOW_IN_THIS_LANGUAGE: "show this page in English", "用简体中文显示本页";
+    /// The tab of the RocketMQ tables (the other tab is "mqadmin", as RocketMQ names it).
+    TABLES_TAB: "Tables", "路由表";
+    FOOTER: "RouteLab v{version} · live mode: what the NameServers answer, as the bridge last fetched it · heartbeat ages are known only when a NameServer reports them",
+        "RouteLab v{version} · 实时模式：各 NameServer 的应答，即 bridge 最后一次拉取到的内容 · 只有 NameServer 报告心跳时间时才知道心跳距今多久";
+
+    // The header: connection, freshness, disagreement, fork.
+    LIVE_CONNECTION: "live connection", "实时连接";
+    CONNECTING_TO: "connecting to {url}", "正在连接 {url}";
+    WAITING_FOR_DATA: "waiting for data", "正在等待数据";
+    /// The connection once a snapshot came: `{source}` is "bridge" or "RouteLab NameServer".
+    LIVE_FROM: "live · {source} v{version} · polls every {interval}{read_only}",
+        "实时 · {source} v{version} · 每 {interval} 轮询一次{read_only}";
+    /// Appended to [`LIVE_FROM`] when the source takes no commands.
+    READ_ONLY: " · read-only", " · 只读";
+    LIVE: "live", "实时";
+    RECONNECTING_IN: "reconnecting in {delay} ({reason})", "{delay} 后重连（{reason}）";
+    UPDATED_AGO: "updated {age} ago", "{age} 前更新";
+    STALE_UPDATED_AGO: "stale: updated {age} ago", "已过时：{age} 前更新";
+    /// `{last_good}` is [`LAST_GOOD_DATA_AGO`] or nothing.
+    FAILING: "failing: {reason}{last_good}", "失败：{reason}{last_good}";
+    LAST_GOOD_DATA_AGO: " · last good data {age} ago", " · 最后一次有效数据在 {age} 前";
+    NO_REASON_GIVEN: "no reason given", "未给出原因";
+    NO_ANSWER_YET: "no answer yet", "尚无应答";
+    NAMESRVS_DISAGREE_WHY: "the NameServers hold different routes or brokers; they never talk to each other",
+        "各 NameServer 持有的路由或 broker 不同；NameServer 之间从不互相通信";
+    NAMESRVS_DISAGREE_COUNT: "NameServers disagree: {topics} topic(s), {brokers} broker(s)",
+        "NameServer 之间不一致：{topics} 个 topic，{brokers} 个 broker";
+    FORK_WHAT: "copy this cluster into the simulator: the same brokers and routes, paused at t = 0",
+        "把这个集群复制到模拟器：同样的 broker 和路由，暂停在 t = 0";
+    FORK_INTO_SIMULATOR: "Fork into simulator", "复制到模拟器";
+    LEAVE_WHAT: "leave live mode and open the simulator's presets", "离开实时模式，打开模拟器的预设场景";
+    SIMULATOR: "Simulator", "模拟器";
+
+    // Why the connection closed (the bridge's own words are shown as it says them).
+    BRIDGE_CLOSED: "the bridge closed the connection", "bridge 关闭了连接";
+    BRIDGE_GOING_AWAY: "the bridge is going away", "bridge 正在关闭";
+    NO_CONNECTION_TO_BRIDGE: "no connection to the bridge", "无法连接到 bridge";
+    REFUSED_BY_BRIDGE: "refused by the bridge (token?)", "被 bridge 拒绝（token 不对？）";
+    CLOSED_WITH_CODE: "closed with code {code}", "连接已关闭，代码 {code}";
+    CANNOT_OPEN: "cannot open {url}: {why}", "无法打开 {url}：{why}";
+    NOT_A_WEBSOCKET_URL: "not a WebSocket URL", "不是 WebSocket URL";
+
+    // Messages the page could not use (the error banner).
+    UNREADABLE_MESSAGE: "unreadable message from the bridge ({error})", "无法读取 bridge 发来的消息（{error}）";
+    ASKING_FOR_SNAPSHOT: "{error}; asking for a fresh snapshot", "{error}；正在请求新的快照";
+    PROTOCOL_MISMATCH: "the server speaks live protocol {theirs}, this dashboard speaks {ours}: reload the page",
+        "服务端使用实时协议 {theirs}，本页面使用 {ours}：请重新加载页面";
+    UPDATE_BEFORE_SNAPSHOT: "an update arrived before any snapshot", "在收到任何快照之前收到了更新";
+    UPDATES_MISSED: "update {got} does not follow {have}: some updates were missed",
+        "更新 {got} 没有紧接着 {have}：漏掉了一些更新";
+    UNKNOWN_NAMESRV: "an update names NameServer {ns}, which the snapshot did not list",
+        "更新中出现了 NameServer {ns}，而快照中没有列出它";
+
+    // The cluster panel.
+    CLUSTER: "cluster", "集群";
+    CLUSTER_HEADING: "Cluster", "集群";
+    BROKERS_AND_TOPICS_LISTED: " {brokers} brokers listed · {topics} topics", " 列出 {brokers} 个 broker · {topics} 个 topic";
+    NO_DATA_YET: " no data yet", " 尚无数据";
+    NO_BROKER_LISTED: "No broker listed by any NameServer yet.", "还没有任何 NameServer 列出 broker。";
+    NOT_LISTED_ANYWHERE: "not listed anywhere", "所有 NameServer 都未列出";
+    NAMESRVS_DISAGREE_ON_BROKER: "the NameServers disagree about this broker", "各 NameServer 对这个 broker 的看法不一致";
+    NAMESRVS_DISAGREE: "NameServers disagree", "NameServer 之间不一致";
+    NO_DATA: "no data", "无数据";
+    LAST_HEARTBEAT: "{ns}: last heartbeat {age} ago; expires after {timeout}", "{ns}：上次心跳在 {age} 前；{timeout} 后过期";
+    LISTED_NO_LIVE_ENTRY: "listed · no live entry", "已列出 · brokerLiveTable 中无记录";
+    LISTED_AGE_UNKNOWN: "listed · age unknown", "已列出 · 心跳时间未知";
+    AGE_UNKNOWN_WHY: "{ns} lists this broker, so its last heartbeat came within the expiry (120 s unless the broker asked for another) before the last fetch. A NameServer does not report heartbeat times, so the age itself is unknown.",
+        "{ns} 列出了这个 broker，说明它最近一次心跳落在最后一次拉取之前的过期时间之内（默认 120 s，除非 broker 另行指定）。NameServer 不报告心跳时间，所以具体过了多久并不知道。";
+    NOT_REGISTERED_GONE_AGO: "not registered · gone {age} ago", "未注册 · {age} 前消失";
+    NOT_REGISTERED: "not registered", "未注册";
+    DOES_NOT_LIST_BROKER: "{ns} does not list this broker", "{ns} 没有列出这个 broker";
+    DEMO_KILL: "kill", "杀死";
+    DEMO_KILL_WHAT: "the process dies: its connection closes, the NameServer drops it at once",
+        "进程退出：连接关闭，NameServer 立即移除它";
+    DEMO_FREEZE: "freeze", "冻结";
+    DEMO_FREEZE_WHAT: "the process hangs: no registrations, connection open, it leaves on expiry",
+        "进程挂起：不再注册，连接保持打开，过期后才被移除";
+    DEMO_STOP: "stop", "停止";
+    DEMO_STOP_WHAT: "graceful shutdown: UNREGISTER_BROKER, then close", "优雅关闭：先 UNREGISTER_BROKER，再关闭连接";
+    DEMO_RESTART: "restart", "重启";
+    DEMO_RESTART_WHAT: "start the process again", "重新启动进程";
+
+    // The route panel.
+    TOPIC_ROUTE: "topic route", "topic 路由";
+    TOPIC_ROUTE_HEADING: "Topic route ", "Topic 路由 ";
+    PRODUCERS_CACHE_ROUTES: "Producers' cached copies are not visible from outside a client: each re-pulls its routes every 30 s (pollNameServerInterval), so it can hold an older route than shown here.",
+        "生产者缓存的路由副本在客户端之外看不到：每个生产者每 30 s 重新拉取一次路由（pollNameServerInterval），所以它手里的路由可能比这里显示的旧。";
+    NO_DATA_FROM_NAMESRV: "no data from this NameServer yet", "尚未从这个 NameServer 获得数据";
+    TOPIC_NOT_IN_LIST: "TOPIC_NOT_EXIST (code 17): not in its topic list", "TOPIC_NOT_EXIST（code 17）：不在它的 topic 列表中";
+    NOT_FETCHED_YET: "not fetched yet", "尚未拉取";
+    TOPIC_NO_ROUTE: "TOPIC_NOT_EXIST (code 17): no route", "TOPIC_NOT_EXIST（code 17）：没有路由";
+    FETCHED_BEFORE_UPDATE: "fetched {age} before the last update", "在最后一次更新之前 {age} 拉取";
+    LAST_FETCH_FAILED: "last fetch failed: {error}; showing the last good answer", "最后一次拉取失败：{error}；显示的是最后一次有效的应答";
+    JSON_A_CLIENT_RECEIVES: "JSON a client receives", "客户端收到的 JSON";
+
+    // The tables and the mqadmin mirror.
+    FILTER_TOPICS: "filter topics ", "筛选 topic ";
+    FILTER_EXAMPLE: "e.g. TopicTest", "例如 TopicTest";
+    TOPIC_QUEUE_TABLE_REBUILT: "topicQueueTable ({topics} topics, rebuilt from the routes fetched)",
+        "topicQueueTable（{topics} 个 topic，由拉取到的路由重建）";
+    MORE_ROWS: "{hidden} more rows: type in the filter to narrow", "还有 {hidden} 行：在筛选框中输入以缩小范围";
+    AGE: "age", "距今";
+    TIMEOUT: "timeout", "超时";
+    BROKER_LIVE_UNKNOWN: "not reported by a NameServer: no request returns it, so heartbeat times are unknown here (a broker simply disappears from brokerAddrTable when it expires)",
+        "NameServer 不对外提供：没有哪个请求会返回它，所以这里不知道心跳时间（broker 过期时只是从 brokerAddrTable 中消失）";
+    FILTER_SERVERS_EMPTY: "empty (filter servers are a legacy feature)", "空（filter server 是已废弃的旧功能）";
+    RUNTIME_COLUMNS_UNKNOWN: "Runtime columns (version, TPS, timer, disk) come from each broker, which the bridge does not ask: they read as mqadmin prints a broker that does not answer.",
+        "运行时列（版本、TPS、定时器、磁盘）来自各个 broker，而 bridge 不会去问 broker：这些列显示的是 mqadmin 对一个没有应答的 broker 打印的内容。";
+    /// In place of `topicRoute`'s output (a line of the terminal).
+    NOT_FETCHED_YET_LINE: "(not fetched yet)\n", "（尚未拉取）\n";
+
+    // What changed while watching (the feed).
+    CHANGES_SEEN: "changes seen", "观察到的变化";
+    CHANGES_SEEN_HEADING: "Changes seen", "观察到的变化";
+    CHANGES_APPEAR_HERE: "Brokers leaving or joining a NameServer, routes changing and polls failing appear here as the bridge sees them.",
+        "broker 离开或加入某个 NameServer、路由变化、轮询失败，都会在 bridge 看到时出现在这里。";
+    ROUTE_CHANGED: "{ns}: the route of {topic} changed", "{ns}：{topic} 的路由变了";
+    /// `{topics}`: the first eight, comma-separated, then " …" when there are more.
+    ROUTES_CHANGED: "{ns}: the routes of {count} topics changed: {topics}", "{ns}：{count} 个 topic 的路由变了：{topics}";
+    POLLING_FAILED: "{ns}: polling failed ({reason}); its last data stays on screen", "{ns}：轮询失败（{reason}）；它最后的数据仍留在屏幕上";
+    ANSWERS_AGAIN: "{ns}: answers again", "{ns}：重新有应答了";
+    NO_LONGER_LISTS: "{ns} no longer lists {broker}", "{ns} 不再列出 {broker}";
+    LISTS: "{ns} lists {broker}", "{ns} 列出了 {broker}";
+
+    // The simulator's "Live…" control.
+    LIVE_OPEN_WHAT: "watch a real cluster through a RouteLab bridge", "通过 RouteLab bridge 观察真实集群";
+    LIVE_OPEN: "Live…", "实时…";
+    CONNECT_TO_BRIDGE: "connect to a bridge", "连接到 bridge";
+    BRIDGE_URL: "Bridge WebSocket URL (started with routelab bridge)", "bridge 的 WebSocket URL（由 routelab bridge 启动）";
+    CONNECT: "Connect", "连接";
+
+    // The note of a forked scenario, one point each.
+    FORK_EMPTY: "Nothing had been fetched from a NameServer yet, so this scenario is empty.",
+        "还没有从任何 NameServer 拉取到数据，所以这个场景是空的。";
+    /// `{namesrvs}`: `ns-1 = 10.0.0.1:9876, …`.
+    FORKED_FROM: "Forked from the live cluster ({namesrvs}).", "复制自实时集群（{namesrvs}）。";
+    FORKED_FROM_DISAGREEING: "Forked from the live cluster. The NameServers disagreed, which the simulator cannot start from, so ns-1 is built from what {ns} held.",
+        "复制自实时集群。各 NameServer 之间不一致，模拟器无法从这种状态开始，所以 ns-1 按 {ns} 持有的内容构建。";
+    TOPICS_NOT_FETCHED: "{count} listed topic(s) had no route fetched yet and are left out.",
+        "{count} 个已列出的 topic 还没有拉取到路由，已略去。";
+    /// `{refused}`: [`REFUSED_TOPIC`]s.
+    TOPICS_REFUSED: "Left out as the scenario format refuses them: {refused}.", "场景格式不接受以下内容，已略去：{refused}。";
+    REFUSED_TOPIC: "{topic} on {broker} ({error})", "{broker} 上的 {topic}（{error}）";
+    LISTED_TWICE: "{addr} is listed twice ({name}); only its first group is kept.", "{addr} 被列出了两次（{name}）；只保留它的第一个组。";
+    SINGLE_TOPIC_PADDED: "{addr} had a single topic, which a 5.x NameServer refuses in a first registration, so {extra} was added to it.",
+        "{addr} 只有一个 topic，而 5.x NameServer 在首次注册时会拒绝这种情况，所以为它加上了 {extra}。";
+    BROKER_REFUSED: "Broker {addr} left out: {error}.", "已略去 broker {addr}：{error}。";
+    WHAT_IF_FROZE: "Every broker registers at t = 0, so the routes start as the live ones; heartbeat times are not known live, so each starts fresh. What if {broker} froze now? Press freeze on it, then » next expiry.",
+        "每个 broker 都在 t = 0 注册，所以路由一开始与实时集群相同；实时模式下不知道心跳时间，所以每个 broker 的心跳都从头算起。如果 {broker} 现在卡住了会怎样？在它上面按“冻结”（freeze），再按“» 下一次过期”（next expiry）。";
 }

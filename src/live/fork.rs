@@ -6,17 +6,18 @@
 //! (`system_topics: false`), so the simulator registers exactly what the live routes show. Brokers
 //! register at t = 0, so right after that first registration the simulator's routes equal the live
 //! ones. What the live view cannot know (heartbeat times, producers) starts fresh or empty, and the
-//! scenario's note says what was left out and why.
+//! scenario's note says what was left out and why, point by point in English and 简体中文.
 
 use std::collections::BTreeMap;
 
 use super::compare::{has_data, members, views_agree, Member};
 use super::topics::is_system_topic;
 use super::view::NamesrvView;
+use crate::i18n::{live, Lang, Phrase, Points};
 use crate::namesrv::{
     validate_topic_config, Profile, RegisterBroker, DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
 };
-use crate::sim::scenario::{BrokerSpec, Timing, TopicSpec, FORMAT_VERSION};
+use crate::sim::scenario::{BrokerSpec, Note, Timing, TopicSpec, FORMAT_VERSION};
 use crate::sim::Scenario;
 
 /// The scenario for the NameServers' views, paused at t = 0 with no producers and no actions.
@@ -42,12 +43,18 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         lesson: None,
     };
     let Some(source) = with_data.first() else {
-        scenario.note = Some(crate::sim::scenario::Note::Paragraph(
-            "Nothing had been fetched from a NameServer yet, so this scenario is empty.".into(),
-        ));
+        let mut notes = Points {
+            en: Vec::new(),
+            zh: Vec::new(),
+        };
+        say(&mut notes, live::FORK_EMPTY, &[]);
+        scenario.note = Some(Note::Points(notes));
         return scenario;
     };
-    let mut notes = Vec::new();
+    let mut notes = Points {
+        en: Vec::new(),
+        zh: Vec::new(),
+    };
     if views_agree(views) {
         scenario.namesrvs = (1..=with_data.len()).map(|i| format!("ns-{i}")).collect();
         let names: Vec<String> = with_data
@@ -55,34 +62,34 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
             .zip(&scenario.namesrvs)
             .map(|(v, n)| format!("{n} = {}", v.addr))
             .collect();
-        notes.push(format!(
-            "Forked from the live cluster ({}).",
-            names.join(", ")
-        ));
+        say(
+            &mut notes,
+            live::FORKED_FROM,
+            &[("namesrvs", &names.join(", "))],
+        );
     } else {
-        notes.push(format!(
-            "Forked from the live cluster. The NameServers disagreed, which the simulator cannot start \
-             from, so ns-1 is built from what {} held.",
-            source.addr
-        ));
+        say(
+            &mut notes,
+            live::FORKED_FROM_DISAGREEING,
+            &[("ns", &source.addr)],
+        );
     }
     scenario.profile = profile_of(source);
     scenario.timing = timing_of(source);
-    let (topics, topic_notes) = topics_by_group(source);
-    notes.extend(topic_notes);
-    let (brokers, broker_notes) = brokers(source, &topics, scenario.profile);
-    notes.extend(broker_notes);
+    let topics = topics_by_group(source, &mut notes);
+    let brokers = brokers(source, &topics, scenario.profile, &mut notes);
     if let Some(b) = brokers.first() {
-        notes.push(format!(
-            "Every broker registers at t = 0, so the routes start as the live ones; heartbeat times \
-             are not known live, so each starts fresh. What if {} froze now? Press freeze on it, then \
-             » next expiry.",
-            b.name
-        ));
+        say(&mut notes, live::WHAT_IF_FROZE, &[("broker", &b.name)]);
     }
     scenario.brokers = brokers;
-    scenario.note = Some(crate::sim::scenario::Note::Paragraph(notes.join(" ")));
+    scenario.note = Some(Note::Points(notes));
     scenario
+}
+
+/// Adds `p` with its blanks filled as one point, in both languages.
+fn say(notes: &mut Points, p: Phrase, values: &[(&str, &str)]) {
+    notes.en.push(Lang::En.fill(p, values));
+    notes.zh.push(Lang::Zh.fill(p, values));
 }
 
 /// 5.x NameServers always write `enableActingMaster`; 4.x ones never do.
@@ -110,8 +117,8 @@ fn timing_of(view: &NamesrvView) -> Option<Timing> {
     })
 }
 
-/// Each broker group's topics, from the routes; and notes on what could not be used.
-fn topics_by_group(view: &NamesrvView) -> (BTreeMap<String, Vec<TopicSpec>>, Vec<String>) {
+/// Each broker group's topics, from the routes; adds to `notes` what could not be used.
+fn topics_by_group(view: &NamesrvView, notes: &mut Points) -> BTreeMap<String, Vec<TopicSpec>> {
     let mut groups: BTreeMap<String, Vec<TopicSpec>> = BTreeMap::new();
     let mut invalid = Vec::new();
     for (topic, entry) in &view.routes {
@@ -128,7 +135,7 @@ fn topics_by_group(view: &NamesrvView) -> (BTreeMap<String, Vec<TopicSpec>>, Vec
                     .entry(qd.broker_name.to_string())
                     .or_default()
                     .push(spec),
-                Err(e) => invalid.push(format!("{topic} on {} ({e})", qd.broker_name)),
+                Err(e) => invalid.push([topic.clone(), qd.broker_name.to_string(), e.to_string()]),
             }
         }
     }
@@ -140,33 +147,49 @@ fn topics_by_group(view: &NamesrvView) -> (BTreeMap<String, Vec<TopicSpec>>, Vec
     for specs in groups.values_mut() {
         specs.sort_by_key(|t| is_system_topic(&t.topic, names.iter().map(String::as_str)));
     }
-    let mut notes = Vec::new();
     let unfetched = view
         .topics
         .iter()
         .filter(|t| !view.routes.contains_key(*t))
         .count();
     if unfetched > 0 {
-        notes.push(format!(
-            "{unfetched} listed topic(s) had no route fetched yet and are left out."
-        ));
+        say(
+            notes,
+            live::TOPICS_NOT_FETCHED,
+            &[("count", &unfetched.to_string())],
+        );
     }
     if !invalid.is_empty() {
-        notes.push(format!(
-            "Left out as the scenario format refuses them: {}.",
-            invalid.join("; ")
-        ));
+        let refused = |lang: Lang| {
+            let items: Vec<String> = invalid
+                .iter()
+                .map(|[topic, broker, error]| {
+                    lang.fill(
+                        live::REFUSED_TOPIC,
+                        &[("topic", topic), ("broker", broker), ("error", error)],
+                    )
+                })
+                .collect();
+            let list = items.join(match lang {
+                Lang::En => "; ",
+                Lang::Zh => "；",
+            });
+            lang.fill(live::TOPICS_REFUSED, &[("refused", &list)])
+        };
+        notes.en.push(refused(Lang::En));
+        notes.zh.push(refused(Lang::Zh));
     }
-    (groups, notes)
+    groups
 }
 
 /// The brokers the view lists (and any a route names), masters first in each group, each with its
-/// group's topics; and notes on brokers that could not be used.
+/// group's topics; adds to `notes` the brokers that could not be used as they were.
 fn brokers(
     view: &NamesrvView,
     topics: &BTreeMap<String, Vec<TopicSpec>>,
     profile: Profile,
-) -> (Vec<BrokerSpec>, Vec<String>) {
+    notes: &mut Points,
+) -> Vec<BrokerSpec> {
     let mut all = members(view);
     for bd in view
         .routes
@@ -186,13 +209,13 @@ fn brokers(
     all.sort();
     all.dedup();
     let mut out: Vec<BrokerSpec> = Vec::new();
-    let mut notes = Vec::new();
     for m in all {
         if out.iter().any(|b| b.addr == m.addr) {
-            notes.push(format!(
-                "{} is listed twice ({}); only its first group is kept.",
-                m.addr, m.name
-            ));
+            say(
+                notes,
+                live::LISTED_TWICE,
+                &[("addr", &m.addr), ("name", &m.name)],
+            );
             continue;
         }
         let mut own = topics.get(&m.name).cloned().unwrap_or_default();
@@ -209,11 +232,11 @@ fn brokers(
                 write: 1,
                 perm: 6,
             });
-            notes.push(format!(
-                "{} had a single topic, which a 5.x NameServer refuses in a first registration, so \
-                 {extra} was added to it.",
-                m.addr
-            ));
+            say(
+                notes,
+                live::SINGLE_TOPIC_PADDED,
+                &[("addr", &m.addr), ("extra", extra)],
+            );
         }
         let spec = BrokerSpec {
             topics: own,
@@ -235,8 +258,12 @@ fn brokers(
         .validate();
         match check {
             Ok(()) => out.push(spec),
-            Err(e) => notes.push(format!("Broker {} left out: {e}.", spec.addr)),
+            Err(e) => say(
+                notes,
+                live::BROKER_REFUSED,
+                &[("addr", &spec.addr), ("error", &e.to_string())],
+            ),
         }
     }
-    (out, notes)
+    out
 }
