@@ -22,7 +22,7 @@ use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
 use super::timeline::{clock_text, TimelineView};
 use super::topology::TopologyView;
-use crate::i18n::workshop;
+use crate::i18n::{workshop, Lang};
 use crate::sim::Scenario;
 use crate::view::share::{from_hash, time_in_hash};
 
@@ -32,15 +32,18 @@ fn initial_state() -> AppState {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
+    let lang = initial_lang();
     let mut s = match from_hash(&hash) {
         Some(Ok(scenario)) => AppState::at_time(scenario, time_in_hash(&hash)),
         Some(Err(e)) => {
             let mut s = AppState::with_default_preset();
-            s.error = Some(format!("share link: {e}"));
+            s.error = Some(lang.fill(workshop::SHARE_LINK_ERROR, &[("error", &e.to_string())]));
             s
         }
         None => {
-            let s = AppState::with_default_preset();
+            // In the language shown, should the lesson asked for not load.
+            let mut s = AppState::with_default_preset();
+            s.lang = lang;
             match hash.strip_prefix("#lesson=") {
                 // As the list of lessons asks for one: fetched, or an error naming it.
                 Some(name) => {
@@ -51,7 +54,7 @@ fn initial_state() -> AppState {
             }
         }
     };
-    s.lang = initial_lang();
+    s.lang = lang;
     s
 }
 
@@ -65,14 +68,28 @@ enum Tab {
     Timing,
 }
 
-const TABS: [(Tab, &str); 6] = [
-    (Tab::Tables, "Tables"),
-    (Tab::Mqadmin, "mqadmin"),
-    (Tab::Actions, "Topics & perms"),
-    (Tab::AddBroker, "Add broker"),
-    (Tab::AddProducer, "Add producer"),
-    (Tab::Timing, "Timing"),
+const TABS: [Tab; 6] = [
+    Tab::Tables,
+    Tab::Mqadmin,
+    Tab::Actions,
+    Tab::AddBroker,
+    Tab::AddProducer,
+    Tab::Timing,
 ];
+
+impl Tab {
+    /// The tab's label in `lang` (mqadmin is mqadmin in both).
+    fn label(self, lang: Lang) -> &'static str {
+        match self {
+            Tab::Tables => lang.t(workshop::TAB_TABLES),
+            Tab::Mqadmin => "mqadmin",
+            Tab::Actions => lang.t(workshop::TAB_TOPICS_PERMS),
+            Tab::AddBroker => lang.t(workshop::TAB_ADD_BROKER),
+            Tab::AddProducer => lang.t(workshop::TAB_ADD_PRODUCER),
+            Tab::Timing => lang.t(workshop::TAB_TIMING),
+        }
+    }
+}
 
 #[derive(Properties)]
 pub struct SimAppProps {
@@ -130,7 +147,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             }) }
             <LessonStrip store={store.clone()} />
             { for store.error.clone().map(|e| html!{
-                <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label="dismiss">{ "×" }</button></p>
+                <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label={lang.t(workshop::DISMISS)}>{ "×" }</button></p>
             }) }
             <Gate key_of_group={time}><TimeBar store={store.clone()} /></Gate>
             <Gate key_of_group={time}><TimelineView store={store.clone()} /></Gate>
@@ -138,9 +155,9 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 let undo = { let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::UndoFork)) };
                 let close = { let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::DismissFork)) };
                 html!{ <p class="fork-notice" data-testid="fork-notice" role="status">
-                    { format!("History after {} replaced: your action changed what happens next. ", clock_text(f.at_ms)) }
-                    <button class="primary" data-testid="fork-undo" onclick={undo}>{ "Undo" }</button>
-                    <button onclick={close} aria-label="dismiss">{ "×" }</button>
+                    { lang.fill(workshop::FORK_NOTICE, &[("t", &clock_text(f.at_ms))]) }
+                    <button class="primary" data-testid="fork-undo" onclick={undo}>{ lang.t(workshop::UNDO) }</button>
+                    <button onclick={close} aria-label={lang.t(workshop::DISMISS)}>{ "×" }</button>
                 </p> }
             }) }
             { if store.shortcuts_open { shortcuts(&store) } else { html!{} } }
@@ -162,9 +179,9 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             </main>
             <section class="panel bottom">
                 <nav class="tabs" role="tablist">
-                    { for TABS.iter().map(|(t, label)| {
+                    { for TABS.iter().map(|t| {
                         let onclick = { let tab = tab.clone(); let t = *t; Callback::from(move |_: MouseEvent| tab.set(t)) };
-                        html!{ <button role="tab" aria-selected={(*tab == *t).to_string()} class={classes!((*tab == *t).then_some("active"))} {onclick}>{ *label }</button> }
+                        html!{ <button role="tab" aria-selected={(*tab == *t).to_string()} class={classes!((*tab == *t).then_some("active"))} {onclick}>{ t.label(lang) }</button> }
                     }) }
                 </nav>
                 <Gate key_of_group={store.panel_key(Panels::Tabs)} part={*tab as u32}>
@@ -178,40 +195,42 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 } }
                 </Gate>
             </section>
-            <footer class="foot">{ format!("RouteLab v{} · NameServer and producer rules of RocketMQ 4.9.8 / 5.x · everything runs in your browser · Space = play/pause · ? = keyboard shortcuts", crate::VERSION) }</footer>
+            <footer class="foot">{ lang.fill(workshop::FOOTER, &[("version", crate::VERSION)]) }</footer>
         </div>
     }
 }
 
 /// The list of keyboard shortcuts (`?`).
 fn shortcuts(store: &super::Store) -> Html {
+    let lang = store.lang;
     let close = {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::ToggleShortcuts(Some(false))))
     };
     html! {
-        <div class="dialog shortcuts" role="dialog" aria-label="keyboard shortcuts" data-testid="shortcuts">
-            <h2>{ "Keyboard shortcuts" }<button onclick={close} aria-label="close">{ "×" }</button></h2>
+        <div class="dialog shortcuts" role="dialog" aria-label={lang.t(workshop::SHORTCUTS_LABEL)} data-testid="shortcuts">
+            <h2>{ lang.t(workshop::SHORTCUTS_HEADING) }<button onclick={close} aria-label={lang.t(workshop::CLOSE)}>{ "×" }</button></h2>
             <table>
-                { for SHORTCUTS.iter().map(|(keys, what)| html!{ <tr><td><kbd>{ *keys }</kbd></td><td>{ *what }</td></tr> }) }
+                { for SHORTCUTS.iter().map(|(keys, what)| html!{ <tr><td><kbd>{ *keys }</kbd></td><td>{ lang.t(*what) }</td></tr> }) }
             </table>
-            <p class="hint">{ "Not while typing in a field. Esc closes this list." }</p>
+            <p class="hint">{ lang.t(workshop::SHORTCUTS_HINT) }</p>
         </div>
     }
 }
 
 /// The picture with its inspector, or the button that shows it.
 fn picture_panel(store: &super::Store, key: (usize, u64)) -> Html {
+    let lang = store.lang;
     let shown = store.picture_shown();
     let toggle = {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::ShowPicture(!shown)))
     };
     html! {
-        <section class={classes!("panel", "picture", (!shown).then_some("hidden"))} aria-label="the cluster as a picture">
-            <h2>{ "The cluster as a picture" }
-                <span class="hint">{ "edges: a NameServer's channel to a broker (gone once it drops the broker; dashed red: cut), route polls, sends (thicker: more sent lately; orange: a route the NameServer no longer backs) · click a node" }</span>
-                <button class="picture-toggle" data-testid="picture-toggle" onclick={toggle}>{ if shown { "Hide picture" } else { "Show picture" } }</button>
+        <section class={classes!("panel", "picture", (!shown).then_some("hidden"))} aria-label={lang.t(workshop::PICTURE_LABEL)}>
+            <h2>{ lang.t(workshop::PICTURE_HEADING) }
+                <span class="hint">{ lang.t(workshop::PICTURE_HINT) }</span>
+                <button class="picture-toggle" data-testid="picture-toggle" onclick={toggle}>{ lang.t(if shown { workshop::HIDE_PICTURE } else { workshop::SHOW_PICTURE }) }</button>
             </h2>
             { if shown { html!{
                 <div class={classes!("picture-body", store.lesson.is_some().then_some("with-lesson"))}>

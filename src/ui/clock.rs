@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use super::state::{Budget, LessonMsg, Msg, Panels};
 use super::Store;
+use crate::i18n::{workshop, Phrase};
 
 /// Real ms of simulation a frame that renders nothing may spend (a 60 Hz frame is 16.7 ms).
 const SIM_BUDGET_MS: f64 = 6.0;
@@ -112,23 +113,18 @@ pub fn use_sim_clock(store: Store) {
     });
 }
 
-/// The keyboard shortcuts, as the `?` list shows them: (keys, what they do).
-pub const SHORTCUTS: [(&str, &str); 9] = [
-    ("Space", "play / pause"),
-    (
-        "←",
-        "back to the previous mark (event) on the timeline; in a lesson, the step before",
-    ),
-    (
-        "→",
-        "forward to the next mark (at the furthest time: the next timer); in a lesson, the next step",
-    ),
-    ("PageUp / PageDown", "in a lesson: the step before / the next step"),
-    ("Shift + ←", "10 s back"),
-    ("Shift + →", "10 s forward (within what has been reached)"),
-    ("Home", "back to t = 0"),
-    ("End", "back to the furthest time reached (Now)"),
-    ("?", "show or hide this list"),
+/// The keyboard shortcuts, as the `?` list shows them: (keys, as the keyboard labels them; what
+/// they do).
+pub const SHORTCUTS: [(&str, Phrase); 9] = [
+    ("Space", workshop::KEY_PLAY_PAUSE),
+    ("←", workshop::KEY_PREVIOUS_MARK),
+    ("→", workshop::KEY_NEXT_MARK),
+    ("PageUp / PageDown", workshop::KEY_LESSON_STEPS),
+    ("Shift + ←", workshop::KEY_BACK_10_S),
+    ("Shift + →", workshop::KEY_FORWARD_10_S),
+    ("Home", workshop::KEY_HOME),
+    ("End", workshop::KEY_END),
+    ("?", workshop::KEY_TOGGLE_LIST),
 ];
 
 /// The keyboard shortcuts (unless typing in a field): Space, ← / →, PageUp / PageDown, Shift + ← / →, Home, End, ?,

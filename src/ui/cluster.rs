@@ -10,6 +10,7 @@ use super::ring::Ring;
 use super::state::{Msg, Selection};
 use super::vlist::VirtualList;
 use super::{fmt_secs, state_name, Store};
+use crate::i18n::{workshop, Lang};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
 #[derive(Properties, PartialEq)]
@@ -36,30 +37,32 @@ type Members<'a> = Vec<(usize, &'a BrokerNode)>;
 /// parts: each component type costs the bundle about 1 KB.
 #[component]
 pub fn ClusterView(props: &ClusterViewProps) -> Html {
+    let lang = props.store.lang;
     match props.part {
-        ClusterPart::Heading => heading(&props.store.sim()),
-        ClusterPart::Chips => chips(&props.store.sim()),
+        ClusterPart::Heading => heading(&props.store.sim(), lang),
+        ClusterPart::Chips => chips(&props.store.sim(), lang),
         ClusterPart::Cards => cards(&props.store),
     }
 }
 
-fn heading(sim: &Sim) -> Html {
+fn heading(sim: &Sim, lang: Lang) -> Html {
     let brokers = sim.brokers();
     if brokers.len() <= WINDOW_FROM {
-        return html! { <h2>{ "Cluster" }</h2> };
+        return html! { <h2>{ lang.t(workshop::CLUSTER) }</h2> };
     }
     let groups: usize = tree(sim).values().map(|g| g.len()).sum();
-    html! { <h2>{ format!("Cluster ({} brokers in {groups} groups)", brokers.len()) }</h2> }
+    let (brokers, groups) = (brokers.len().to_string(), groups.to_string());
+    html! { <h2>{ lang.fill(workshop::CLUSTER_COUNTS, &[("brokers", &brokers), ("groups", &groups)]) }</h2> }
 }
 
-fn chips(sim: &Sim) -> Html {
+fn chips(sim: &Sim, lang: Lang) -> Html {
     html! {
         <div class="ns-list">
             { for sim.namesrvs().iter().map(|n| html!{
                 <span class="ns-chip" data-testid="namesrv" data-namesrv={n.name.clone()}>
                     <b>{ n.name.clone() }</b>
-                    { format!(" {} brokers live · next scan in {}", n.manager.broker_live_table().len(),
-                        n.next_scan.map(|t| fmt_secs(t.saturating_sub(sim.now()))).unwrap_or_else(|| "—".into())) }
+                    { lang.fill(workshop::NAMESRV_CHIP, &[("n", &n.manager.broker_live_table().len().to_string()),
+                        ("t", &n.next_scan.map(|t| fmt_secs(t.saturating_sub(sim.now()))).unwrap_or_else(|| "—".into()))]) }
                 </span>
             }) }
         </div>
@@ -148,7 +151,18 @@ fn card_rows(
     })
 }
 
+/// A broker's state as its badge says it (the `state_name` stays in classes and `data-state`).
+fn state_words(s: BrokerState, lang: Lang) -> &'static str {
+    lang.t(match s {
+        BrokerState::Running => workshop::STATE_RUNNING,
+        BrokerState::Frozen => workshop::STATE_FROZEN,
+        BrokerState::Killed => workshop::STATE_KILLED,
+        BrokerState::Stopped => workshop::STATE_STOPPED,
+    })
+}
+
 fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
+    let lang = store.lang;
     let now = sim.now();
     let addr = b.addr.clone();
     let act = |make: fn(String) -> Action| {
@@ -187,8 +201,8 @@ fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
             <div class="broker-head" onclick={select}>
                 <span class="role">{ role }</span>
                 <span class="addr">{ addr.clone() }</span>
-                <span class={classes!("badge", state_name(b.state))}>{ state_name(b.state) }</span>
-                { if disagree { html!{ <span class="badge disagree" title="the NameServers disagree about this broker">{ "NameServers disagree" }</span> } } else { html!{} } }
+                <span class={classes!("badge", state_name(b.state))}>{ state_words(b.state, lang) }</span>
+                { if disagree { html!{ <span class="badge disagree" title={lang.t(workshop::NAMESRVS_DISAGREE_HINT)}>{ lang.t(workshop::NAMESRVS_DISAGREE) }</span> } } else { html!{} } }
             </div>
             <div class="ns-views">
                 { for sim.namesrvs().iter().enumerate().map(|(i, ns)| {
@@ -208,34 +222,34 @@ fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
                     let body = match live {
                         Some(l) => {
                             let age = now.saturating_sub(l.last_update_timestamp);
-                            let title = format!("{ns_name}: last heartbeat {} ago; expires after {}", fmt_secs(age), fmt_secs(l.heartbeat_timeout_millis));
+                            let title = lang.fill(workshop::LAST_HEARTBEAT, &[("ns", &ns_name), ("age", &fmt_secs(age)), ("timeout", &fmt_secs(l.heartbeat_timeout_millis))]);
                             html! { <>
                                 <Ring age_ms={age} timeout_ms={l.heartbeat_timeout_millis} title={title} />
                                 <span class="age">{ fmt_secs(age) }</span>
                             </> }
                         }
-                        None => html! { <span class="gone" title={format!("{ns_name} has no live entry for this broker")}>{ "not registered" }</span> },
+                        None => html! { <span class="gone" title={lang.fill(workshop::NO_LIVE_ENTRY, &[("ns", &ns_name)])}>{ lang.t(workshop::NOT_REGISTERED) }</span> },
                     };
                     html! {
                         <div class={classes!("ns-view", cut.then_some("cut"))} data-testid="broker" data-addr={addr.clone()}
                             data-namesrv={ns_name.clone()} data-state={state_name(b.state)} data-registered={registered.to_string()}>
                             <span class="ns-name">{ ns_name.clone() }</span>
                             { body }
-                            <button class="link" onclick={toggle} title={if cut { "heal the link to this NameServer" } else { "cut the link to this NameServer (silently)" }}>
-                                { if cut { "link cut · heal" } else { "cut link" } }
+                            <button class="link" onclick={toggle} title={lang.t(if cut { workshop::HEAL_NAMESRV_LINK_HINT } else { workshop::CUT_NAMESRV_LINK_HINT })}>
+                                { lang.t(if cut { workshop::LINK_CUT_HEAL } else { workshop::CUT_LINK }) }
                             </button>
                         </div>
                     }
                 }) }
             </div>
             <div class="broker-foot">
-                <span class="timer">{ b.next_register.map(|t| format!("next registration in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_else(|| "no registrations".into()) }</span>
+                <span class="timer">{ b.next_register.map(|t| lang.fill(workshop::NEXT_REGISTRATION_IN, &[("t", &fmt_secs(t.saturating_sub(now)))])).unwrap_or_else(|| lang.t(workshop::NO_REGISTRATIONS).into()) }</span>
                 <span class="actions">
-                    <button onclick={act(|broker| Action::Heartbeat { broker })} disabled={b.state != BrokerState::Running} title="register with every reachable NameServer now">{ "♥ now" }</button>
-                    <button onclick={act(|broker| Action::KillBroker { broker })} disabled={matches!(b.state, BrokerState::Killed | BrokerState::Stopped)} title="the process dies; the OS closes its connections">{ "kill" }</button>
-                    <button onclick={act(|broker| Action::FreezeBroker { broker })} disabled={b.state != BrokerState::Running} title="the process hangs: no heartbeats, nothing closed">{ "freeze" }</button>
-                    <button onclick={act(|broker| Action::StopBroker { broker })} disabled={b.state != BrokerState::Running} title="graceful shutdown: UNREGISTER_BROKER">{ "stop" }</button>
-                    <button onclick={act(|broker| Action::RestartBroker { broker })} title="start the process (again)">{ "restart" }</button>
+                    <button onclick={act(|broker| Action::Heartbeat { broker })} disabled={b.state != BrokerState::Running} title={lang.t(workshop::HEARTBEAT_NOW_HINT)}>{ lang.t(workshop::HEARTBEAT_NOW) }</button>
+                    <button onclick={act(|broker| Action::KillBroker { broker })} disabled={matches!(b.state, BrokerState::Killed | BrokerState::Stopped)} title={lang.t(workshop::KILL_HINT)}>{ lang.t(workshop::KILL) }</button>
+                    <button onclick={act(|broker| Action::FreezeBroker { broker })} disabled={b.state != BrokerState::Running} title={lang.t(workshop::FREEZE_HINT)}>{ lang.t(workshop::FREEZE) }</button>
+                    <button onclick={act(|broker| Action::StopBroker { broker })} disabled={b.state != BrokerState::Running} title={lang.t(workshop::STOP_HINT)}>{ lang.t(workshop::STOP) }</button>
+                    <button onclick={act(|broker| Action::RestartBroker { broker })} title={lang.t(workshop::RESTART_HINT)}>{ lang.t(workshop::RESTART) }</button>
                 </span>
             </div>
         </div>

@@ -3,28 +3,34 @@
 use js_sys::futures::JsFuture;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// A rejected promise in plain words.
-fn reason(e: JsValue) -> String {
+use crate::i18n::{workshop, Lang};
+
+/// A rejected promise in plain words (the browser's own message when it gives one).
+fn reason(e: JsValue, lang: Lang) -> String {
     e.dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| e.as_string())
-        .unwrap_or_else(|| "the request failed".into())
+        .unwrap_or_else(|| lang.t(workshop::FETCH_FAILED).into())
 }
 
-/// The text at `url` (relative to the page), or why it could not be had.
-pub async fn fetch_text(url: &str) -> Result<String, String> {
-    let window = web_sys::window().ok_or("no window")?;
+/// The text at `url` (relative to the page), or why it could not be had, in `lang`.
+pub async fn fetch_text(url: &str, lang: Lang) -> Result<String, String> {
+    let why = |e| reason(e, lang);
+    let window = web_sys::window().ok_or(lang.t(workshop::FETCH_NO_WINDOW))?;
     let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
         .await
-        .map_err(reason)?
+        .map_err(why)?
         .dyn_into()
-        .map_err(reason)?;
+        .map_err(why)?;
     if !response.ok() {
-        return Err(format!("{url}: HTTP {}", response.status()));
+        return Err(lang.fill(
+            workshop::FETCH_HTTP_STATUS,
+            &[("url", url), ("status", &response.status().to_string())],
+        ));
     }
-    JsFuture::from(response.text().map_err(reason)?)
+    JsFuture::from(response.text().map_err(why)?)
         .await
-        .map_err(reason)?
+        .map_err(why)?
         .as_string()
-        .ok_or_else(|| format!("{url}: not text"))
+        .ok_or_else(|| lang.fill(workshop::FETCH_NOT_TEXT, &[("url", url)]))
 }

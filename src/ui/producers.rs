@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::state::{Msg, Selection};
 use super::{fmt_number, fmt_secs, Store};
+use crate::i18n::workshop;
 use crate::producer::ClientProfile;
 use crate::sim::{scenario::Link, Action, ProducerNode};
 
@@ -16,18 +17,20 @@ pub struct ProducersViewProps {
 #[component]
 pub fn ProducersView(props: &ProducersViewProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let sim = store.sim();
     let now = sim.now();
     html! {
-        <section class="panel producers" aria-label="producers">
-            <h2>{ "Producers" }</h2>
+        <section class="panel producers" aria-label={lang.t(workshop::PRODUCERS_LABEL)}>
+            <h2>{ lang.t(workshop::PRODUCERS) }</h2>
             { for sim.producers().iter().filter(|p| p.active).map(|p| producer_card(store, p, now)) }
-            { if sim.producers().iter().all(|p| !p.active) { html!{ <p class="hint">{ "No producer. Add one below (Add producer)." }</p> } } else { html!{} } }
+            { if sim.producers().iter().all(|p| !p.active) { html!{ <p class="hint">{ lang.t(workshop::NO_PRODUCER) }</p> } } else { html!{} } }
         </section>
     }
 }
 
 fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
+    let lang = store.lang;
     let group = p.spec.group.clone();
     let s = &p.stats;
     let set = |ft: Option<bool>, client: Option<ClientProfile>| {
@@ -74,47 +77,47 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
             data-sent={s.sent.to_string()} data-ok={s.ok.to_string()} data-failed={s.failed.to_string()} data-retries={s.retries.to_string()}>
             <div class="producer-head" onclick={select}>
                 <b>{ group.clone() }</b>
-                <span>{ format!(" → {} at {}/s", p.spec.topic, fmt_number(p.spec.rate)) }</span>
-                <span class="badge">{ format!("client {}", p.client) }</span>
+                <span>{ lang.fill(workshop::SENDS_TO_AT_RATE, &[("topic", &p.spec.topic), ("rate", &fmt_number(p.spec.rate))]) }</span>
+                <span class="badge">{ lang.fill(workshop::CLIENT, &[("client", &p.client.to_string())]) }</span>
                 <span class={classes!("badge", if p.strategy.send_latency_fault_enable { "ok" } else { "off" })}>
-                    { if p.strategy.send_latency_fault_enable { "fault tolerance on" } else { "fault tolerance off" } }
+                    { lang.t(if p.strategy.send_latency_fault_enable { workshop::FAULT_TOLERANCE_ON } else { workshop::FAULT_TOLERANCE_OFF }) }
                 </span>
             </div>
             <div class="counters">
-                <span>{ format!("sent {}", s.sent) }</span>
-                <span class="ok">{ format!("ok {}", s.ok) }</span>
-                <span class="bad">{ format!("failed {}", s.failed) }</span>
-                <span>{ format!("retries {}", s.retries) }</span>
+                <span>{ lang.fill(workshop::SENT_N, &[("n", &s.sent.to_string())]) }</span>
+                <span class="ok">{ lang.fill(workshop::OK_N, &[("n", &s.ok.to_string())]) }</span>
+                <span class="bad">{ lang.fill(workshop::FAILED_N, &[("n", &s.failed.to_string())]) }</span>
+                <span>{ lang.fill(workshop::RETRIES_N, &[("n", &s.retries.to_string())]) }</span>
             </div>
-            <div class="queues" title="the queues this producer may send to, in order; the last pick is outlined">
+            <div class="queues" title={lang.t(workshop::QUEUES_HINT)}>
                 { for queues.iter().map(|q| {
                     let is_last = last.is_some_and(|l| l.broker == q.broker_name && l.queue == q.queue_id);
                     html!{ <span class={classes!("q", is_last.then_some("last"))}>{ format!("{}#{}", q.broker_name, q.queue_id) }</span> }
                 }) }
-                { if queues.is_empty() { html!{ <span class="gone">{ "no route yet" }</span> } } else { html!{} } }
+                { if queues.is_empty() { html!{ <span class="gone">{ lang.t(workshop::NO_ROUTE_YET) }</span> } } else { html!{} } }
             </div>
-            <div class="strip" title="recent attempts, oldest first; red = failed, ↻ = retry">
+            <div class="strip" title={lang.t(workshop::STRIP_HINT)}>
                 { for picks.into_iter().flatten().map(|pk| html!{
                     <span class={classes!("pick", if pk.ok { "ok" } else { "bad" }, (pk.attempt > 1).then_some("retry"))}
-                        title={format!("t={} {}#{} attempt {}", fmt_secs(pk.t), pk.broker, pk.queue, pk.attempt)}>
+                        title={lang.fill(workshop::PICK_HINT, &[("t", &fmt_secs(pk.t)), ("broker", pk.broker.as_str()), ("queue", &pk.queue.to_string()), ("attempt", &pk.attempt.to_string())])}>
                         { if pk.attempt > 1 { format!("↻{}", short(pk.broker.as_str())) } else { short(pk.broker.as_str()) } }
                     </span>
                 }) }
             </div>
             { if p.strategy.tolerance.items.is_empty() { html!{} } else { html!{
                 <table class="faults">
-                    <thead><tr><th>{ "broker" }</th><th>{ "latency" }</th><th>{ "isolated" }</th><th>{ "reachable" }</th></tr></thead>
+                    <thead><tr><th>{ "broker" }</th><th>{ lang.t(workshop::LATENCY) }</th><th>{ lang.t(workshop::ISOLATED) }</th><th>{ lang.t(workshop::REACHABLE) }</th></tr></thead>
                     <tbody>{ for p.strategy.tolerance.items.values().map(|f| html!{
                         <tr class={classes!((!f.is_available(now)).then_some("isolated"))}>
                             <td>{ f.name.to_string() }</td>
                             <td>{ format!("{} ms", f.current_latency) }</td>
-                            <td>{ if f.is_available(now) { "available".to_owned() } else { format!("for {} more", fmt_secs(f.start_timestamp - now)) } }</td>
-                            <td>{ if f.reachable { "yes" } else { "no" } }</td>
+                            <td>{ if f.is_available(now) { lang.t(workshop::AVAILABLE).to_owned() } else { lang.fill(workshop::FOR_MORE, &[("t", &fmt_secs(f.start_timestamp - now))]) } }</td>
+                            <td>{ lang.t(if f.reachable { workshop::YES } else { workshop::NO }) }</td>
                         </tr>
                     }) }</tbody>
                 </table>
             } } }
-            <div class="links" title="cut or heal the network between this producer and a broker">
+            <div class="links" title={lang.t(workshop::PRODUCER_LINKS_HINT)}>
                 { for route_brokers(p).into_iter().map(|(name, addr)| {
                     let cut = p.cut_brokers.contains(&addr);
                     let onclick = {
@@ -127,16 +130,16 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
                         })
                     };
                     html!{ <button class={classes!("link", cut.then_some("cut"))} {onclick}>
-                        { if cut { format!("{name}: link cut · heal") } else { format!("cut from {name}") } }
+                        { lang.fill(if cut { workshop::BROKER_LINK_CUT_HEAL } else { workshop::CUT_FROM }, &[("name", &name)]) }
                     </button> }
                 }) }
             </div>
             <div class="producer-foot">
                 <button onclick={set(Some(!p.strategy.send_latency_fault_enable), None)}>
-                    { if p.strategy.send_latency_fault_enable { "turn fault tolerance off" } else { "turn fault tolerance on" } }
+                    { lang.t(if p.strategy.send_latency_fault_enable { workshop::TURN_FAULT_TOLERANCE_OFF } else { workshop::TURN_FAULT_TOLERANCE_ON }) }
                 </button>
-                <button onclick={set(None, Some(other_client))}>{ format!("use {other_client} client") }</button>
-                <button onclick={remove}>{ "remove" }</button>
+                <button onclick={set(None, Some(other_client))}>{ lang.fill(workshop::USE_CLIENT, &[("client", &other_client.to_string())]) }</button>
+                <button onclick={remove}>{ lang.t(workshop::REMOVE) }</button>
             </div>
         </div>
     }

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::state::Msg;
 use super::topic_picker::TopicPicker;
 use super::{fmt_secs, Store};
+use crate::i18n::{workshop, Lang};
 
 /// Above this many topics the chooser is a search field over a windowed list instead of a `<select>`.
 const PICKER_FROM: usize = 300;
@@ -20,12 +21,19 @@ pub struct RouteViewProps {
     pub store: Store,
 }
 
+/// The decoded route in English, for live mode's page until it passes its language
+/// ([`route_table_in`]).
 pub(crate) fn route_table(route: &TopicRouteData) -> Html {
+    route_table_in(route, Lang::En)
+}
+
+/// The decoded route: one row per broker group, with its master and its queues and perm.
+pub(crate) fn route_table_in(route: &TopicRouteData, lang: Lang) -> Html {
     let mut qds = route.queue_datas.clone();
     crate::sort::sort_by(&mut qds, |a, b| a.broker_name.cmp(&b.broker_name));
     html! {
         <table class="route-table">
-            <thead><tr><th>{ "brokerName" }</th><th>{ "master (id 0)" }</th><th>{ "R" }</th><th>{ "W" }</th><th>{ "perm" }</th></tr></thead>
+            <thead><tr><th>{ "brokerName" }</th><th>{ lang.t(workshop::MASTER_ID_0) }</th><th>{ "R" }</th><th>{ "W" }</th><th>{ "perm" }</th></tr></thead>
             <tbody>
             { for qds.iter().map(|qd| {
                 let master = route.broker_data(qd.broker_name.as_str()).and_then(|b| b.master_addr()).map(|a| a.to_string());
@@ -33,7 +41,7 @@ pub(crate) fn route_table(route: &TopicRouteData) -> Html {
                 html! {
                     <tr class={classes!((!writable).then_some("not-writable"))}>
                         <td>{ qd.broker_name.to_string() }</td>
-                        <td>{ master.unwrap_or_else(|| "— none: producers skip it".into()) }</td>
+                        <td>{ master.unwrap_or_else(|| lang.t(workshop::NO_MASTER_SKIPPED).into()) }</td>
                         <td>{ qd.read_queue_nums }</td>
                         <td>{ qd.write_queue_nums }</td>
                         <td title={format!("perm {}", qd.perm)}>{ perm_to_string(qd.perm) }</td>
@@ -79,6 +87,7 @@ pub(crate) fn TopicSelect(props: &TopicSelectProps) -> Html {
 #[component]
 pub fn RouteView(props: &RouteViewProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let sim = store.sim();
     let topic = store.topic.clone();
     // Rebuilt only when topics come or go (not on every tick: 10,000 topics on two NameServers).
@@ -139,7 +148,7 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
             ns.manager
                 .route_body(&topic, crate::namesrv::JsonForm::Standard)
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_else(|| "(no body: TOPIC_NOT_EXIST)".into())
+                .unwrap_or_else(|| lang.t(workshop::NO_BODY_TOPIC_NOT_EXIST).into())
         })
         .collect();
     let senders: Vec<_> = sim
@@ -149,10 +158,10 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
         .collect();
     let now = sim.now();
     html! {
-        <section class="panel route" aria-label="topic route">
-            <h2>{ "Topic route " }
+        <section class="panel route" aria-label={lang.t(workshop::TOPIC_ROUTE_LABEL)}>
+            <h2>{ lang.t(workshop::TOPIC_ROUTE) }{ " " }
                 { chooser }
-                { if disagree { html!{ <span class="badge disagree">{ "NameServers disagree" }</span> } } else { html!{} } }
+                { if disagree { html!{ <span class="badge disagree">{ lang.t(workshop::NAMESRVS_DISAGREE) }</span> } } else { html!{} } }
             </h2>
             <div class="route-columns" data-testid="route-view" data-topic={topic.clone()}>
             { for routes.iter().zip(&bodies).map(|((ns, route), json)| {
@@ -160,34 +169,34 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
                     <div class="route-ns" data-namesrv={ns.clone()}>
                         <h3>{ ns.clone() }</h3>
                         { match route {
-                            Some(r) => route_table(r),
-                            None => html!{ <p class="gone">{ "TOPIC_NOT_EXIST (code 17): no route" }</p> },
+                            Some(r) => route_table_in(r, lang),
+                            None => html!{ <p class="gone">{ lang.t(workshop::TOPIC_NOT_EXIST_NO_ROUTE) }</p> },
                         } }
-                        <details><summary>{ "JSON a client receives" }</summary>
-                            <p class="hint">{ "Byte for byte what this NameServer sends a 4.9.4+ or 5.x client: brokerDatas and queueDatas in the order of RocketMQ's hash maps, not sorted." }</p>
+                        <details><summary>{ lang.t(workshop::JSON_A_CLIENT_RECEIVES) }</summary>
+                            <p class="hint">{ lang.t(workshop::JSON_WIRE_HINT) }</p>
                             <pre class="json wire">{ json.clone() }</pre></details>
                     </div>
                 }
             }) }
             </div>
-            <h3>{ "Producers' cached copies" }</h3>
+            <h3>{ lang.t(workshop::CACHED_COPIES) }</h3>
             <ul class="cached">
             { if senders.is_empty() {
-                html!{ <li class="none">{ format!("no producer sends to {topic}") }</li> }
+                html!{ <li class="none">{ lang.fill(workshop::NO_PRODUCER_SENDS_TO, &[("topic", &topic)]) }</li> }
             } else { html!{} } }
             { for senders.iter().map(|p| {
-                let ns = p.namesrv.and_then(|i| sim.namesrvs().get(i)).map(|n| n.name.clone()).unwrap_or_else(|| "(no NameServer yet)".into());
-                let age = p.route_fetched_at.map(|t| format!("fetched {} ago", fmt_secs(now.saturating_sub(t)))).unwrap_or_else(|| "not fetched yet".into());
+                let ns = p.namesrv.and_then(|i| sim.namesrvs().get(i)).map(|n| n.name.clone()).unwrap_or_else(|| lang.t(workshop::NO_NAMESRV_YET).into());
+                let age = p.route_fetched_at.map(|t| lang.fill(workshop::FETCHED_AGO, &[("age", &fmt_secs(now.saturating_sub(t)))])).unwrap_or_else(|| lang.t(workshop::NOT_FETCHED_YET).into());
                 let cached = p.info.as_ref().map(|i| i.topic_route_data.sorted());
                 let fresh = routes.iter().find(|(n, _)| *n == ns).map(|(_, r)| r.clone());
                 let stale = matches!((&cached, &fresh), (Some(c), Some(Some(f))) if c != f) || matches!((&cached, &fresh), (Some(_), Some(None)));
                 let brokers: Vec<String> = cached.as_ref().map(|c| c.broker_datas.iter().map(|b| b.broker_name.to_string()).collect()).unwrap_or_default();
                 html! {
                     <li class={classes!(stale.then_some("stale"))}>
-                        <b>{ p.spec.group.clone() }</b>{ format!(" via {ns}, {age}: ") }
-                        { if brokers.is_empty() { "no route".to_owned() } else { brokers.join(", ") } }
-                        { if stale { html!{ <span class="badge stale" title="differs from what its NameServer answers now">{ "stale" }</span> } } else { html!{} } }
-                        <span class="timer">{ p.next_poll.map(|t| format!(" · next poll in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_default() }</span>
+                        <b>{ p.spec.group.clone() }</b>{ lang.fill(workshop::CACHED_VIA, &[("ns", &ns), ("age", &age)]) }
+                        { if brokers.is_empty() { lang.t(workshop::NO_ROUTE).to_owned() } else { brokers.join(", ") } }
+                        { if stale { html!{ <span class="badge stale" title={lang.t(workshop::STALE_HINT)}>{ lang.t(workshop::STALE) }</span> } } else { html!{} } }
+                        <span class="timer">{ p.next_poll.map(|t| lang.fill(workshop::NEXT_POLL_IN, &[("t", &fmt_secs(t.saturating_sub(now)))])).unwrap_or_default() }</span>
                     </li>
                 }
             }) }

@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::fetch::fetch_text;
 use super::state::Msg;
 use super::Store;
+use crate::i18n::workshop;
 use crate::sim::{presets, Scenario};
 use crate::view::share::{share_hash_at, HASH_PREFIX};
 
@@ -33,6 +34,7 @@ fn page_url() -> String {
 #[component]
 pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let on_preset = {
         let store = store.clone();
         Callback::from(move |e: Event| {
@@ -55,38 +57,44 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
         move |loading: &Option<String>| {
             if let Some(name) = loading.clone() {
                 js_sys::futures::spawn_local(async move {
-                    let json = fetch_text(&format!("scenarios/{name}.json")).await;
+                    let json = fetch_text(&format!("scenarios/{name}.json"), lang).await;
                     store.dispatch(Msg::PresetFetched { name, json });
                 });
             }
         }
     });
     let shown = store.loading.as_deref().or(store.preset.as_deref());
+    // A shipped preset's or lesson's title in the language shown, else the file's own.
+    let preset = store.preset.as_deref();
     let title = if store.loading.is_some() {
-        "loading…".into()
+        lang.t(workshop::LOADING).into()
+    } else if let Some(p) = preset.and_then(crate::sim::preset) {
+        p.title_in(lang).into()
+    } else if let Some(l) = preset.and_then(crate::sim::lesson) {
+        l.title_in(lang).into()
     } else {
         store
             .base
             .title
             .clone()
-            .unwrap_or_else(|| "Untitled scenario".into())
+            .unwrap_or_else(|| lang.t(workshop::UNTITLED_SCENARIO).into())
     };
     // `data-preset` names the preset shown once it is loaded (tests wait for it).
     html! {
-        <section class="scenario-bar" aria-label="scenario" data-testid="scenario-bar"
+        <section class="scenario-bar" aria-label={lang.t(workshop::SCENARIO)} data-testid="scenario-bar"
             data-preset={store.preset.clone()} aria-busy={store.loading.is_some().then_some("true")}>
-            <label>{ "preset " }
-                <select onchange={on_preset} data-testid="preset" aria-label="preset">
-                    <option value="" selected={shown.is_none()}>{ "choose…" }</option>
+            <label>{ lang.t(workshop::PRESET) }{ " " }
+                <select onchange={on_preset} data-testid="preset" aria-label={lang.t(workshop::PRESET)}>
+                    <option value="" selected={shown.is_none()}>{ lang.t(workshop::CHOOSE) }</option>
                     { for presets().iter().map(|p| {
-                        html!{ <option value={p.name} selected={shown == Some(p.name)}>{ p.title_in(store.lang) }</option> }
+                        html!{ <option value={p.name} selected={shown == Some(p.name)}>{ p.title_in(lang) }</option> }
                     }) }
                 </select>
             </label>
             <span class="title">{ title }</span>
             <span class="badge">{ format!("NameServer {}", store.base.profile) }</span>
-            <span class="badge">{ format!("seed {}", store.base.seed) }</span>
-            <button onclick={reset} title="back to t = 0 of this scenario">{ "Reset" }</button>
+            <span class="badge">{ lang.fill(workshop::SEED, &[("seed", &store.base.seed.to_string())]) }</span>
+            <button onclick={reset} title={lang.t(workshop::RESET_HINT)}>{ lang.t(workshop::RESET) }</button>
             <ShareDialog store={store.clone()} />
         </section>
     }
@@ -96,6 +104,7 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
 #[component]
 fn ShareDialog(props: &ScenarioBarProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let open = use_state(|| false);
     let text = use_state(String::new);
     let toggle = {
@@ -123,7 +132,9 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
                 store.dispatch(Msg::Load(Box::new(s)));
                 open.set(false);
             }
-            Err(e) => store.dispatch(Msg::Error(format!("import: {e}"))),
+            Err(e) => store.dispatch(Msg::Error(
+                lang.fill(workshop::IMPORT_ERROR, &[("error", &e.to_string())]),
+            )),
         })
     };
     let with_time = use_state(|| false);
@@ -161,21 +172,21 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
         })
     };
     html! { <>
-        <button onclick={toggle} data-testid="share-open">{ if *open { "Close" } else { "Share · export · import" } }</button>
+        <button onclick={toggle} data-testid="share-open">{ lang.t(if *open { workshop::CLOSE_SHARE } else { workshop::SHARE_OPEN }) }</button>
         { if *open { html! {
-            <div class="dialog" role="dialog" aria-label="share, export, import">
+            <div class="dialog" role="dialog" aria-label={lang.t(workshop::SHARE_LABEL)}>
                 <label class="check"><input type="checkbox" checked={*with_time} onchange={on_time} data-testid="share-with-time" />
-                    { format!("open at the moment shown (t = {} s)", crate::decimal::secs_fixed(now, 1)) }</label>
-                <label>{ if *with_time { "Share link (reproduces this session, paused at the moment shown, your actions included)" } else { "Share link (reproduces this session, paused at t = 0, your actions included)" } }
+                    { lang.fill(workshop::SHARE_WITH_TIME, &[("t", &crate::decimal::secs_fixed(now, 1))]) }</label>
+                <label>{ lang.t(if *with_time { workshop::SHARE_LINK_AT_MOMENT } else { workshop::SHARE_LINK_AT_START }) }
                     <input readonly=true value={link.clone()} data-testid="share-link" onfocus={Callback::from(|e: FocusEvent| {
                         if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() { i.select(); }
                     })} />
                 </label>
-                <button onclick={use_link}>{ "Put it in the address bar" }</button>
-                <label>{ "Scenario file (copy to export; paste and Import to load)" }
+                <button onclick={use_link}>{ lang.t(workshop::PUT_IN_ADDRESS_BAR) }</button>
+                <label>{ lang.t(workshop::SCENARIO_FILE) }
                     <textarea rows="14" value={(*text).clone()} oninput={on_text} data-testid="scenario-json" />
                 </label>
-                <button class="primary" onclick={import}>{ "Import" }</button>
+                <button class="primary" onclick={import}>{ lang.t(workshop::IMPORT) }</button>
             </div>
         } } else { html!{} } }
     </> }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::vlist::VirtualList;
 use super::{contains_ci, fmt_secs, Store};
+use crate::i18n::{workshop, Lang};
 use crate::model::perm::perm_to_string;
 use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime, ClientOrder, ClusterLayout};
 
@@ -24,14 +25,18 @@ pub(crate) struct TopicRow {
 #[derive(Properties, PartialEq)]
 pub(crate) struct TopicRowsProps {
     pub rows: std::rc::Rc<Vec<TopicRow>>,
+    /// The language of the column headers.
+    #[prop_or_default]
+    pub lang: Lang,
 }
 
 /// The rows of topicQueueTable. Its own component so a clock tick that changed no row re-renders
 /// nothing here (the props compare equal).
 #[component]
 pub(crate) fn TopicRows(props: &TopicRowsProps) -> Html {
+    let lang = props.lang;
     html! {
-        <table><thead><tr><th>{"topic"}</th><th>{"brokerName"}</th><th>{"read"}</th><th>{"write"}</th><th>{"perm"}</th><th>{"topicSysFlag"}</th></tr></thead>
+        <table><thead><tr><th>{"topic"}</th><th>{"brokerName"}</th><th>{ lang.t(workshop::COLUMN_READ) }</th><th>{ lang.t(workshop::COLUMN_WRITE) }</th><th>{"perm"}</th><th>{"topicSysFlag"}</th></tr></thead>
         <tbody>{ for props.rows.iter().take(ROW_LIMIT).map(|r| html!{
             <tr key={r.key.clone()} class={classes!(r.changed.then_some("changed"))}>
                 <td>{ r.topic.clone() }</td><td>{ r.qd.broker_name.to_string() }</td><td>{ r.qd.read_queue_nums }</td>
@@ -70,11 +75,12 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
             )
         })
     };
+    let lang = store.lang;
     let sim = store.sim();
     let f = filter.to_ascii_lowercase();
     html! {
         <div class="tables">
-            <label class="filter">{ "filter topics " }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder="e.g. TopicTest" /></label>
+            <label class="filter">{ lang.t(workshop::FILTER_TOPICS) }{ " " }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder={lang.t(workshop::FILTER_EXAMPLE)} /></label>
             <div class="ns-tables">
             { for (0..sim.namesrvs().len()).map(|i| html! {
                 <NsTables store={store.clone()} ns={i} filter={f.clone()} />
@@ -120,14 +126,23 @@ fn NsTables(props: &NsTablesProps) -> Html {
         return html! {};
     };
     let m = &ns.manager;
+    let lang = store.lang;
+    let (read, write) = (
+        lang.t(workshop::COLUMN_READ),
+        lang.t(workshop::COLUMN_WRITE),
+    );
+    let (age, timeout) = (
+        lang.t(workshop::COLUMN_AGE),
+        lang.t(workshop::COLUMN_TIMEOUT),
+    );
     html! {
         <div class="ns-table" data-namesrv={ns.name.clone()}>
             <h3>{ ns.name.clone() }</h3>
-            <h4>{ format!("topicQueueTable ({} topics, {total} rows)", m.topic_queue_table().len()) }</h4>
+            <h4>{ lang.fill(workshop::TOPIC_QUEUE_TABLE_COUNTS, &[("topics", &m.topic_queue_table().len().to_string()), ("rows", &total.to_string())]) }</h4>
             <VirtualList len={total} row_height={ROW_PX} viewport={TOPICS_PX} testid="topic-queue-table"
-                head={head(&["topic", "brokerName", "read", "write", "perm", "topicSysFlag"])}
+                head={head(&["topic", "brokerName", read, write, "perm", "topicSysFlag"])}
                 rows={topic_cb} />
-            <h4>{ format!("brokerAddrTable ({} groups)", m.broker_addr_table().len()) }</h4>
+            <h4>{ lang.fill(workshop::BROKER_ADDR_TABLE_COUNTS, &[("n", &m.broker_addr_table().len().to_string())]) }</h4>
             <VirtualList len={m.broker_addr_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
                 testid="broker-addr-table" head={head(&["brokerName", "cluster", "brokerAddrs"])}
                 rows={addr_cb} />
@@ -135,13 +150,13 @@ fn NsTables(props: &NsTablesProps) -> Html {
             <table><tbody>{ for m.cluster_addr_table().iter().map(|(c, names)| html!{ <tr>
                 <td>{ c.to_string() }</td><td>{ names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ") }</td>
             </tr> }) }</tbody></table>
-            <h4>{ format!("brokerLiveTable ({} brokers)", m.broker_live_table().len()) }</h4>
+            <h4>{ lang.fill(workshop::BROKER_LIVE_TABLE_COUNTS, &[("n", &m.broker_live_table().len().to_string())]) }</h4>
             <VirtualList len={m.broker_live_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
                 testid="broker-live-table"
-                head={head(&["brokerAddr", "lastUpdateTimestamp", "age", "timeout", "dataVersion", "haServerAddr"])}
+                head={head(&["brokerAddr", "lastUpdateTimestamp", age, timeout, "dataVersion", "haServerAddr"])}
                 rows={live_rows(store, i)} />
             <h4>{ "filterServerTable" }</h4>
-            <p class="hint">{ if m.filter_server_table().is_empty() { "empty (filter servers are a legacy feature)" } else { "" } }</p>
+            <p class="hint">{ if m.filter_server_table().is_empty() { lang.t(workshop::FILTER_SERVERS_EMPTY) } else { "" } }</p>
         </div>
     }
 }
@@ -239,7 +254,7 @@ pub fn MqadminView(props: &MqadminViewProps) -> Html {
     };
     html! {
         <div class="mqadmin">
-            <p class="hint">{ "Runtime columns (TPS, timer, disk) are not simulated and read as an idle broker's." }</p>
+            <p class="hint">{ store.lang.t(workshop::MQADMIN_RUNTIME_HINT) }</p>
             { for sim.namesrvs().iter().map(|ns| {
                 let info = ns.manager.get_all_cluster_info();
                 let layout = ClusterLayout::for_profile(ns.manager.profile());

@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use super::state::{Msg, SPEEDS};
 use super::{fmt_secs, Store};
+use crate::i18n::workshop;
 
 #[derive(Properties, PartialEq)]
 pub struct TimeBarProps {
@@ -13,6 +14,7 @@ pub struct TimeBarProps {
 #[component]
 pub fn TimeBar(props: &TimeBarProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let sim = store.sim();
     let now = sim.now();
     let next = sim.next_timer();
@@ -37,34 +39,38 @@ pub fn TimeBar(props: &TimeBarProps) -> Html {
         })
     };
     // No pause glyph: Debian's Chromium fonts lack U+23F8 and draw an empty box.
-    let play_label = if store.playing { "Pause" } else { "▶ Play" };
+    let play_label = lang.t(if store.playing {
+        workshop::PAUSE
+    } else {
+        workshop::PLAY
+    });
     html! {
-        <section class="timebar" aria-label="time controls">
-            <span class="clock" data-testid="clock" title="virtual time">{ format!("t = {} s", crate::decimal::secs_fixed(now, 1)) }</span>
+        <section class="timebar" aria-label={lang.t(workshop::TIME_CONTROLS)}>
+            <span class="clock" data-testid="clock" title={lang.t(workshop::VIRTUAL_TIME)}>{ format!("t = {} s", crate::decimal::secs_fixed(now, 1)) }</span>
             <button data-testid="play-pause" class={classes!("primary", store.playing.then_some("playing"))}
                 onclick={dispatch(|| Msg::TogglePlay)} title="Space">{ play_label }</button>
-            <label class="speed">{ "speed " }
-                <select onchange={on_speed} aria-label="speed">
+            <label class="speed">{ lang.t(workshop::SPEED) }{ " " }
+                <select onchange={on_speed} aria-label={lang.t(workshop::SPEED)}>
                     { for SPEEDS.iter().map(|s| html! {
                         <option value={(*s as u32).to_string()} selected={(*s - store.speed).abs() < 1e-9}>{ format!("{}×", *s as u32) }</option>
                     }) }
                 </select>
             </label>
             <button data-testid="step" onclick={dispatch(|| Msg::Step)}
-                title="fire the next timer (registration, scan, route poll, send)">{ "Step ⇥" }</button>
+                title={lang.t(workshop::STEP_HINT)}>{ lang.t(workshop::STEP) }</button>
             { for [10u64, 30, 120].iter().map(|s| html! {
                 <button data-testid="advance" data-secs={s.to_string()} onclick={advance(*s)}>
                     { if *s < 60 { format!("+{s} s") } else { format!("+{} min", s / 60) } }
                 </button>
             }) }
             <button data-testid="advance-to-expiry" onclick={dispatch(|| Msg::AdvanceToExpiry)}
-                title="run until a NameServer removes a broker (next expiry, idle close or scan)">{ "» next expiry" }</button>
+                title={lang.t(workshop::NEXT_EXPIRY_HINT)}>{ lang.t(workshop::NEXT_EXPIRY) }</button>
             // Always laid out, shown or hidden, so the bar does not jump while time runs.
             <span class={classes!("behind", store.falling_behind().then_some("on"))} data-testid="behind"
-                title="the simulator cannot keep up with this speed here: virtual time runs slower than chosen">
-                { "⚠ slower than chosen" }</span>
-            <span class="next" title="when the next timer fires">
-                { next.map(|t| format!("next timer in {}", fmt_secs(t.saturating_sub(now)))).unwrap_or_default() }
+                title={lang.t(workshop::BEHIND_HINT)}>
+                { lang.t(workshop::BEHIND) }</span>
+            <span class="next" title={lang.t(workshop::NEXT_TIMER_HINT)}>
+                { next.map(|t| lang.fill(workshop::NEXT_TIMER_IN, &[("t", &fmt_secs(t.saturating_sub(now)))])).unwrap_or_default() }
             </span>
         </section>
     }

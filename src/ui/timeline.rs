@@ -12,6 +12,7 @@ use yew::prelude::*;
 
 use super::state::Msg;
 use super::{dec, Store};
+use crate::i18n::{workshop, Lang};
 use crate::sim::timeline::{Mark, MarkKind};
 
 /// Columns marks are gathered into: marks closer than this share one element (a big cluster's
@@ -68,6 +69,7 @@ fn time_at(el: &web_sys::Element, client_x: i32, span: u64, head: u64) -> u64 {
 #[component]
 pub fn TimelineView(props: &TimelineProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let (now, head, at_head, count) = {
         let tl = store.timeline.borrow();
         (tl.now(), tl.head(), tl.at_head(), tl.marks().len())
@@ -99,24 +101,23 @@ pub fn TimelineView(props: &TimelineProps) -> Html {
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::SeekHead))
     };
     let where_text = if at_head {
-        format!("{} · the furthest time reached", clock_text(now))
+        lang.fill(workshop::AT_HEAD, &[("t", &clock_text(now))])
     } else {
-        format!(
-            "showing {} of {} · in the past: play replays it, acting replaces what came after",
-            clock_text(now),
-            clock_text(head)
+        lang.fill(
+            workshop::IN_THE_PAST,
+            &[("t", &clock_text(now)), ("head", &clock_text(head))],
         )
     };
     html! {
-        <section class={classes!("timeline", (!at_head).then_some("past"))} data-testid="timeline" aria-label="timeline"
+        <section class={classes!("timeline", (!at_head).then_some("past"))} data-testid="timeline" aria-label={lang.t(workshop::TIMELINE)}
             data-now={now.to_string()} data-head={head.to_string()}>
             <div class="tl-top">
                 <span class="tl-where" data-testid="timeline-where">{ where_text }</span>
                 <button data-testid="now" class={classes!("tl-now", (!at_head).then_some("primary"))} disabled={at_head}
-                    onclick={to_head} title="back to the furthest time reached (End)">{ "Back to now" }</button>
+                    onclick={to_head} title={lang.t(workshop::BACK_TO_NOW_HINT)}>{ lang.t(workshop::BACK_TO_NOW) }</button>
             </div>
             <div class="tl-track" onmousedown={seek_at(false)} onmousemove={seek_at(true)}
-                title="click or drag to see any earlier moment">
+                title={lang.t(workshop::TRACK_HINT)}>
                 <div class="tl-reached" style={format!("width:{}%", dec(pct(head), 3))} />
                 <MarksLayer store={store.clone()} {span} {count} epoch={store.marks_epoch} />
                 <div class="tl-cursor" style={format!("left:{}%", dec(pct(now), 3))} />
@@ -124,7 +125,7 @@ pub fn TimelineView(props: &TimelineProps) -> Html {
             <div class="tl-scale" aria-hidden="true">
                 <span>{ "0:00" }</span><span>{ clock_text(span / 2) }</span><span>{ clock_text(span) }</span>
             </div>
-            <Legend />
+            <Legend {lang} />
         </section>
     }
 }
@@ -133,8 +134,8 @@ pub fn TimelineView(props: &TimelineProps) -> Html {
 struct MarksLayerProps {
     store: Store,
     span: u64,
-    /// How many marks the branch has: the layer re-renders when it, the span or the branch changes
-    /// (marks are only ever added at the head, or replaced by a fork or an undo).
+    /// How many marks the branch has: the layer re-renders when it, the span, the branch or the
+    /// language changes (marks are only ever added at the head, or replaced by a fork or an undo).
     count: usize,
     epoch: u64,
 }
@@ -143,6 +144,7 @@ impl PartialEq for MarksLayerProps {
     fn eq(&self, other: &Self) -> bool {
         std::rc::Rc::ptr_eq(&self.store.timeline, &other.store.timeline)
             && (self.span, self.count, self.epoch) == (other.span, other.count, other.epoch)
+            && self.store.lang == other.store.lang
     }
 }
 
@@ -175,6 +177,7 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
             .or_insert(Gathered { first: m, n: 1 });
     }
     let store = props.store.clone();
+    let lang = store.lang;
     // Removals in one column sit side by side (crash-hang-stop removes two brokers at 75 s).
     let mut beside: BTreeMap<u64, u32> = BTreeMap::new();
     html! { <>
@@ -189,9 +192,9 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
                 })
             };
             let title = if g.n > 1 {
-                format!("{} · {} × {} — the first: {}", clock_text(t), g.n, kind_words(m.kind), m.text)
+                lang.fill(workshop::MARKS_GATHERED, &[("t", &clock_text(t)), ("n", &g.n.to_string()), ("kind", kind_words(m.kind, lang)), ("text", &m.text(lang))])
             } else {
-                format!("{} · {}", clock_text(t), m.text)
+                format!("{} · {}", clock_text(t), m.text(lang))
             };
             // Failed sends show their density: more in a column, darker.
             let left = dec(t as f64 * 100.0 / span as f64, 3);
@@ -215,33 +218,39 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
 }
 
 /// A kind in words, for the legend and the hover of gathered marks.
-fn kind_words(k: MarkKind) -> &'static str {
-    match k {
-        MarkKind::BrokerRemoved => "broker removed",
-        MarkKind::BrokerRegistered => "first registration",
-        MarkKind::PermChanged => "write perm changed",
-        MarkKind::TopicQueueChanged => "topic routes changed",
-        MarkKind::Send => "failed sends",
-        MarkKind::Action => "action",
-    }
+fn kind_words(k: MarkKind, lang: Lang) -> &'static str {
+    lang.t(match k {
+        MarkKind::BrokerRemoved => workshop::MARK_BROKER_REMOVED,
+        MarkKind::BrokerRegistered => workshop::MARK_FIRST_REGISTRATION,
+        MarkKind::PermChanged => workshop::MARK_PERM_CHANGED,
+        MarkKind::TopicQueueChanged => workshop::MARK_TOPIC_ROUTES_CHANGED,
+        MarkKind::Send => workshop::MARK_FAILED_SENDS,
+        MarkKind::Action => workshop::MARK_ACTION,
+    })
+}
+
+#[derive(Properties, PartialEq)]
+struct LegendProps {
+    lang: Lang,
 }
 
 /// What the colours mean.
 #[component]
-fn Legend() -> Html {
-    let removal = |reason: &'static str, words: &'static str| {
-        html! { <span class="key"><i class={classes!("mark", "broker_removed", reason)} />{ words }</span> }
+fn Legend(props: &LegendProps) -> Html {
+    let lang = props.lang;
+    let removal = |reason: &'static str, words: crate::i18n::Phrase| {
+        html! { <span class="key"><i class={classes!("mark", "broker_removed", reason)} />{ lang.t(words) }</span> }
     };
     let other = |k: MarkKind| {
-        html! { <span class="key"><i class={classes!("mark", k.name())} />{ kind_words(k) }</span> }
+        html! { <span class="key"><i class={classes!("mark", k.name())} />{ kind_words(k, lang) }</span> }
     };
     html! {
         <div class="tl-legend" data-testid="timeline-legend">
-            <span class="key-title">{ "removed: " }</span>
-            { removal("expired", "expired (no heartbeat for 120 s)") }
-            { removal("channel_closed", "channel closed") }
-            { removal("idle_closed", "idle closed") }
-            { removal("unregistered", "unregistered") }
+            <span class="key-title">{ lang.t(workshop::LEGEND_REMOVED) }</span>
+            { removal("expired", workshop::LEGEND_EXPIRED) }
+            { removal("channel_closed", workshop::LEGEND_CHANNEL_CLOSED) }
+            { removal("idle_closed", workshop::LEGEND_IDLE_CLOSED) }
+            { removal("unregistered", workshop::LEGEND_UNREGISTERED) }
             { other(MarkKind::BrokerRegistered) }
             { other(MarkKind::PermChanged) }
             { other(MarkKind::TopicQueueChanged) }

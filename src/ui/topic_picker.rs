@@ -9,6 +9,7 @@ use super::contains_ci;
 use super::state::Msg;
 use super::vlist::VirtualList;
 use super::Store;
+use crate::i18n::workshop;
 
 const ROW_PX: u32 = 22;
 const LIST_PX: u32 = 330;
@@ -23,7 +24,9 @@ pub struct TopicPickerProps {
 impl PartialEq for TopicPickerProps {
     /// The store changes on every tick, the topics rarely: compare what is shown.
     fn eq(&self, other: &Self) -> bool {
-        self.selected == other.selected && self.topics == other.topics
+        self.selected == other.selected
+            && self.topics == other.topics
+            && self.store.lang == other.store.lang
     }
 }
 
@@ -100,7 +103,7 @@ pub fn TopicPicker(props: &TopicPickerProps) -> Html {
     html! {
         <span class="topic-picker">
             <input type="search" aria-label="topic" data-testid="topic-picker" {value} {onfocus} {onblur} {oninput} {onkeydown}
-                placeholder={format!("filter {} topics", props.topics.len())} />
+                placeholder={props.store.lang.fill(workshop::FILTER_N_TOPICS, &[("n", &props.topics.len().to_string())])} />
             { if *open { html! {
                 <VirtualList len={matches.len()} row_height={ROW_PX} viewport={LIST_PX} class="topic-list"
                     testid="topic-list" {rows} />
