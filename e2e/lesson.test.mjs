@@ -1,6 +1,6 @@
 // End-to-end: lesson 2 (heartbeats and the 120 s expiry) walked through the player's test contract
 // (src/ui/lesson.rs): step by step with a wrong answer and Back, then in a browser whose language is
-// zh-CN, and the language toggle. Screenshots of both under E2E_SHOTS.
+// zh-CN, the language toggle, and the whole workshop in 简体中文. Screenshots under E2E_SHOTS.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -58,12 +58,17 @@ test('lesson 2 step by step: a wrong answer, the task, Next and Back', async () 
 let zhBrowser;
 after(async () => zhBrowser?.close());
 
-test('the same lesson in a browser set to zh-CN, and the language toggle', async () => {
-  zhBrowser = await chromium.launch({
+// A fresh browser context set to zh-CN (nothing remembered), in a browser launched once.
+async function zhContext() {
+  zhBrowser ??= await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--lang=zh-CN'],
   });
-  const context = await zhBrowser.newContext({ locale: 'zh-CN', viewport: { width: 1500, height: 1000 } });
+  return zhBrowser.newContext({ locale: 'zh-CN', viewport: { width: 1500, height: 1000 } });
+}
+
+test('the same lesson in a browser set to zh-CN, and the language toggle', async () => {
+  const context = await zhContext();
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -83,5 +88,48 @@ test('the same lesson in a browser set to zh-CN, and the language toggle', async
   await again.goto(new globalThis.URL(`./${LESSON}`, URL).href);
   await again.locator('[data-testid=lesson]').waitFor({ timeout: 30_000 });
   assert.equal(await again.getAttribute('[data-testid=lang-toggle]', 'data-lang'), 'en');
+  assert.deepEqual(errors, []);
+});
+
+test('the whole workshop in 简体中文: the note, the panels, the feed, the timeline and the inspector', async () => {
+  const context = await zhContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(URL); // crash-hang-stop, the default preset
+  await page.locator('[data-testid=clock]').waitFor({ timeout: 30_000 });
+  assert.equal(await page.getAttribute('[data-testid=lang-toggle]', 'data-lang'), 'zh');
+  const han = /[\u4e00-\u9fff]/;
+  // The teaching note: short points, in Chinese.
+  assert.match(await page.textContent('[data-testid=note]'), /注意观察/);
+  assert.ok(await page.locator('[data-testid=note] li').count() >= 2, 'the note is points');
+  await page.click('[data-testid=advance][data-secs="120"]');
+  await page.click('[data-testid=advance][data-secs="120"]'); // t = 240: every broker of the story has left
+  // What happened, in the feed's Chinese sentences.
+  const feed = await page.textContent('[data-testid=event-feed]');
+  assert.match(feed, /ns-1 移除了 broker-b（10\.0\.0\.2:10911）：它的连接空闲太久/);
+  assert.match(feed, /ns-1 移除了 broker-a（10\.0\.0\.1:10911）：它的连接已关闭/);
+  assert.match(await page.textContent('[role=tablist]'), /路由表/);
+  const mark = page.locator('[data-testid=timeline-mark][data-kind=broker_removed][data-reason=idle_closed]');
+  assert.match(await mark.getAttribute('title'), /移除了/);
+  await page.screenshot({ path: join(SHOTS, 'workshop-zh.png') });
+
+  await page.click('[data-testid="node-broker-10.0.0.4:10911"]');
+  const inspector = page.locator('[data-testid=inspector]');
+  await inspector.waitFor();
+  assert.match(await inspector.textContent(), han);
+  await inspector.screenshot({ path: join(SHOTS, 'inspector-zh.png') });
+
+  await page.click('[role=tab]:has-text("计时器")');
+  await page.screenshot({ path: join(SHOTS, 'timing-zh.png') });
+  await page.keyboard.press('?');
+  assert.match(await page.textContent('[data-testid=shortcuts]'), han);
+  await page.screenshot({ path: join(SHOTS, 'shortcuts-zh.png') });
+  await page.keyboard.press('Escape');
+
+  // The toggle switches every panel at once.
+  await page.click('[data-testid=lang-toggle]');
+  assert.match(await page.textContent('[role=tablist]'), /Tables/);
+  assert.match(await page.textContent('[data-testid=event-feed]'), /ns-1 removed broker-b \(10\.0\.0\.2:10911\)/);
   assert.deepEqual(errors, []);
 });
