@@ -22,9 +22,10 @@ phrases! {
     MESSAGES_PER_SECOND: "messages per second", "每秒消息数";
     RATE_NOT_A_NUMBER: "{value} is not a number of messages per second", "{value} 不是有效的每秒消息数";
     FAULT_TOLERANCE_FIELD: "fault tolerance (sendLatencyFaultEnable)", "故障规避（sendLatencyFaultEnable）";
-    CLIENT_TABLES: "client tables", "客户端路由表";
-    /// The client option that keeps the scenario's client profile.
-    AS_THE_PROFILE: "as the profile", "与场景配置一致";
+    /// Which client version's latency tables the producer uses.
+    CLIENT_TABLES: "client tables", "客户端延迟表";
+    /// The client option that keeps the scenario's profile.
+    AS_THE_PROFILE: "as the profile", "按场景配置";
     CLIENT_4X: "4.x (also 5.0–5.1.3)", "4.x（以及 5.0–5.1.3）";
     ADD_PRODUCER: "Add producer", "添加生产者";
 
