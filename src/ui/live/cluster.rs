@@ -12,6 +12,7 @@ use yew::prelude::*;
 use super::data::LiveData;
 use super::state::LiveMsg;
 use super::LiveProps;
+use crate::i18n::{live, Lang, Phrase};
 use crate::live::compare::{has_data, members, Member};
 use crate::live::NamesrvView;
 use crate::ui::cluster::group_tree;
@@ -20,6 +21,7 @@ use crate::ui::ring::Ring;
 
 #[component]
 pub fn LiveCluster(props: &LiveProps) -> Html {
+    let lang = props.store.lang;
     let data = props.store.data.borrow();
     let mut tree: BTreeMap<&str, BTreeMap<&str, Vec<&Member>>> = BTreeMap::new();
     for m in data.known.values() {
@@ -44,20 +46,23 @@ pub fn LiveCluster(props: &LiveProps) -> Html {
             Callback::from(move |text: String| dispatcher.dispatch(LiveMsg::Command(text)))
         });
     html! {
-        <section class="panel cluster" aria-label="cluster">
-            <h2>{ "Cluster" }</h2>
+        <section class="panel cluster" aria-label={lang.t(live::CLUSTER)}>
+            <h2>{ lang.t(live::CLUSTER_HEADING) }</h2>
             <div class="ns-list">
                 { for data.state.namesrvs.iter().map(|v| html!{
                     <span class="ns-chip" data-testid="namesrv" data-namesrv={v.addr.clone()}>
                         <b>{ v.addr.clone() }</b>
                         { if has_data(v) {
-                            format!(" {} brokers listed · {} topics", members(v).len(), v.topics.len())
-                        } else { " no data yet".to_owned() } }
+                            lang.fill(live::BROKERS_AND_TOPICS_LISTED, &[
+                                ("brokers", &members(v).len().to_string()),
+                                ("topics", &v.topics.len().to_string()),
+                            ])
+                        } else { lang.t(live::NO_DATA_YET).to_owned() } }
                     </span>
                 }) }
             </div>
-            { if tree.is_empty() { html!{ <p class="hint">{ "No broker listed by any NameServer yet." }</p> } } else { html!{} } }
-            { group_tree(&tree, |m| broker_card(&data, m, on_command.as_ref())) }
+            { if tree.is_empty() { html!{ <p class="hint">{ lang.t(live::NO_BROKER_LISTED) }</p> } } else { html!{} } }
+            { group_tree(&tree, |m| broker_card(&data, m, on_command.as_ref(), lang)) }
         </section>
     }
 }
@@ -70,7 +75,12 @@ fn lists(view: &NamesrvView, addr: &str) -> bool {
         .any(|bd| bd.broker_addrs.values().any(|a| a.as_str() == addr))
 }
 
-fn broker_card(data: &LiveData, m: &Member, on_command: Option<&Callback<String>>) -> Html {
+fn broker_card(
+    data: &LiveData,
+    m: &Member,
+    on_command: Option<&Callback<String>>,
+    lang: Lang,
+) -> Html {
     let views = &data.state.namesrvs;
     let listed: Vec<bool> = views
         .iter()
@@ -79,6 +89,7 @@ fn broker_card(data: &LiveData, m: &Member, on_command: Option<&Callback<String>
         .collect();
     let disagree = listed.iter().any(|l| *l) && listed.iter().any(|l| !*l);
     let gone = !listed.iter().any(|l| *l);
+    // RocketMQ's words for a broker's role, in every language.
     let role = if m.id == 0 {
         "master".to_owned()
     } else {
@@ -90,54 +101,58 @@ fn broker_card(data: &LiveData, m: &Member, on_command: Option<&Callback<String>
             <div class="broker-head">
                 <span class="role">{ role }</span>
                 <span class="addr">{ m.addr.clone() }</span>
-                { if gone { html!{ <span class="badge killed">{ "not listed anywhere" }</span> } } else { html!{} } }
-                { if disagree { html!{ <span class="badge disagree" title="the NameServers disagree about this broker">{ "NameServers disagree" }</span> } } else { html!{} } }
+                { if gone { html!{ <span class="badge killed">{ lang.t(live::NOT_LISTED_ANYWHERE) }</span> } } else { html!{} } }
+                { if disagree { html!{ <span class="badge disagree" title={lang.t(live::NAMESRVS_DISAGREE_ON_BROKER)}>{ lang.t(live::NAMESRVS_DISAGREE) }</span> } } else { html!{} } }
             </div>
             <div class="ns-views">
-                { for views.iter().map(|v| ns_view(data, v, m)) }
+                { for views.iter().map(|v| ns_view(data, v, m, lang)) }
             </div>
-            { on_command.map_or_else(Html::default, |cb| commands(cb, &m.addr)) }
+            { on_command.map_or_else(Html::default, |cb| commands(cb, &m.addr, lang)) }
         </div>
     }
 }
 
-/// The demo's buttons for one broker; the demo names a broker by its address too.
-fn commands(on_command: &Callback<String>, addr: &str) -> Html {
-    let button = |word: &'static str, title: &'static str| {
+/// The demo's buttons for one broker; the demo names a broker by its address too. A button sends
+/// the demo's command word (`kill 10.0.0.1:10911`), whatever language its label is in.
+fn commands(on_command: &Callback<String>, addr: &str, lang: Lang) -> Html {
+    let button = |word: &'static str, label: Phrase, what: Phrase| {
         let (cb, line) = (on_command.clone(), format!("{word} {addr}"));
         let onclick = Callback::from(move |_: MouseEvent| cb.emit(line.clone()));
-        html! { <button data-testid={format!("demo-{word}")} {onclick} {title}>{ word }</button> }
+        html! { <button data-testid={format!("demo-{word}")} {onclick} title={lang.t(what)}>{ lang.t(label) }</button> }
     };
     html! {
         <div class="broker-foot">
             <span class="actions">
-                { button("kill", "the process dies: its connection closes, the NameServer drops it at once") }
-                { button("freeze", "the process hangs: no registrations, connection open, it leaves on expiry") }
-                { button("stop", "graceful shutdown: UNREGISTER_BROKER, then close") }
-                { button("restart", "start the process again") }
+                { button("kill", live::DEMO_KILL, live::DEMO_KILL_WHAT) }
+                { button("freeze", live::DEMO_FREEZE, live::DEMO_FREEZE_WHAT) }
+                { button("stop", live::DEMO_STOP, live::DEMO_STOP_WHAT) }
+                { button("restart", live::DEMO_RESTART, live::DEMO_RESTART_WHAT) }
             </span>
         </div>
     }
 }
 
 /// One NameServer's view of one broker.
-fn ns_view(data: &LiveData, view: &NamesrvView, m: &Member) -> Html {
+fn ns_view(data: &LiveData, view: &NamesrvView, m: &Member, lang: Lang) -> Html {
     let now = data.state.server_time_ms;
     let ns = view.addr.clone();
     let listed = has_data(view) && lists(view, &m.addr);
     let (body, age): (Html, String) = if !has_data(view) {
         (
-            html! { <span class="unknown">{ "no data" }</span> },
+            html! { <span class="unknown">{ lang.t(live::NO_DATA) }</span> },
             "unknown".into(),
         )
     } else if listed {
         match view.broker_live.as_ref().map(|t| t.get(&m.addr)) {
             Some(Some(l)) => {
                 let age = now.saturating_sub(l.last_update_ms);
-                let title = format!(
-                    "{ns}: last heartbeat {} ago; expires after {}",
-                    fmt_secs(age),
-                    fmt_secs(l.timeout_ms)
+                let title = lang.fill(
+                    live::LAST_HEARTBEAT,
+                    &[
+                        ("ns", &ns),
+                        ("age", &fmt_secs(age)),
+                        ("timeout", &fmt_secs(l.timeout_ms)),
+                    ],
                 );
                 (
                     html! { <>
@@ -148,28 +163,26 @@ fn ns_view(data: &LiveData, view: &NamesrvView, m: &Member) -> Html {
                 )
             }
             Some(None) => (
-                html! { <span class="unknown">{ "listed · no live entry" }</span> },
+                html! { <span class="unknown">{ lang.t(live::LISTED_NO_LIVE_ENTRY) }</span> },
                 "unknown".into(),
             ),
             None => (
-                html! { <span class="unknown" title={format!(
-                "{ns} lists this broker, so its last heartbeat came within the expiry (120 s unless \
-                 the broker asked for another) before the last fetch. A NameServer does not report \
-                 heartbeat times, so the age itself is unknown.")}>{ "listed · age unknown" }</span> },
+                html! { <span class="unknown" title={lang.fill(live::AGE_UNKNOWN_WHY, &[("ns", &ns)])}>
+                { lang.t(live::LISTED_AGE_UNKNOWN) }</span> },
                 "unknown".into(),
             ),
         }
     } else {
         let since = data.gone_since.get(&(ns.clone(), m.addr.clone()));
         let text = match since {
-            Some(at) => format!(
-                "not registered · gone {} ago",
-                fmt_secs(now.saturating_sub(*at))
+            Some(at) => lang.fill(
+                live::NOT_REGISTERED_GONE_AGO,
+                &[("age", &fmt_secs(now.saturating_sub(*at)))],
             ),
-            None => "not registered".to_owned(),
+            None => lang.t(live::NOT_REGISTERED).to_owned(),
         };
         (
-            html! { <span class="gone" title={format!("{ns} does not list this broker")}>{ text }</span> },
+            html! { <span class="gone" title={lang.fill(live::DOES_NOT_LIST_BROKER, &[("ns", &ns)])}>{ text }</span> },
             "unknown".into(),
         )
     };

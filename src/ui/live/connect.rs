@@ -2,15 +2,23 @@
 
 use yew::prelude::*;
 
+use crate::i18n::{live, Lang};
+use crate::ui::lesson::initial_lang;
+
 #[derive(Properties, PartialEq)]
 pub struct LiveConnectProps {
     /// Prefilled: the last bridge, or the page's own origin.
     pub url: AttrValue,
     pub on_connect: Callback<String>,
+    /// The workshop's language; when not given, the one remembered (which the workshop's toggle
+    /// stores before it switches, so this follows the toggle too).
+    #[prop_or_else(initial_lang)]
+    pub lang: Lang,
 }
 
 #[component]
 pub fn LiveConnect(props: &LiveConnectProps) -> Html {
+    let lang = props.lang;
     let open = use_state(|| false);
     let url = use_state(|| props.url.to_string());
     let toggle = {
@@ -37,13 +45,13 @@ pub fn LiveConnect(props: &LiveConnectProps) -> Html {
         })
     };
     html! { <>
-        <button onclick={toggle} data-testid="live-open" title="watch a real cluster through a RouteLab bridge">{ "Live…" }</button>
+        <button onclick={toggle} data-testid="live-open" title={lang.t(live::LIVE_OPEN_WHAT)}>{ lang.t(live::LIVE_OPEN) }</button>
         { if *open { html! {
-            <form class="dialog live-connect" aria-label="connect to a bridge" onsubmit={connect}>
-                <label>{ "Bridge WebSocket URL (started with routelab bridge)" }
+            <form class="dialog live-connect" aria-label={lang.t(live::CONNECT_TO_BRIDGE)} onsubmit={connect}>
+                <label>{ lang.t(live::BRIDGE_URL) }
                     <input value={(*url).clone()} oninput={on_input} data-testid="live-url" placeholder="ws://127.0.0.1:8081/ws" />
                 </label>
-                <button class="primary" type="submit">{ "Connect" }</button>
+                <button class="primary" type="submit">{ lang.t(live::CONNECT) }</button>
             </form>
         } } else { html!{} } }
     </> }

@@ -1,10 +1,11 @@
 //! What the viewer has learnt: the live state itself plus what only watching it over time tells —
 //! brokers a NameServer stopped listing (and since when), status changes, route changes — as a feed
-//! in plain words. No NameServer reports when a broker left; the time here is when a fetch first
+//! in plain words, in the language the page shows. No NameServer reports when a broker left; the time here is when a fetch first
 //! showed it gone, which is what the viewer can honestly say.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use crate::i18n::{live, Lang};
 use crate::live::compare::{has_data, members, Member};
 use crate::live::{LiveError, LiveState, NamesrvStatus, ServerMessage};
 
@@ -18,9 +19,78 @@ pub struct FeedLine {
     pub seq: u64,
     /// Server time (ms since the Unix epoch) of the fetch that showed the change.
     pub at_ms: u64,
-    pub text: String,
+    pub change: Change,
     /// For styling, as the simulator's feed: `removed`, `registered`, `route`, `failing`, `ok`.
     pub kind: &'static str,
+}
+
+/// What a line of the feed says happened (put in words when shown, in the language shown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// One route a NameServer answers changed.
+    Route {
+        ns: String,
+        topic: String,
+    },
+    /// Several routes changed at once; `topics` names the first eight.
+    Routes {
+        ns: String,
+        count: usize,
+        topics: Vec<String>,
+    },
+    /// Polling a NameServer started failing, for this reason if it gave one.
+    PollingFailed {
+        ns: String,
+        reason: Option<String>,
+    },
+    AnswersAgain {
+        ns: String,
+    },
+    /// A NameServer stopped listing a broker (`broker-a (10.0.0.1:10911)`, or its bare address).
+    NoLongerLists {
+        ns: String,
+        broker: String,
+    },
+    Lists {
+        ns: String,
+        broker: String,
+    },
+}
+
+/// How many changed topics a feed line names.
+const TOPICS_NAMED: usize = 8;
+
+impl Change {
+    /// The line in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Change::Route { ns, topic } => {
+                lang.fill(live::ROUTE_CHANGED, &[("ns", ns), ("topic", topic)])
+            }
+            Change::Routes { ns, count, topics } => {
+                let more = if *count > topics.len() { " …" } else { "" };
+                lang.fill(
+                    live::ROUTES_CHANGED,
+                    &[
+                        ("ns", ns),
+                        ("count", &count.to_string()),
+                        ("topics", &format!("{}{more}", topics.join(", "))),
+                    ],
+                )
+            }
+            Change::PollingFailed { ns, reason } => {
+                let reason = reason.as_deref().unwrap_or(lang.t(live::NO_REASON_GIVEN));
+                lang.fill(live::POLLING_FAILED, &[("ns", ns), ("reason", reason)])
+            }
+            Change::AnswersAgain { ns } => lang.fill(live::ANSWERS_AGAIN, &[("ns", ns)]),
+            Change::NoLongerLists { ns, broker } => {
+                lang.fill(live::NO_LONGER_LISTS, &[("ns", ns), ("broker", broker)])
+            }
+            Change::Lists { ns, broker } => {
+                lang.fill(live::LISTS, &[("ns", ns), ("broker", broker)])
+            }
+        }
+    }
 }
 
 /// The live state and its history.
@@ -87,16 +157,18 @@ impl LiveData {
                 .namesrv(&ns)
                 .and_then(|v| v.fetched_at_ms)
                 .unwrap_or(self.state.server_time_ms);
-            let text = match topics.as_slice() {
-                [one] => format!("{ns}: the route of {one} changed"),
-                many => format!(
-                    "{ns}: the routes of {} topics changed: {}{}",
-                    many.len(),
-                    many.iter().take(8).cloned().collect::<Vec<_>>().join(", "),
-                    if many.len() > 8 { " …" } else { "" }
-                ),
+            let change = match topics.as_slice() {
+                [one] => Change::Route {
+                    ns,
+                    topic: one.clone(),
+                },
+                many => Change::Routes {
+                    ns,
+                    count: many.len(),
+                    topics: many.iter().take(TOPICS_NAMED).cloned().collect(),
+                },
             };
-            self.push(at, text, "route");
+            self.push(at, change, "route");
         }
         self.observe();
         Ok(())
@@ -104,7 +176,7 @@ impl LiveData {
 
     /// Status changes and brokers appearing in or leaving each NameServer's listing.
     fn observe(&mut self) {
-        let mut lines: Vec<(u64, String, &'static str)> = Vec::new();
+        let mut lines: Vec<(u64, Change, &'static str)> = Vec::new();
         for view in &self.state.namesrvs {
             let at = view.fetched_at_ms.unwrap_or(self.state.server_time_ms);
             let before = self.statuses.insert(view.addr.clone(), view.status);
@@ -112,16 +184,16 @@ impl LiveData {
                 (Some(old), NamesrvStatus::Failing) if old != NamesrvStatus::Failing => {
                     lines.push((
                         self.state.server_time_ms,
-                        format!(
-                            "{}: polling failed ({}); its last data stays on screen",
-                            view.addr,
-                            view.error.as_deref().unwrap_or("no reason given")
-                        ),
+                        Change::PollingFailed {
+                            ns: view.addr.clone(),
+                            reason: view.error.clone(),
+                        },
                         "failing",
                     ))
                 }
                 (Some(NamesrvStatus::Failing), NamesrvStatus::Ok) => {
-                    lines.push((at, format!("{}: answers again", view.addr), "ok"))
+                    let ns = view.addr.clone();
+                    lines.push((at, Change::AnswersAgain { ns }, "ok"))
                 }
                 _ => {}
             }
@@ -143,14 +215,20 @@ impl LiveData {
                     self.gone_since.insert(key(addr), at);
                     lines.push((
                         at,
-                        format!("{} no longer lists {}", view.addr, self.describe(addr)),
+                        Change::NoLongerLists {
+                            ns: view.addr.clone(),
+                            broker: self.describe(addr),
+                        },
                         "removed",
                     ));
                 }
                 for addr in now.difference(prev) {
                     lines.push((
                         at,
-                        format!("{} lists {}", view.addr, self.describe(addr)),
+                        Change::Lists {
+                            ns: view.addr.clone(),
+                            broker: self.describe(addr),
+                        },
                         "registered",
                     ));
                 }
@@ -160,8 +238,8 @@ impl LiveData {
             }
             self.listed.insert(view.addr.clone(), now);
         }
-        for (at, text, kind) in lines {
-            self.push(at, text, kind);
+        for (at, change, kind) in lines {
+            self.push(at, change, kind);
         }
     }
 
@@ -173,12 +251,12 @@ impl LiveData {
         }
     }
 
-    fn push(&mut self, at_ms: u64, text: String, kind: &'static str) {
+    fn push(&mut self, at_ms: u64, change: Change, kind: &'static str) {
         self.feed_seq += 1;
         self.feed.push_front(FeedLine {
             seq: self.feed_seq,
             at_ms,
-            text,
+            change,
             kind,
         });
         self.feed.truncate(FEED_LIMIT);

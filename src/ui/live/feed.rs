@@ -5,6 +5,7 @@ use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 use super::LiveProps;
+use crate::i18n::live;
 
 /// `14:03:12` in the viewer's time zone.
 fn clock_time(ms: u64) -> String {
@@ -15,16 +16,17 @@ fn clock_time(ms: u64) -> String {
 
 #[component]
 pub fn LiveFeed(props: &LiveProps) -> Html {
+    let lang = props.store.lang;
     let data = props.store.data.borrow();
     html! {
-        <section class="panel feed" aria-label="changes seen">
-            <h2>{ "Changes seen" }</h2>
-            { if data.feed.is_empty() { html!{ <p class="hint">{ "Brokers leaving or joining a NameServer, routes changing and polls failing appear here as the bridge sees them." }</p> } } else { html!{} } }
+        <section class="panel feed" aria-label={lang.t(live::CHANGES_SEEN)}>
+            <h2>{ lang.t(live::CHANGES_SEEN_HEADING) }</h2>
+            { if data.feed.is_empty() { html!{ <p class="hint">{ lang.t(live::CHANGES_APPEAR_HERE) }</p> } } else { html!{} } }
             <ul class="feed-list" data-testid="live-feed">
                 { for data.feed.iter().map(|line| html! {
                     <li key={line.seq} class={classes!("ev", line.kind)}>
                         <span class="t">{ clock_time(line.at_ms) }</span>
-                        <span class="text">{ line.text.clone() }</span>
+                        <span class="text">{ line.change.text(lang) }</span>
                     </li>
                 }) }
             </ul>

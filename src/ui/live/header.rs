@@ -1,14 +1,17 @@
 //! Live mode's header: the connection to the bridge, each NameServer's freshness, where the
-//! NameServers disagree, and "Fork into simulator".
+//! NameServers disagree, and "Fork into simulator"; and the language toggle.
 
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
 
-use super::state::{Conn, LiveStore};
+use super::state::{Conn, LiveMsg, LiveStore};
+use super::LiveProps;
+use crate::i18n::{live, Lang};
 use crate::live::compare::{brokers_in_disagreement, topics_in_disagreement};
 use crate::live::{fork, Freshness, NamesrvView, SourceKind};
 use crate::sim::Scenario;
 use crate::ui::fmt_secs;
+use crate::ui::lesson::LANG_KEY;
 
 /// How often ages and the reconnect countdown are redrawn (ms).
 const CLOCK_MS: u32 = 500;
@@ -28,15 +31,41 @@ pub fn LiveHeader(props: &LiveHeaderProps) -> Html {
         Callback::from(move |_: MouseEvent| on_fork.emit(fork(&store.data.borrow().state.namesrvs)))
     };
     let leave = props.on_leave.reform(|_: MouseEvent| ());
+    let lang = store.lang;
     html! {
-        <section class="live-bar" aria-label="live connection">
+        <section class="live-bar" aria-label={lang.t(live::LIVE_CONNECTION)}>
             <LiveClock store={store.clone()} />
             <Disagreement store={store.clone()} />
             <button class="primary" data-testid="fork" onclick={fork_click}
-                title="copy this cluster into the simulator: the same brokers and routes, paused at t = 0">
-                { "Fork into simulator" }</button>
-            <button onclick={leave} title="leave live mode and open the simulator's presets">{ "Simulator" }</button>
+                title={lang.t(live::FORK_WHAT)}>
+                { lang.t(live::FORK_INTO_SIMULATOR) }</button>
+            <button onclick={leave} title={lang.t(live::LEAVE_WHAT)}>{ lang.t(live::SIMULATOR) }</button>
         </section>
+    }
+}
+
+/// The language toggle: English ↔ 简体中文, remembered in the browser as the workshop remembers it
+/// (so both pages open in the language chosen last). Labelled with the language it switches to, in
+/// that language.
+#[component]
+pub fn LangToggle(props: &LiveProps) -> Html {
+    let store = &props.store;
+    let next = store.lang.other();
+    let onclick = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+            {
+                let _ = storage.set_item(LANG_KEY, next.code());
+            }
+            store.dispatch(LiveMsg::SetLang(next));
+        })
+    };
+    html! {
+        <button class="lang-toggle" data-testid="lang-toggle" data-lang={store.lang.code()} {onclick}
+            title={next.t(live::SHOW_IN_THIS_LANGUAGE)}>
+            { next.t(live::LANGUAGE_NAME) }
+        </button>
     }
 }
 
@@ -50,6 +79,7 @@ fn LiveClock(props: &LiveHeaderPropsStore) -> Html {
         move || drop(interval)
     });
     let store = &props.store;
+    let lang = store.lang;
     let local_now = js_sys::Date::now();
     let server_now = store.server_now(local_now);
     let data = store.data.borrow();
@@ -57,64 +87,88 @@ fn LiveClock(props: &LiveHeaderPropsStore) -> Html {
     let interval_ms = source.map_or(2_000, |s| s.interval_ms);
     let status = match &store.conn {
         Conn::Connecting => match &store.url {
-            Some(url) => format!("connecting to {url}"),
-            None => "waiting for data".to_owned(),
+            Some(url) => lang.fill(live::CONNECTING_TO, &[("url", url)]),
+            None => lang.t(live::WAITING_FOR_DATA).to_owned(),
         },
         Conn::Live => match source {
-            Some(s) => format!(
-                "live · {} v{} · polls every {}{}",
-                match s.kind {
+            Some(s) => {
+                // The programs' names, as their commands name them.
+                let source = match s.kind {
                     SourceKind::Bridge => "bridge",
                     SourceKind::Namesrv => "RouteLab NameServer",
-                },
-                s.version,
-                fmt_secs(s.interval_ms),
-                if s.read_only { " · read-only" } else { "" }
-            ),
-            None => "live".to_owned(),
+                };
+                let read_only = if s.read_only {
+                    lang.t(live::READ_ONLY)
+                } else {
+                    ""
+                };
+                let interval = fmt_secs(s.interval_ms);
+                lang.fill(
+                    live::LIVE_FROM,
+                    &[
+                        ("source", source),
+                        ("version", &s.version),
+                        ("interval", &interval),
+                        ("read_only", read_only),
+                    ],
+                )
+            }
+            None => lang.t(live::LIVE).to_owned(),
         },
         Conn::Reconnecting {
             retry_at_ms,
             reason,
             ..
-        } => format!(
-            "reconnecting in {} ({reason})",
-            fmt_secs((retry_at_ms - local_now).max(0.0) as u64)
-        ),
+        } => {
+            let delay = fmt_secs((retry_at_ms - local_now).max(0.0) as u64);
+            let reason = reason.text(lang);
+            lang.fill(
+                live::RECONNECTING_IN,
+                &[("delay", &delay), ("reason", &reason)],
+            )
+        }
     };
     html! { <>
         <span class={classes!("badge", "live-status", store.conn.name())} data-testid="live-status"
             data-state={store.conn.name()} title={store.url.clone().unwrap_or_default()}>{ status }</span>
         <span class="ns-fresh-list">
-            { for data.state.namesrvs.iter().map(|v| freshness_chip(v, server_now, interval_ms)) }
+            { for data.state.namesrvs.iter().map(|v| freshness_chip(v, server_now, interval_ms, lang)) }
         </span>
     </> }
 }
 
-fn freshness_chip(view: &NamesrvView, server_now: u64, interval_ms: u64) -> Html {
+fn freshness_chip(view: &NamesrvView, server_now: u64, interval_ms: u64, lang: Lang) -> Html {
     let freshness = view.freshness(server_now, interval_ms);
-    let last_good = view
-        .fetched_at_ms
-        .map(|at| {
-            format!(
-                " · last good data {} ago",
-                fmt_secs(server_now.saturating_sub(at))
-            )
-        })
-        .unwrap_or_default();
     let (name, text) = match freshness {
-        Freshness::Fresh { age_ms } => ("fresh", format!("updated {} ago", fmt_secs(age_ms))),
-        Freshness::Stale { age_ms } => {
-            ("stale", format!("stale: updated {} ago", fmt_secs(age_ms)))
-        }
-        Freshness::Failing => (
-            "failing",
-            format!(
-                "failing: {}{last_good}",
-                view.error.as_deref().unwrap_or("no reason given")
-            ),
+        Freshness::Fresh { age_ms } => (
+            "fresh",
+            lang.fill(live::UPDATED_AGO, &[("age", &fmt_secs(age_ms))]),
         ),
-        Freshness::Unknown => ("unknown", "no answer yet".to_owned()),
+        Freshness::Stale { age_ms } => (
+            "stale",
+            lang.fill(live::STALE_UPDATED_AGO, &[("age", &fmt_secs(age_ms))]),
+        ),
+        Freshness::Failing => {
+            let last_good = view
+                .fetched_at_ms
+                .map(|at| {
+                    let age = fmt_secs(server_now.saturating_sub(at));
+                    lang.fill(live::LAST_GOOD_DATA_AGO, &[("age", &age)])
+                })
+                .unwrap_or_default();
+            let reason = view
+                .error
+                .as_deref()
+                .unwrap_or(lang.t(live::NO_REASON_GIVEN));
+            (
+                "failing",
+                lang.fill(
+                    live::FAILING,
+                    &[("reason", reason), ("last_good", &last_good)],
+                ),
+            )
+        }
+        Freshness::Unknown => ("unknown", lang.t(live::NO_ANSWER_YET).to_owned()),
     };
     html! {
         <span class={classes!("ns-chip", "freshness", name)} data-testid="namesrv-freshness"
@@ -132,6 +186,7 @@ struct LiveHeaderPropsStore {
 /// How many topics and brokers the NameServers disagree on (re-computed per message, not per tick).
 #[component]
 fn Disagreement(props: &LiveHeaderPropsStore) -> Html {
+    let lang = props.store.lang;
     let data = props.store.data.borrow();
     let views = &data.state.namesrvs;
     let topics = topics_in_disagreement(views).len();
@@ -141,8 +196,8 @@ fn Disagreement(props: &LiveHeaderPropsStore) -> Html {
     }
     html! {
         <span class="badge disagree" data-testid="disagreement" data-topics={topics.to_string()} data-brokers={brokers.to_string()}
-            title="the NameServers hold different routes or brokers; they never talk to each other">
-            { format!("NameServers disagree: {topics} topic(s), {brokers} broker(s)") }
+            title={lang.t(live::NAMESRVS_DISAGREE_WHY)}>
+            { lang.fill(live::NAMESRVS_DISAGREE_COUNT, &[("topics", &topics.to_string()), ("brokers", &brokers.to_string())]) }
         </span>
     }
 }

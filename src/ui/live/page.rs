@@ -6,11 +6,12 @@ use yew::prelude::*;
 
 use super::cluster::LiveCluster;
 use super::feed::LiveFeed;
-use super::header::LiveHeader;
+use super::header::{LangToggle, LiveHeader};
 use super::route::LiveRoute;
 use super::socket::use_live_socket;
 use super::state::{LiveModel, LiveStore};
 use super::tables::{LiveMqadmin, LiveTables};
+use crate::i18n::live;
 use crate::sim::Scenario;
 
 #[derive(Properties, PartialEq)]
@@ -46,14 +47,20 @@ pub fn LivePage(props: &LivePageProps) -> Html {
         });
     }
     let tab = use_state(|| Tab::Tables);
-    let tabs = [(Tab::Tables, "Tables"), (Tab::Mqadmin, "mqadmin")];
+    let lang = store.lang;
+    // mqadmin keeps its name in every language.
+    let tabs = [
+        (Tab::Tables, lang.t(live::TABLES_TAB)),
+        (Tab::Mqadmin, "mqadmin"),
+    ];
     html! {
         <div class="app live">
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
                 <LiveHeader store={store.clone()} on_fork={props.on_fork.clone()} on_leave={props.on_leave.clone()} />
+                <LangToggle store={store.clone()} />
             </header>
-            { for store.error.clone().map(|e| html!{ <p class="error-banner" role="alert">{ e }</p> }) }
+            { for store.error.as_ref().map(|e| html!{ <p class="error-banner" role="alert">{ e.text(lang) }</p> }) }
             <main class="grid">
                 <LiveCluster store={store.clone()} />
                 <LiveRoute store={store.clone()} />
@@ -71,7 +78,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
                     Tab::Mqadmin => html!{ <LiveMqadmin store={store.clone()} /> },
                 } }
             </section>
-            <footer class="foot">{ format!("RouteLab v{} · live mode: what the NameServers answer, as the bridge last fetched it · heartbeat ages are known only when a NameServer reports them", crate::VERSION) }</footer>
+            <footer class="foot">{ lang.fill(live::FOOTER, &[("version", crate::VERSION)]) }</footer>
         </div>
     }
 }

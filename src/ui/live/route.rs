@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::data::LiveData;
 use super::state::LiveMsg;
 use super::LiveProps;
+use crate::i18n::{live, Lang};
 use crate::live::compare::{has_data, route_differs};
 use crate::live::topics::is_system_topic;
 use crate::live::NamesrvView;
@@ -53,6 +54,7 @@ pub fn chosen_topic(data: &LiveData, chosen: Option<&str>) -> String {
 #[component]
 pub fn LiveRoute(props: &LiveProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let data = store.data.borrow();
     let topic = chosen_topic(&data, store.topic.as_deref());
     let mut topics = all_topics(&data);
@@ -64,33 +66,33 @@ pub fn LiveRoute(props: &LiveProps) -> Html {
         Callback::from(move |t: String| store.dispatch(LiveMsg::SelectTopic(t)))
     };
     html! {
-        <section class="panel route" aria-label="topic route">
-            <h2>{ "Topic route " }
+        <section class="panel route" aria-label={lang.t(live::TOPIC_ROUTE)}>
+            <h2>{ lang.t(live::TOPIC_ROUTE_HEADING) }
                 <TopicSelect topics={topics} selected={topic.clone()} on_select={on_select} />
-                { if disagree { html!{ <span class="badge disagree" data-testid="route-disagree">{ "NameServers disagree" }</span> } } else { html!{} } }
+                { if disagree { html!{ <span class="badge disagree" data-testid="route-disagree">{ lang.t(live::NAMESRVS_DISAGREE) }</span> } } else { html!{} } }
             </h2>
             <div class="route-columns" data-testid="route-view" data-topic={topic.clone()}>
-                { for data.state.namesrvs.iter().map(|v| column(v, &topic, data.state.server_time_ms)) }
+                { for data.state.namesrvs.iter().map(|v| column(v, &topic, data.state.server_time_ms, lang)) }
             </div>
-            <p class="hint">{ "Producers' cached copies are not visible from outside a client: each re-pulls its routes every 30 s (pollNameServerInterval), so it can hold an older route than shown here." }</p>
+            <p class="hint">{ lang.t(live::PRODUCERS_CACHE_ROUTES) }</p>
         </section>
     }
 }
 
 /// One NameServer's answer for `topic`.
-fn column(view: &NamesrvView, topic: &str, now: u64) -> Html {
+fn column(view: &NamesrvView, topic: &str, now: u64, lang: Lang) -> Html {
     let entry = view.routes.get(topic);
     let body = match entry {
         _ if !has_data(view) => {
-            html! { <p class="hint">{ "no data from this NameServer yet" }</p> }
+            html! { <p class="hint">{ lang.t(live::NO_DATA_FROM_NAMESRV) }</p> }
         }
         None if !view.topics.contains(topic) => {
-            html! { <p class="gone">{ "TOPIC_NOT_EXIST (code 17): not in its topic list" }</p> }
+            html! { <p class="gone">{ lang.t(live::TOPIC_NOT_IN_LIST) }</p> }
         }
-        None => html! { <p class="hint">{ "not fetched yet" }</p> },
+        None => html! { <p class="hint">{ lang.t(live::NOT_FETCHED_YET) }</p> },
         Some(e) => match &e.route {
             Some(r) => route_table(r),
-            None => html! { <p class="gone">{ "TOPIC_NOT_EXIST (code 17): no route" }</p> },
+            None => html! { <p class="gone">{ lang.t(live::TOPIC_NO_ROUTE) }</p> },
         },
     };
     let json = entry
@@ -101,13 +103,13 @@ fn column(view: &NamesrvView, topic: &str, now: u64) -> Html {
         <div class="route-ns" data-namesrv={view.addr.clone()}>
             <h3>{ view.addr.clone() }</h3>
             { for entry.map(|e| html!{
-                <p class="timer">{ format!("fetched {} before the last update", fmt_secs(now.saturating_sub(e.fetched_at_ms))) }</p>
+                <p class="timer">{ lang.fill(live::FETCHED_BEFORE_UPDATE, &[("age", &fmt_secs(now.saturating_sub(e.fetched_at_ms)))]) }</p>
             }) }
             { for entry.and_then(|e| e.error.clone()).map(|err| html!{
-                <p class="error">{ format!("last fetch failed: {err}; showing the last good answer") }</p>
+                <p class="error">{ lang.fill(live::LAST_FETCH_FAILED, &[("error", &err)]) }</p>
             }) }
             { body }
-            <details><summary>{ "JSON a client receives" }</summary><pre class="json">{ json }</pre></details>
+            <details><summary>{ lang.t(live::JSON_A_CLIENT_RECEIVES) }</summary><pre class="json">{ json }</pre></details>
         </div>
     }
 }

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 use yew::prelude::*;
 
-use super::state::{Conn, LiveMsg, LiveStore};
+use super::state::{CloseReason, Conn, LiveMsg, LiveStore};
 
 /// `ClientMessage::Resync` as JSON (the one message a viewer sends).
 const RESYNC: &str = r#"{"type":"resync"}"#;
@@ -26,12 +26,10 @@ struct Connection {
 }
 
 impl Connection {
-    fn open(url: &str, dispatch: Callback<LiveMsg>) -> Result<Self, String> {
-        let ws = WebSocket::new(url).map_err(|e| {
-            let why = e
-                .as_string()
-                .unwrap_or_else(|| "not a WebSocket URL".into());
-            format!("cannot open {url}: {why}")
+    fn open(url: &str, dispatch: Callback<LiveMsg>) -> Result<Self, CloseReason> {
+        let ws = WebSocket::new(url).map_err(|e| CloseReason::CannotOpen {
+            url: url.to_owned(),
+            why: e.as_string(),
         })?;
         let on_open = {
             let dispatch = dispatch.clone();
@@ -76,15 +74,11 @@ impl Drop for Connection {
     }
 }
 
-/// Plain words for a close: browsers hide why a connection failed (1006) on purpose.
-fn close_reason(code: u16, reason: &str) -> String {
-    match (code, reason.trim()) {
-        (_, r) if !r.is_empty() => r.to_owned(),
-        (1000, _) => "the bridge closed the connection".into(),
-        (1001, _) => "the bridge is going away".into(),
-        (1006, _) => "no connection to the bridge".into(),
-        (1008, _) => "refused by the bridge (token?)".into(),
-        (code, _) => format!("closed with code {code}"),
+/// Why a socket closed: the reason the bridge gave, else the code (the page puts it in words).
+fn close_reason(code: u16, reason: &str) -> CloseReason {
+    match reason.trim() {
+        "" => CloseReason::Code(code),
+        given => CloseReason::Given(given.to_owned()),
     }
 }
 

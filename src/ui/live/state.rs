@@ -9,7 +9,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::data::LiveData;
+use crate::i18n::{live, Lang};
 use crate::live::{LiveError, ServerMessage};
+use crate::ui::lesson::initial_lang;
 
 /// The first reconnect delay; it doubles up to [`BACKOFF_MAX_MS`] and starts over after a snapshot.
 pub const BACKOFF_FIRST_MS: u64 = 500;
@@ -27,8 +29,73 @@ pub enum Conn {
     Reconnecting {
         retry_at_ms: f64,
         delay_ms: u64,
-        reason: String,
+        reason: CloseReason,
     },
+}
+
+/// Why the socket closed, kept as what happened so the page says it in the language shown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CloseReason {
+    /// The reason the bridge gave when closing, shown as it wrote it.
+    Given(String),
+    /// A close without a reason: 1000, 1001, 1006 (browsers hide why a connection failed, on
+    /// purpose), 1008 …
+    Code(u16),
+    /// The URL could not be opened at all; `why` is the browser's words, when it gives some.
+    CannotOpen { url: String, why: Option<String> },
+}
+
+impl CloseReason {
+    /// In plain words, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            CloseReason::Given(reason) => reason.clone(),
+            CloseReason::Code(1000) => lang.t(live::BRIDGE_CLOSED).to_owned(),
+            CloseReason::Code(1001) => lang.t(live::BRIDGE_GOING_AWAY).to_owned(),
+            CloseReason::Code(1006) => lang.t(live::NO_CONNECTION_TO_BRIDGE).to_owned(),
+            CloseReason::Code(1008) => lang.t(live::REFUSED_BY_BRIDGE).to_owned(),
+            CloseReason::Code(code) => {
+                lang.fill(live::CLOSED_WITH_CODE, &[("code", &code.to_string())])
+            }
+            CloseReason::CannotOpen { url, why } => {
+                let why = why.as_deref().unwrap_or(lang.t(live::NOT_A_WEBSOCKET_URL));
+                lang.fill(live::CANNOT_OPEN, &[("url", url), ("why", why)])
+            }
+        }
+    }
+}
+
+/// A reason given in words (as the bridge gives one).
+impl From<&str> for CloseReason {
+    fn from(reason: &str) -> Self {
+        CloseReason::Given(reason.to_owned())
+    }
+}
+
+/// A message the page could not use, shown until the next snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// Not a message of the protocol; serde's words say why.
+    Unreadable(String),
+    /// A message that could not be applied; `resyncing` when a fresh snapshot was asked for.
+    Refused { error: LiveError, resyncing: bool },
+}
+
+impl Problem {
+    /// In plain words, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Problem::Unreadable(e) => lang.fill(live::UNREADABLE_MESSAGE, &[("error", e)]),
+            Problem::Refused {
+                error,
+                resyncing: false,
+            } => error.text(lang),
+            Problem::Refused {
+                error,
+                resyncing: true,
+            } => lang.fill(live::ASKING_FOR_SNAPSHOT, &[("error", &error.text(lang))]),
+        }
+    }
 }
 
 impl Conn {
@@ -67,9 +134,11 @@ pub struct LiveModel {
     /// A resync was asked for and its snapshot has not come yet (so one bad message asks once).
     awaiting_snapshot: bool,
     /// The last protocol problem, shown until the next snapshot.
-    pub error: Option<String>,
+    pub error: Option<Problem>,
     /// The topic chosen in the route view (`None`: the first user topic).
     pub topic: Option<String>,
+    /// The language the page speaks.
+    pub lang: Lang,
 }
 
 impl PartialEq for LiveModel {
@@ -89,7 +158,7 @@ pub enum LiveMsg {
     },
     /// The socket closed or could not open, at page time `at_ms`.
     Closed {
-        reason: String,
+        reason: CloseReason,
         at_ms: f64,
     },
     /// The reconnect delay passed.
@@ -99,10 +168,13 @@ pub enum LiveMsg {
     SelectTopic(String),
     /// Send this command line to the source (`routelab demo`: `kill 127.0.0.1:10911` …).
     Command(String),
+    /// Speak this language (the toggle has stored the choice).
+    SetLang(Lang),
 }
 
 impl LiveModel {
-    /// Connecting to `url` (or waiting for messages fed by the page when `None`).
+    /// Connecting to `url` (or waiting for messages fed by the page when `None`), in the language
+    /// chosen before or the browser's.
     pub fn new(url: Option<String>) -> Self {
         Self {
             url,
@@ -118,6 +190,7 @@ impl LiveModel {
             awaiting_snapshot: false,
             error: None,
             topic: None,
+            lang: initial_lang(),
         }
     }
 
@@ -130,7 +203,7 @@ impl LiveModel {
         let message = match ServerMessage::from_json(text) {
             Ok(m) => m,
             Err(e) => {
-                self.error = Some(format!("unreadable message from the bridge ({e})"));
+                self.error = Some(Problem::Unreadable(e.to_string()));
                 self.request_resync();
                 return;
             }
@@ -151,9 +224,17 @@ impl LiveModel {
                 }
             }
             // Another snapshot would be refused the same way.
-            Err(e @ LiveError::Protocol(_)) => self.error = Some(e.to_string()),
-            Err(e) => {
-                self.error = Some(format!("{e}; asking for a fresh snapshot"));
+            Err(error @ LiveError::Protocol(_)) => {
+                self.error = Some(Problem::Refused {
+                    error,
+                    resyncing: false,
+                })
+            }
+            Err(error) => {
+                self.error = Some(Problem::Refused {
+                    error,
+                    resyncing: true,
+                });
                 self.request_resync();
             }
         }
@@ -199,6 +280,7 @@ impl Reducible for LiveModel {
             }
             LiveMsg::Connect(url) => {
                 let mut next = LiveModel::new(Some(url));
+                next.lang = s.lang;
                 next.generation = s.generation + 1;
                 next.version = s.version + 1;
                 return Rc::new(next);
@@ -208,6 +290,7 @@ impl Reducible for LiveModel {
                 s.command = Some(text);
                 s.commands_sent += 1;
             }
+            LiveMsg::SetLang(lang) => s.lang = lang,
         }
         s.version += 1;
         Rc::new(s)

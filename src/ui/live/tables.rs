@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::route::chosen_topic;
 use super::LiveProps;
+use crate::i18n::{live, Lang};
 use crate::live::compare::has_data;
 use crate::live::NamesrvView;
 use crate::ui::fmt_secs;
@@ -19,6 +20,7 @@ use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime, ClientOrder
 #[component]
 pub fn LiveTables(props: &LiveProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let filter = use_state(String::new);
     let on_filter = {
         let filter = filter.clone();
@@ -34,7 +36,7 @@ pub fn LiveTables(props: &LiveProps) -> Html {
     let now = data.state.server_time_ms;
     html! {
         <div class="tables">
-            <label class="filter">{ "filter topics " }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder="e.g. TopicTest" /></label>
+            <label class="filter">{ lang.t(live::FILTER_TOPICS) }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder={lang.t(live::FILTER_EXAMPLE)} /></label>
             <div class="ns-tables">
             { for data.state.namesrvs.iter().map(|v| {
                 let matching = || v.routes.iter()
@@ -54,10 +56,10 @@ pub fn LiveTables(props: &LiveProps) -> Html {
                 html! {
                     <div class="ns-table" data-namesrv={v.addr.clone()}>
                         <h3>{ v.addr.clone() }</h3>
-                        { if has_data(v) { html!{} } else { html!{ <p class="hint">{ "no data from this NameServer yet" }</p> } } }
-                        <h4>{ format!("topicQueueTable ({with_route} topics, rebuilt from the routes fetched)") }</h4>
+                        { if has_data(v) { html!{} } else { html!{ <p class="hint">{ lang.t(live::NO_DATA_FROM_NAMESRV) }</p> } } }
+                        <h4>{ lang.fill(live::TOPIC_QUEUE_TABLE_REBUILT, &[("topics", &with_route.to_string())]) }</h4>
                         <TopicRows rows={Rc::new(rows)} />
-                        { if hidden > 0 { html!{ <p class="hint">{ format!("{hidden} more rows: type in the filter to narrow") }</p> } } else { html!{} } }
+                        { if hidden > 0 { html!{ <p class="hint">{ lang.fill(live::MORE_ROWS, &[("hidden", &hidden.to_string())]) }</p> } } else { html!{} } }
                         <h4>{ "brokerAddrTable" }</h4>
                         <table><thead><tr><th>{"brokerName"}</th><th>{"cluster"}</th><th>{"brokerAddrs"}</th></tr></thead>
                         <tbody>{ for v.cluster.broker_addr_table.iter().map(|(name, bd)| html!{ <tr>
@@ -69,9 +71,9 @@ pub fn LiveTables(props: &LiveProps) -> Html {
                             <td>{ c.to_string() }</td><td>{ names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ") }</td>
                         </tr> }) }</tbody></table>
                         <h4>{ "brokerLiveTable" }</h4>
-                        { broker_live(v, now) }
+                        { broker_live(v, now, lang) }
                         <h4>{ "filterServerTable" }</h4>
-                        { filter_servers(v) }
+                        { filter_servers(v, lang) }
                     </div>
                 }
             }) }
@@ -80,23 +82,23 @@ pub fn LiveTables(props: &LiveProps) -> Html {
     }
 }
 
-fn broker_live(view: &NamesrvView, now: u64) -> Html {
+fn broker_live(view: &NamesrvView, now: u64, lang: Lang) -> Html {
     match &view.broker_live {
         Some(table) => html! {
-            <table><thead><tr><th>{"brokerAddr"}</th><th>{"lastUpdateTimestamp"}</th><th>{"age"}</th><th>{"timeout"}</th></tr></thead>
+            <table><thead><tr><th>{"brokerAddr"}</th><th>{"lastUpdateTimestamp"}</th><th>{ lang.t(live::AGE) }</th><th>{ lang.t(live::TIMEOUT) }</th></tr></thead>
             <tbody>{ for table.iter().map(|(addr, l)| html!{ <tr>
                 <td>{ addr.clone() }</td><td>{ l.last_update_ms }</td>
                 <td>{ fmt_secs(now.saturating_sub(l.last_update_ms)) }</td><td>{ fmt_secs(l.timeout_ms) }</td>
             </tr> }) }</tbody></table>
         },
         None => html! {
-            <p class="hint" data-testid="broker-live-unknown">{ "not reported by a NameServer: no request returns it, so heartbeat times are unknown here (a broker simply disappears from brokerAddrTable when it expires)" }</p>
+            <p class="hint" data-testid="broker-live-unknown">{ lang.t(live::BROKER_LIVE_UNKNOWN) }</p>
         },
     }
 }
 
 /// filterServerTable as the routes carry it: broker address → filter servers.
-fn filter_servers(view: &NamesrvView) -> Html {
+fn filter_servers(view: &NamesrvView, lang: Lang) -> Html {
     let table: BTreeMap<&String, &Vec<String>> = view
         .routes
         .values()
@@ -104,7 +106,7 @@ fn filter_servers(view: &NamesrvView) -> Html {
         .flat_map(|r| r.filter_server_table.iter())
         .collect();
     if table.is_empty() {
-        return html! { <p class="hint">{ "empty (filter servers are a legacy feature)" }</p> };
+        return html! { <p class="hint">{ lang.t(live::FILTER_SERVERS_EMPTY) }</p> };
     }
     html! {
         <table><tbody>{ for table.iter().map(|(addr, servers)| html!{ <tr>
@@ -117,17 +119,18 @@ fn filter_servers(view: &NamesrvView) -> Html {
 #[component]
 pub fn LiveMqadmin(props: &LiveProps) -> Html {
     let store = &props.store;
+    let lang = store.lang;
     let data = store.data.borrow();
     let topic = chosen_topic(&data, store.topic.as_deref());
     html! {
         <div class="mqadmin">
-            <p class="hint">{ "Runtime columns (version, TPS, timer, disk) come from each broker, which the bridge does not ask: they read as mqadmin prints a broker that does not answer." }</p>
+            <p class="hint">{ lang.t(live::RUNTIME_COLUMNS_UNKNOWN) }</p>
             { for data.state.namesrvs.iter().filter(|v| has_data(v)).map(|v| {
                 let order = ClientOrder::sorted(&v.cluster);
                 let text = cluster_list(&v.cluster, ClusterLayout::V5, &order, |_| BrokerRuntime::default());
                 let route = match v.routes.get(&topic) {
                     Some(e) => topic_route(&topic, e.route.as_ref()),
-                    None => "(not fetched yet)\n".to_owned(),
+                    None => lang.t(live::NOT_FETCHED_YET_LINE).to_owned(),
                 };
                 html! { <>
                     <h3><code>{ format!("$ mqadmin clusterList -n {}", v.addr) }</code></h3>
