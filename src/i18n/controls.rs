@@ -25,6 +25,8 @@ phrases! {
     /// Which client version's latency tables the producer uses.
     CLIENT_TABLES: "client tables", "客户端延迟表";
     /// The client option that keeps the scenario's profile.
+    /// The Add producer form's NameServer choice when none is picked.
+    ANY_NAMESRV: "any (picked by the seed)", "任意（由随机种子选择）";
     AS_THE_PROFILE: "as the profile", "按场景配置";
     CLIENT_4X: "4.x (also 5.0–5.1.3)", "4.x（以及 5.0–5.1.3）";
     ADD_PRODUCER: "Add producer", "添加生产者";

@@ -167,16 +167,18 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
     let rate = use_state(|| "2".to_owned());
     let ft = use_state(|| false);
     let client = use_state(|| None::<ClientProfile>);
+    let namesrv = use_state(String::new);
     let error = use_state(|| None::<ScenarioError>);
     let lang = props.store.lang;
     let onsubmit = {
         let (store, error) = (props.store.clone(), error.clone());
-        let (group, topic, rate, ft, client) = (
+        let (group, topic, rate, ft, client, namesrv) = (
             group.clone(),
             topic.clone(),
             rate.clone(),
             ft.clone(),
             client.clone(),
+            namesrv.clone(),
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -196,7 +198,7 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
                 rate: r,
                 fault_tolerance: *ft,
                 client: *client,
-                namesrv: None,
+                namesrv: (!namesrv.is_empty()).then(|| (*namesrv).clone()),
             };
             apply_or_show(&store, Action::AddProducer(spec), &error);
         })
@@ -214,6 +216,15 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
             client.set(v.parse().ok());
         })
     };
+    let on_ns = {
+        let namesrv = namesrv.clone();
+        Callback::from(move |e: Event| {
+            namesrv.set(
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value(),
+            )
+        })
+    };
     let err = (*error).clone();
     html! {
         <form class="form" data-testid="add-producer-form" {onsubmit} novalidate=true>
@@ -226,6 +237,14 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
                     <option value="" selected={client.is_none()}>{ lang.t(controls::AS_THE_PROFILE) }</option>
                     <option value="4.x">{ lang.t(controls::CLIENT_4X) }</option>
                     <option value="5.x">{ "5.1.4+" }</option>
+                </select>
+            </label>
+            <label class="field"><span>{ "NameServer" }</span>
+                <select onchange={on_ns} data-testid="producer-namesrv">
+                    <option value="" selected={namesrv.is_empty()}>{ lang.t(controls::ANY_NAMESRV) }</option>
+                    { for props.store.sim().namesrvs().iter().map(|n| html!{
+                        <option value={n.name.clone()} selected={*namesrv == n.name}>{ n.name.clone() }</option>
+                    }) }
                 </select>
             </label>
             <button type="submit" class="primary">{ lang.t(controls::ADD_PRODUCER) }</button>

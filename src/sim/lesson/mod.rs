@@ -73,8 +73,12 @@ impl Task {
             (Action::AddBroker(want), Action::AddBroker(got)) => {
                 want.name == got.name && want.id == got.id && want.addr == got.addr
             }
+            // The rate and the fault tolerance are the learner's to choose; a NameServer the
+            // task names is the point of the step (a producer bound to the partitioned one).
             (Action::AddProducer(want), Action::AddProducer(got)) => {
-                want.group == got.group && want.topic == got.topic
+                want.group == got.group
+                    && want.topic == got.topic
+                    && (want.namesrv.is_none() || want.namesrv == got.namesrv)
             }
             (want, got) => want == got,
         }

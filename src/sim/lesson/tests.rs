@@ -318,3 +318,27 @@ fn an_until_reads_in_both_languages() {
     assert_eq!(at.describe(Lang::En), "to 00:45");
     assert_eq!(at.describe(Lang::Zh), "到 00:45");
 }
+
+/// A producer added through the form does a task by its group and topic, whatever rate it sends
+/// at, and by the NameServer the task names (lesson 6 binds it to the partitioned one).
+#[test]
+fn a_producer_task_is_done_by_its_group_topic_and_namesrv() {
+    let task: Task = serde_json::from_str(
+        r#"{"action": {"do": "add_producer", "group": "pg-orders", "topic": "OrderTopic",
+            "rate": 0.2, "namesrv": "ns-2"}, "hint": {"en": "h", "zh": "提示"}}"#,
+    )
+    .unwrap();
+    let added = |rate: f64, namesrv: Option<&str>| {
+        Action::AddProducer(crate::sim::scenario::ProducerSpec {
+            group: "pg-orders".into(),
+            topic: "OrderTopic".into(),
+            rate,
+            fault_tolerance: false,
+            client: None,
+            namesrv: namesrv.map(str::to_owned),
+        })
+    };
+    assert!(task.done_by(&added(2.0, Some("ns-2"))));
+    assert!(!task.done_by(&added(0.2, Some("ns-1"))));
+    assert!(!task.done_by(&added(0.2, None)));
+}
