@@ -4,11 +4,7 @@
 use super::phrases;
 
 phrases! {
-    // The page frame and the language toggle.
-    /// A language's own name, the toggle's label for the language it switches to.
-    LANGUAGE_NAME: "English", "中文";
-    /// The toggle's tooltip, shown in the language it switches to.
-    SHOW_IN_THIS_LANGUAGE: "show this page in English", "用简体中文显示本页";
+    // The page frame (the language toggle says what the workshop's says).
     /// The tab of the RocketMQ tables (the other tab is "mqadmin", as RocketMQ names it).
     TABLES_TAB: "Tables", "路由表";
     FOOTER: "RouteLab v{version} · live mode: what the NameServers answer, as the bridge last fetched it · heartbeat ages are known only when a NameServer reports them",
@@ -92,14 +88,14 @@ phrases! {
     DEMO_RESTART_WHAT: "start the process again", "重新启动进程";
 
     // The route panel.
-    TOPIC_ROUTE: "topic route", "topic 路由";
+    TOPIC_ROUTE: "topic route", "Topic 路由";
     TOPIC_ROUTE_HEADING: "Topic route ", "Topic 路由 ";
     PRODUCERS_CACHE_ROUTES: "Producers' cached copies are not visible from outside a client: each re-pulls its routes every 30 s (pollNameServerInterval), so it can hold an older route than shown here.",
         "生产者缓存的路由副本在客户端之外看不到：每个生产者每 30 s 重新拉取一次路由（pollNameServerInterval），所以它手里的路由可能比这里显示的旧。";
     NO_DATA_FROM_NAMESRV: "no data from this NameServer yet", "尚未从这个 NameServer 获得数据";
-    TOPIC_NOT_IN_LIST: "TOPIC_NOT_EXIST (code 17): not in its topic list", "TOPIC_NOT_EXIST（code 17）：不在它的 topic 列表中";
+    TOPIC_NOT_IN_LIST: "TOPIC_NOT_EXIST (code 17): not in its topic list", "TOPIC_NOT_EXIST（错误码 17）：不在它的 topic 列表中";
     NOT_FETCHED_YET: "not fetched yet", "尚未拉取";
-    TOPIC_NO_ROUTE: "TOPIC_NOT_EXIST (code 17): no route", "TOPIC_NOT_EXIST（code 17）：没有路由";
+    TOPIC_NO_ROUTE: "TOPIC_NOT_EXIST (code 17): no route", "TOPIC_NOT_EXIST（错误码 17）：没有路由";
     FETCHED_BEFORE_UPDATE: "fetched {age} before the last update", "在最后一次更新之前 {age} 拉取";
     LAST_FETCH_FAILED: "last fetch failed: {error}; showing the last good answer", "最后一次拉取失败：{error}；显示的是最后一次有效的应答";
     JSON_A_CLIENT_RECEIVES: "JSON a client receives", "客户端收到的 JSON";
@@ -157,5 +153,5 @@ phrases! {
         "{addr} 只有一个 topic，而 5.x NameServer 在首次注册时会拒绝这种情况，所以为它加上了 {extra}。";
     BROKER_REFUSED: "Broker {addr} left out: {error}.", "已略去 broker {addr}：{error}。";
     WHAT_IF_FROZE: "Every broker registers at t = 0, so the routes start as the live ones; heartbeat times are not known live, so each starts fresh. What if {broker} froze now? Press freeze on it, then » next expiry.",
-        "每个 broker 都在 t = 0 注册，所以路由一开始与实时集群相同；实时模式下不知道心跳时间，所以每个 broker 的心跳都从头算起。如果 {broker} 现在卡住了会怎样？在它上面按“冻结”（freeze），再按“» 下一次过期”（next expiry）。";
+        "每个 broker 都在 t = 0 注册，所以路由一开始与实时集群相同；实时模式下不知道心跳时间，所以每个 broker 的心跳都从头算起。如果 {broker} 现在卡住了会怎样？在它上面按“冻结”，再按“» 下一次过期”。";
 }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::state::{Conn, LiveMsg, LiveStore};
 use super::LiveProps;
-use crate::i18n::{live, Lang};
+use crate::i18n::{controls, live, Lang};
 use crate::live::compare::{brokers_in_disagreement, topics_in_disagreement};
 use crate::live::{fork, Freshness, NamesrvView, SourceKind};
 use crate::sim::Scenario;
@@ -44,13 +44,17 @@ pub fn LiveHeader(props: &LiveHeaderProps) -> Html {
     }
 }
 
-/// The language toggle: English ↔ 简体中文, remembered in the browser as the workshop remembers it
-/// (so both pages open in the language chosen last). Labelled with the language it switches to, in
-/// that language.
+/// The language toggle: English ↔ 简体中文, remembered in the browser as the workshop's toggle
+/// remembers it (so both pages open in the language chosen last), and looking the same.
 #[component]
 pub fn LangToggle(props: &LiveProps) -> Html {
     let store = &props.store;
     let next = store.lang.other();
+    // Each language by its own name: the button names the other one briefly, its tooltip in full.
+    let (short, full) = match next {
+        Lang::En => ("English", "English"),
+        Lang::Zh => ("中文", "简体中文"),
+    };
     let onclick = {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| {
@@ -63,8 +67,8 @@ pub fn LangToggle(props: &LiveProps) -> Html {
     };
     html! {
         <button class="lang-toggle" data-testid="lang-toggle" data-lang={store.lang.code()} {onclick}
-            title={next.t(live::SHOW_IN_THIS_LANGUAGE)}>
-            { next.t(live::LANGUAGE_NAME) }
+            title={store.lang.fill(controls::SWITCH_TO, &[("language", full)])}>
+            { short }
         </button>
     }
 }
