@@ -138,7 +138,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                 <LessonList store={store.clone()} />
                 <LangToggle store={store.clone()} />
-                <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} />
+                <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
             </header>
             { for note.map(|n| html!{
                 <div class="note" data-testid="note"><b>{ lang.t(workshop::WATCH_FOR) }</b>

@@ -3,16 +3,13 @@
 use yew::prelude::*;
 
 use crate::i18n::{live, Lang};
-use crate::ui::lesson::initial_lang;
 
 #[derive(Properties, PartialEq)]
 pub struct LiveConnectProps {
     /// Prefilled: the last bridge, or the page's own origin.
     pub url: AttrValue,
     pub on_connect: Callback<String>,
-    /// The workshop's language; when not given, the one remembered (which the workshop's toggle
-    /// stores before it switches, so this follows the toggle too).
-    #[prop_or_else(initial_lang)]
+    /// The language of the page it is on.
     pub lang: Lang,
 }
 
