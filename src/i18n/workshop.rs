@@ -121,7 +121,7 @@ phrases! {
     NEXT_REGISTRATION_IN: "next registration in {t}", "{t} 后下一次注册";
     NO_REGISTRATIONS: "no registrations", "不再注册";
     HEARTBEAT_NOW_HINT: "register with every reachable NameServer now", "立即向所有可达的 NameServer 注册";
-    HEARTBEAT_NOW: "♥ now", "♥ 立即";
+    HEARTBEAT_NOW: "♥ now", "♥ 立即心跳";
     KILL_HINT: "the process dies; the OS closes its connections", "进程退出；操作系统关闭它的连接";
     KILL: "kill", "杀死";
     FREEZE_HINT: "the process hangs: no heartbeats, nothing closed", "进程挂起：没有心跳，连接也不关闭";
