@@ -364,7 +364,11 @@ mod tests {
             "namesrv-divergence",
             "big-heartbeat",
         ] {
-            let scenario = Scenario::from_json(preset_json(name).unwrap()).unwrap();
+            // The browser's build carries only crash-hang-stop, which has every removal.
+            let Some(json) = preset_json(name) else {
+                continue;
+            };
+            let scenario = Scenario::from_json(json).unwrap();
             let mut sim = Sim::new(&scenario);
             sim.run();
             for e in sim.drain_events() {
