@@ -141,6 +141,15 @@ test('live mode: the bridge shows a real NameServer, follows a broker leaving, k
   await page.locator('[data-testid=broker][data-addr="127.0.0.1:10911"][data-registered=true]')
     .waitFor({ timeout: 10_000 });
 
+  // 简体中文 at once, broker-b's card and the status included; then back to English
+  await page.click('[data-testid=lang-toggle]');
+  assert.equal(await page.getAttribute('[data-testid=lang-toggle]', 'data-lang'), 'zh');
+  assert.match(await broker('127.0.0.1:10921').textContent(), /未注册/);
+  assert.match(await page.textContent('[data-testid=live-status]'), /[\u4e00-\u9fff]/);
+  await page.screenshot({ path: join(SHOTS, 'live-zh.png'), fullPage: true });
+  await page.click('[data-testid=lang-toggle]');
+  assert.match(await broker('127.0.0.1:10921').textContent(), /not registered/);
+
   // fork into the simulator: the workshop page (its own bundle) opens with the same broker, now
   // under the virtual clock
   await page.click('[data-testid=fork]');

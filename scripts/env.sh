@@ -7,3 +7,6 @@ if [[ -n "${NO_COLOR:-}" ]]; then export NO_COLOR=true; fi
 export CHROMEDRIVER=/usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json"
 export WASM_BINDGEN_TEST_TIMEOUT=120
+# The wasm bundles name a dependency's source file in its panic messages: as crates/…, not by where
+# this machine keeps the registry.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=crates"
