@@ -11,6 +11,7 @@
 //! # Layout
 //!
 //! - `scenario`: the scenario file (parse, validate, errors with field paths).
+//! - `timing`: the scenario's timers resolved to ms, and warnings about those that make brokers flap.
 //! - `event`: what the simulator reports; `event_words`: [`describe_in`] says it in plain words
 //!   (English or 简体中文).
 //! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart.
@@ -18,7 +19,7 @@
 //! - `report`: the final state in RocketMQ's table names, and the text format.
 //! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `presets`: the scenarios that ship with RouteLab.
-//! - `action_words`: an action in plain words.
+//! - `action_words`: an action in plain words (English or 简体中文).
 //! - [`lesson`]: guided lessons — the format, questions the simulator answers, a headless walk and
 //!   the learner's player.
 //! - [`timeline`]: time travel over a run — snapshots, replay, seek, forks and undo, the marks a
@@ -37,6 +38,7 @@ pub mod scenario;
 mod targets;
 pub mod timeline;
 mod timers;
+mod timing;
 mod topic_sets;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -50,30 +52,12 @@ pub use presets::{
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
+pub use timing::Timing;
 pub use topic_sets::{expand as expand_topic_sets, TopicSet, MAX_SET_COUNT};
 
 use crate::namesrv::{ChannelId, NamesrvConfig, RouteManager};
 use crate::producer::ClientProfile;
 use crate::rng::SeededRng;
-
-/// Resolved timers, in ms.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Timing {
-    /// `registerNameServerPeriod` (first repeat after 10 s).
-    pub register_ms: u64,
-    /// First scan after this.
-    pub scan_first_ms: u64,
-    /// Scan period.
-    pub scan_ms: u64,
-    /// Broker expiry (`BROKER_CHANNEL_EXPIRED_TIME`).
-    pub expiry_ms: u64,
-    /// `serverChannelMaxIdleTimeSeconds`.
-    pub idle_close_ms: u64,
-    /// `pollNameServerInterval`.
-    pub route_poll_ms: u64,
-    /// `sendMsgTimeout`: the budget of one message, retries included.
-    pub send_timeout_ms: u64,
-}
 
 /// The broker's first periodic registration comes this long after its start (BrokerController).
 pub const FIRST_REGISTER_REPEAT_MS: u64 = 10_000;
@@ -90,69 +74,6 @@ pub const SEND_ATTEMPTS: u32 = 3;
 
 /// The largest event buffer (in events, about 2 MB) whose size a drain keeps for the next buffer.
 const KEEP_EVENT_BUFFER_UP_TO: usize = 1 << 14;
-
-impl Timing {
-    fn resolve(s: &Scenario) -> Self {
-        let ms = |v: Option<f64>, default: u64| v.map_or(default, |s| (s * 1000.0).round() as u64);
-        let t = s.timing.clone().unwrap_or_default();
-        let (scan_first_ms, scan_ms) = s.profile.scan_schedule_ms();
-        Self {
-            register_ms: ms(t.register_secs, REGISTER_PERIOD_MS),
-            scan_first_ms,
-            scan_ms: ms(t.scan_secs, scan_ms),
-            expiry_ms: ms(
-                t.expiry_secs,
-                crate::namesrv::DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
-            ),
-            idle_close_ms: ms(t.idle_close_secs, 120_000),
-            route_poll_ms: ms(t.route_poll_secs, 30_000),
-            send_timeout_ms: t.send_timeout_ms.unwrap_or(3_000),
-        }
-    }
-
-    /// Plain warnings about combinations that make brokers flap or routes go stale, in English.
-    pub fn warnings(&self) -> Vec<String> {
-        self.warnings_in(crate::i18n::Lang::En)
-    }
-
-    /// The warnings in `lang`.
-    pub fn warnings_in(&self, lang: crate::i18n::Lang) -> Vec<String> {
-        use crate::decimal::secs_short;
-        use crate::i18n::events as words;
-        let mut w = Vec::new();
-        if self.register_ms >= self.expiry_ms {
-            w.push(lang.fill(
-                words::WARN_REGISTER_VS_EXPIRY,
-                &[
-                    ("register", &secs_short(self.register_ms)),
-                    ("expiry", &secs_short(self.expiry_ms)),
-                ],
-            ));
-        }
-        if self.idle_close_ms <= self.register_ms {
-            w.push(lang.fill(
-                words::WARN_IDLE_VS_REGISTER,
-                &[
-                    ("idle", &secs_short(self.idle_close_ms)),
-                    ("register", &secs_short(self.register_ms)),
-                ],
-            ));
-        }
-        if !(10_000..=60_000).contains(&self.register_ms) {
-            w.push(lang.t(words::WARN_REGISTER_CLAMPED).to_owned());
-        }
-        if self.route_poll_ms >= self.expiry_ms {
-            w.push(lang.fill(
-                words::WARN_POLL_VS_EXPIRY,
-                &[
-                    ("poll", &secs_short(self.route_poll_ms)),
-                    ("expiry", &secs_short(self.expiry_ms)),
-                ],
-            ));
-        }
-        w
-    }
-}
 
 /// One simulated NameServer.
 #[derive(Clone, Debug)]
