@@ -9,9 +9,11 @@
 //! - [`events`]: the feed's sentences (what the simulator's events and the teacher's actions say),
 //!   shared with `routelab sim`, which prints them in English.
 //! - [`workshop`]: the workshop's page frame, time bar, timeline and panels.
+//! - [`checks`]: what a scenario's checks say is wrong (the forms show it).
 //! - [`controls`]: the workshop's forms, picture, inspector and lesson player, and its errors.
 //! - [`live`]: live mode's page.
 
+pub mod checks;
 pub mod controls;
 pub mod events;
 pub mod live;
@@ -213,8 +215,9 @@ mod tests {
     /// show a value in one and lose it in the other).
     #[test]
     fn every_phrase_has_both_languages() {
-        let catalogues: [(&str, &[(&str, Phrase)]); 4] = [
+        let catalogues: [(&str, &[(&str, Phrase)]); 5] = [
             ("events", super::events::ALL),
+            ("checks", super::checks::ALL),
             ("controls", super::controls::ALL),
             ("workshop", super::workshop::ALL),
             ("live", super::live::ALL),

@@ -470,7 +470,7 @@ impl Sim {
         probe.lesson = None;
         probe.validate().map_err(|e| ScenarioError {
             path: e.path.replace("actions[0]", "action"),
-            message: e.message,
+            ..e
         })
     }
 

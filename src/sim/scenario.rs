@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::i18n::{Lang, Points};
+use crate::i18n::{Lang, Phrase, Points};
 use crate::model::TopicConfig;
 use crate::namesrv::Profile;
 use crate::producer::ClientProfile;
@@ -381,8 +381,10 @@ impl Action {
 pub struct ScenarioError {
     /// The field path, e.g. `actions[3].at` (`.` for the whole document).
     pub path: String,
-    /// What was expected.
+    /// What was expected, in English (files, the command line).
     pub message: String,
+    /// The same in 简体中文, where the check says it in both (what the workshop's forms hit).
+    pub message_zh: Option<String>,
 }
 
 impl ScenarioError {
@@ -390,6 +392,32 @@ impl ScenarioError {
         Self {
             path: path.into(),
             message: message.into(),
+            message_zh: None,
+        }
+    }
+
+    /// An error in the words of a phrase, in both languages.
+    pub(crate) fn said(path: impl Into<String>, phrase: Phrase, values: &[(&str, &str)]) -> Self {
+        Self {
+            path: path.into(),
+            message: Lang::En.fill(phrase, values),
+            message_zh: Some(Lang::Zh.fill(phrase, values)),
+        }
+    }
+
+    /// What was expected, in `lang` where the check says it in that language, else in English.
+    pub fn message_in(&self, lang: Lang) -> &str {
+        match (lang, &self.message_zh) {
+            (Lang::Zh, Some(zh)) => zh,
+            _ => &self.message,
+        }
+    }
+
+    /// `path: message` in `lang`.
+    pub fn text_in(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.to_string(),
+            Lang::Zh => format!("{}：{}", self.path, self.message_in(lang)),
         }
     }
 }

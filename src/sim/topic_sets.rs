@@ -110,10 +110,8 @@ impl TopicSet {
         path: &str,
         brokers: &[&BrokerSpec],
     ) -> Result<(), ScenarioError> {
-        let at = |field: &str, message: String| ScenarioError {
-            path: format!("{path}.{field}"),
-            message,
-        };
+        let at =
+            |field: &str, message: String| ScenarioError::at(format!("{path}.{field}"), message);
         if !(1..=MAX_SET_COUNT).contains(&self.count) {
             return Err(at(
                 "count",
@@ -142,10 +140,7 @@ impl TopicSet {
                     "cluster",
                     format!("no broker of the scenario is in cluster {c:?}"),
                 ),
-                None => ScenarioError {
-                    path: path.to_owned(),
-                    message: "no broker in the scenario to place the topics on".into(),
-                },
+                None => ScenarioError::at(path, "no broker in the scenario to place the topics on"),
             });
         }
         if let Some(n) = self.groups_per_topic {

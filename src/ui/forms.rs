@@ -82,7 +82,11 @@ fn apply_or_show(store: &Store, action: Action, error: &UseStateHandle<Option<Sc
             error.set(None);
             store.dispatch(Msg::Apply(action));
         }
-        Err(e) => error.set(Some(e)),
+        // Said in the language shown when it happened (the form's own errors are written so too).
+        Err(e) => error.set(Some(ScenarioError {
+            message: e.message_in(store.lang).to_owned(),
+            ..e
+        })),
     }
 }
 
@@ -113,22 +117,19 @@ pub fn AddBrokerForm(props: &FormProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Ok(idv) = id.trim().parse::<i64>() else {
-                error.set(Some(ScenarioError {
-                    path: "action.id".into(),
-                    message: lang.fill(
+                error.set(Some(ScenarioError::at(
+                    "action.id",
+                    lang.fill(
                         controls::BROKER_ID_NOT_A_NUMBER,
                         &[("value", &format!("{:?}", *id))],
                     ),
-                }));
+                )));
                 return;
             };
             let topic_specs = match parse_topics(lang, &topics) {
                 Ok(t) => t,
                 Err(m) => {
-                    error.set(Some(ScenarioError {
-                        path: "action.topics".into(),
-                        message: m,
-                    }));
+                    error.set(Some(ScenarioError::at("action.topics", m)));
                     return;
                 }
             };
@@ -183,13 +184,13 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(r) = parse_number(&rate) else {
-                error.set(Some(ScenarioError {
-                    path: "action.rate".into(),
-                    message: lang.fill(
+                error.set(Some(ScenarioError::at(
+                    "action.rate",
+                    lang.fill(
                         controls::RATE_NOT_A_NUMBER,
                         &[("value", &format!("{:?}", *rate))],
                     ),
-                }));
+                )));
                 return;
             };
             let spec = ProducerSpec {
@@ -283,10 +284,10 @@ pub fn ActionsForm(props: &FormProps) -> Html {
         );
         Callback::from(move |_: MouseEvent| {
             let (Ok(q), Ok(p)) = (queues.trim().parse::<i32>(), perm.trim().parse::<i32>()) else {
-                error.set(Some(ScenarioError {
-                    path: "action.read".into(),
-                    message: lang.t(controls::QUEUES_AND_PERM_NOT_NUMBERS).into(),
-                }));
+                error.set(Some(ScenarioError::at(
+                    "action.read",
+                    lang.t(controls::QUEUES_AND_PERM_NOT_NUMBERS),
+                )));
                 return;
             };
             let a = Action::CreateTopic {
@@ -404,9 +405,11 @@ pub fn TimingForm(props: &FormProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let parse = |name: &str, v: &str| -> Result<f64, ScenarioError> {
-                parse_number(v).ok_or_else(|| ScenarioError {
-                    path: format!("timing.{name}"),
-                    message: lang.fill(controls::NOT_A_NUMBER, &[("value", &format!("{v:?}"))]),
+                parse_number(v).ok_or_else(|| {
+                    ScenarioError::at(
+                        format!("timing.{name}"),
+                        lang.fill(controls::NOT_A_NUMBER, &[("value", &format!("{v:?}"))]),
+                    )
                 })
             };
             let timing = (|| -> Result<TimingSpec, ScenarioError> {

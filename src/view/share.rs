@@ -47,10 +47,7 @@ pub fn from_hash(hash: &str) -> Option<Result<Scenario, ScenarioError>> {
     let encoded = hash.strip_prefix(HASH_PREFIX)?;
     // Parameters such as `&t=` follow the scenario (`&` is not in base64url's alphabet).
     let encoded = encoded.split('&').next().unwrap_or_default();
-    let bad = |message: String| ScenarioError {
-        path: "#scenario".into(),
-        message,
-    };
+    let bad = |message: String| ScenarioError::at("#scenario", message);
     let bytes = match URL_SAFE_NO_PAD.decode(encoded.trim_end_matches('=')) {
         Ok(b) => b,
         Err(e) => {

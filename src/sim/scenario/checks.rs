@@ -2,6 +2,7 @@
 //! references between fields, each error naming its field path.
 
 use super::{Action, BrokerSpec, ProducerSpec, Scenario, ScenarioError, FORMAT_VERSION};
+use crate::i18n::checks as w;
 use crate::model::TopicConfig;
 use crate::namesrv::{validate_topic_config, RegisterBroker};
 
@@ -154,9 +155,10 @@ impl Scenario {
                 .map_err(|e| ScenarioError::at(format!("{path}.ha_addr"), strip_field(&e)))?;
         }
         if known.contains(&b.addr.as_str()) {
-            return Err(ScenarioError::at(
+            return Err(ScenarioError::said(
                 format!("{path}.addr"),
-                format!("{} is used by another broker", b.addr),
+                w::ADDR_USED,
+                &[("addr", &b.addr)],
             ));
         }
         if b.heartbeat_secs.is_some_and(|s| s < 0.001) {
@@ -176,17 +178,19 @@ impl Scenario {
         known: &[&str],
     ) -> Result<(), ScenarioError> {
         if p.group.trim().is_empty() || known.contains(&p.group.as_str()) {
-            return Err(ScenarioError::at(
+            return Err(ScenarioError::said(
                 format!("{path}.group"),
-                format!("{:?} is empty or used by another producer", p.group),
+                w::GROUP_EMPTY_OR_USED,
+                &[("group", &format!("{:?}", p.group))],
             ));
         }
         crate::namesrv::validate_topic_name("topic", &p.topic)
             .map_err(|e| ScenarioError::at(format!("{path}.topic"), strip_field(&e)))?;
         if !(p.rate.is_finite() && p.rate > 0.0 && p.rate <= 1000.0) {
-            return Err(ScenarioError::at(
+            return Err(ScenarioError::said(
                 format!("{path}.rate"),
-                "expected messages per second in (0, 1000]",
+                w::RATE_OUT_OF_RANGE,
+                &[],
             ));
         }
         if let Some(ns) = &p.namesrv {
@@ -203,9 +207,10 @@ impl Scenario {
         if names.iter().any(|n| n == ns) {
             Ok(())
         } else {
-            Err(ScenarioError::at(
+            Err(ScenarioError::said(
                 path,
-                format!("unknown NameServer {ns:?}; known: {}", names.join(", ")),
+                w::UNKNOWN_NAMESRV,
+                &[("ns", &format!("{ns:?}")), ("known", &names.join(", "))],
             ))
         }
     }
@@ -222,9 +227,10 @@ impl Scenario {
             if addrs.contains(&addr) {
                 Ok(())
             } else {
-                Err(ScenarioError::at(
+                Err(ScenarioError::said(
                     format!("{path}.{field}"),
-                    format!("no broker has address {addr:?}"),
+                    w::NO_BROKER_AT,
+                    &[("addr", &format!("{addr:?}"))],
                 ))
             }
         };
@@ -239,23 +245,18 @@ impl Scenario {
             | Action::RestartBroker { broker: b } => broker("broker", b),
             Action::Partition(link) | Action::Heal(link) => {
                 let Some(b) = &link.broker else {
-                    return Err(ScenarioError::at(
+                    return Err(ScenarioError::said(
                         format!("{path}.broker"),
-                        "a link needs `broker` and either `namesrv` or `producer`",
+                        w::LINK_NEEDS_BROKER,
+                        &[],
                     ));
                 };
                 broker("broker", b)?;
                 match (&link.namesrv, &link.producer) {
                     (Some(ns), None) => Self::check_namesrv(names, &format!("{path}.namesrv"), ns),
                     (None, Some(p)) if groups.contains(&p.as_str()) => Ok(()),
-                    (None, Some(p)) => Err(ScenarioError::at(
-                        format!("{path}.producer"),
-                        format!("no producer has group {p:?}"),
-                    )),
-                    _ => Err(ScenarioError::at(
-                        path,
-                        "a link needs `broker` and exactly one of `namesrv` or `producer`",
-                    )),
+                    (None, Some(p)) => Err(no_producer(format!("{path}.producer"), p)),
+                    _ => Err(ScenarioError::said(path, w::LINK_NEEDS_ONE_END, &[])),
                 }
             }
             Action::CreateTopic {
@@ -269,12 +270,7 @@ impl Scenario {
                 match (b, broker_name) {
                     (Some(b), None) => broker("broker", b)?,
                     (None, Some(_)) => {}
-                    _ => {
-                        return Err(ScenarioError::at(
-                            path,
-                            "create_topic needs exactly one of `broker` (address) or `broker_name`",
-                        ))
-                    }
+                    _ => return Err(ScenarioError::said(path, w::CREATE_TOPIC_TARGET, &[])),
                 }
                 let tc = TopicConfig::new(topic, *read, *write, *perm);
                 validate_topic_config(topic, &tc).map_err(|e| match e {
@@ -295,9 +291,10 @@ impl Scenario {
                 broker_name,
             } => {
                 if broker_name.trim().is_empty() {
-                    return Err(ScenarioError::at(
+                    return Err(ScenarioError::said(
                         format!("{path}.broker_name"),
-                        "must not be empty",
+                        w::MUST_NOT_BE_EMPTY,
+                        &[],
                     ));
                 }
                 ns_opt(namesrv)
@@ -306,21 +303,15 @@ impl Scenario {
                 Self::check_namesrv(names, &format!("{path}.namesrv"), namesrv)
             }
             Action::Heartbeat { broker: b } => broker("broker", b),
-            Action::AddNamesrv { name } if name.trim().is_empty() => Err(ScenarioError::at(
+            Action::AddNamesrv { name } if name.trim().is_empty() => Err(ScenarioError::said(
                 format!("{path}.name"),
-                "must not be empty",
+                w::MUST_NOT_BE_EMPTY,
+                &[],
             )),
-            Action::SetProducer { group, .. } if !groups.contains(&group.as_str()) => {
-                Err(ScenarioError::at(
-                    format!("{path}.group"),
-                    format!("no producer has group {group:?}"),
-                ))
-            }
-            Action::RemoveProducer { group } if !groups.contains(&group.as_str()) => {
-                Err(ScenarioError::at(
-                    format!("{path}.group"),
-                    format!("no producer has group {group:?}"),
-                ))
+            Action::SetProducer { group, .. } | Action::RemoveProducer { group }
+                if !groups.contains(&group.as_str()) =>
+            {
+                Err(no_producer(format!("{path}.group"), group))
             }
             _ => Ok(()),
         }
@@ -359,5 +350,49 @@ fn strip_field(e: &crate::namesrv::RouteError) -> String {
     match e {
         crate::namesrv::RouteError::InvalidField { reason, .. } => reason.clone(),
         other => other.to_string(),
+    }
+}
+
+/// "no producer has group …" at `path`.
+fn no_producer(path: String, group: &str) -> ScenarioError {
+    ScenarioError::said(
+        path,
+        w::NO_PRODUCER_GROUP,
+        &[("group", &format!("{group:?}"))],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::i18n::Lang;
+    use crate::sim::{Action, Scenario, Sim};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// What a form hits reads in the learner's language; files and the command line keep English.
+    #[test]
+    fn a_check_says_what_is_wrong_in_both_languages() {
+        let scenario = Scenario::from_json(
+            r#"{"routelab":1,"brokers":[{"name":"broker-a","addr":"10.0.0.1:10911"}]}"#,
+        )
+        .unwrap();
+        let sim = Sim::new(&scenario);
+        let e = sim
+            .check(&Action::KillBroker {
+                broker: "10.0.0.9:10911".into(),
+            })
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "action.broker: no broker has address \"10.0.0.9:10911\""
+        );
+        assert_eq!(e.text_in(Lang::En), e.to_string());
+        assert_eq!(
+            e.text_in(Lang::Zh),
+            "action.broker：没有地址为 \"10.0.0.9:10911\" 的 broker"
+        );
+        // A check not said in Chinese yet falls back to its English words.
+        let plain = crate::sim::ScenarioError::at("x", "why");
+        assert_eq!(plain.message_in(Lang::Zh), "why");
     }
 }
