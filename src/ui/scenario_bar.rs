@@ -70,7 +70,11 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
         lang.t(workshop::LOADING).into()
     } else if let Some(p) = preset.and_then(crate::sim::preset) {
         p.title_in(lang).into()
-    } else if let Some(l) = preset.and_then(crate::sim::lesson) {
+    } else if let Some(l) = store
+        .lesson
+        .as_ref()
+        .and_then(|run| crate::sim::lesson(&run.name))
+    {
         l.title_in(lang).into()
     } else {
         store
