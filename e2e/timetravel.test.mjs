@@ -108,15 +108,19 @@ test('the picture marks a frozen broker, stops its heartbeats, and its inspector
   assert.equal(await page.getAttribute('[data-testid="node-namesrv-ns-1"]', 'data-state'), 'up');
   assert.equal(await page.getAttribute('[data-testid="node-producer-pg-1"]', 'data-state'), 'running');
 
-  // Play for a while at 30×: healthy broker-d's heartbeats pulse, frozen broker-b's never do.
+  // Play at 30× past broker-d's next heartbeat (it beats every 30 s): healthy broker-d's heartbeats
+  // pulse, frozen broker-b's never do. The loop stops by simulated time, not by wall time: on a busy
+  // machine a fixed number of polls ran past 190 s, where ns-1 drops broker-b and its age with it.
   await page.selectOption('select[aria-label=speed]', '30');
   await page.click('[data-testid=play-pause]');
   const seen = new Set();
-  for (let i = 0; i < 40; i++) {
+  const simNow = async () => Number(await page.getAttribute('[data-testid=timeline]', 'data-now'));
+  while ((await simNow()) < 150_000) {
     for (const p of await page.$$eval('.pulses .pulse.heartbeat', (els) => els.map((e) => `${e.getAttribute('cx')},${e.getAttribute('cy')}`))) seen.add(p);
     await page.waitForTimeout(50);
   }
   await page.click('[data-testid=play-pause]');
+  assert.ok((await simNow()) < 190_000, 'paused before ns-1 drops broker-b');
   const at = async (sel) => page.$eval(sel, (g) => g.getAttribute('transform').match(/translate\((\S+) (\S+)\)/).slice(1).join(','));
   assert.ok(seen.has(await at('[data-testid="node-broker-10.0.0.4:10911"]')), `broker-d's heartbeats pulse: ${[...seen]}`);
   assert.ok(!seen.has(await at(nodeB)), 'no pulse leaves the frozen broker');
