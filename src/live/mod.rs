@@ -16,11 +16,13 @@
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
 //! - [`fork`](mod@fork): [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
+//! - [`history`]: what changed, as the bridge's history records it ([`history::Recorder`]).
 //! - [`topics`]: which topics RocketMQ makes itself.
 
 pub mod compare;
 pub mod delta;
 pub mod fork;
+pub mod history;
 pub mod message;
 pub mod state;
 pub mod topics;

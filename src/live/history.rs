@@ -1,0 +1,448 @@
+//! What changed in a live cluster, as the history keeps it: brokers appearing and leaving, topics and
+//! their routes, perm, NameServers failing and recovering, and NameServers starting or stopping to
+//! disagree. Pure: the bridge feeds it the views it publishes and stores what comes out.
+//!
+//! Only what a NameServer holds counts. Fetch times, poll durations, heartbeat ages and a failing
+//! NameServer's changing error text are not changes, so an idle poll records nothing. A route
+//! fetched for the first time (a large cluster's routes arrive over several polls) is not a change
+//! either: nothing was known before it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::compare::{brokers_in_disagreement, has_data, members, topics_in_disagreement, Member};
+use super::view::{NamesrvStatus, NamesrvView};
+use crate::model::perm::perm_to_string;
+use crate::model::TopicRouteData;
+
+/// One recorded change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// When it was seen (ms since the Unix epoch): the poll that saw it.
+    pub at_ms: u64,
+    /// The poll before, which did not see it yet: it happened between `since_ms` and `at_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_ms: Option<u64>,
+    /// The NameServer it was seen on; `None` for what is between NameServers (disagreement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namesrv: Option<String>,
+    #[serde(flatten)]
+    pub change: Change,
+}
+
+/// What changed. `kind` in JSON and in the history's database.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    /// The first poll that answered: what the NameServer held when recording began. Nothing
+    /// before it is known, so its brokers and routes are not listed as changes.
+    RecordingStarted { brokers: usize, topics: usize },
+    /// A broker is listed in `brokerAddrTable`.
+    BrokerAppeared(Broker),
+    /// A broker is no longer listed.
+    BrokerGone(Broker),
+    /// A topic is in the topic list; `route` when it was fetched in the same poll.
+    TopicAdded {
+        topic: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        route: Option<TopicRouteData>,
+    },
+    /// A topic left the topic list.
+    TopicRemoved { topic: String },
+    /// A topic's route changed in its brokers or queues (`None`: TOPIC_NOT_EXIST).
+    RouteChanged {
+        topic: String,
+        before: Option<TopicRouteData>,
+        after: Option<TopicRouteData>,
+    },
+    /// A topic's route changed only in some brokers' perm (wipeWritePerm, addWritePerm,
+    /// updateTopicPerm).
+    PermChanged {
+        topic: String,
+        /// brokerName → (before, after).
+        perms: BTreeMap<String, (i32, i32)>,
+    },
+    /// A poll failed after one that worked (or on the first one).
+    NamesrvFailed { error: String },
+    /// A poll worked after one that failed.
+    NamesrvRecovered,
+    /// NameServers began to give different routes for a topic (`topic`) or to list different
+    /// brokers (`brokers`).
+    DisagreementStarted(Disagreement),
+    /// They agree on it again.
+    DisagreementEnded(Disagreement),
+}
+
+/// A broker as `brokerAddrTable` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Broker {
+    pub cluster: String,
+    pub broker_name: String,
+    pub broker_id: i64,
+    pub addr: String,
+}
+
+impl From<Member> for Broker {
+    fn from(m: Member) -> Self {
+        Self {
+            cluster: m.cluster,
+            broker_name: m.name,
+            broker_id: m.id,
+            addr: m.addr,
+        }
+    }
+}
+
+/// What NameServers disagree on: one topic's route, or whether a broker is listed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Disagreement {
+    Topic(String),
+    Broker(String),
+}
+
+impl Change {
+    /// The name the database and `--format json` use.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Change::RecordingStarted { .. } => "recording_started",
+            Change::BrokerAppeared(_) => "broker_appeared",
+            Change::BrokerGone(_) => "broker_gone",
+            Change::TopicAdded { .. } => "topic_added",
+            Change::TopicRemoved { .. } => "topic_removed",
+            Change::RouteChanged { .. } => "route_changed",
+            Change::PermChanged { .. } => "perm_changed",
+            Change::NamesrvFailed { .. } => "namesrv_failed",
+            Change::NamesrvRecovered => "namesrv_recovered",
+            Change::DisagreementStarted(_) => "disagreement_started",
+            Change::DisagreementEnded(_) => "disagreement_ended",
+        }
+    }
+
+    /// The topic it is about, if one.
+    pub fn topic(&self) -> Option<&str> {
+        match self {
+            Change::TopicAdded { topic, .. }
+            | Change::TopicRemoved { topic }
+            | Change::RouteChanged { topic, .. }
+            | Change::PermChanged { topic, .. }
+            | Change::DisagreementStarted(Disagreement::Topic(topic))
+            | Change::DisagreementEnded(Disagreement::Topic(topic)) => Some(topic),
+            _ => None,
+        }
+    }
+
+    /// Whether it concerns broker `b` (a brokerName or an address): `--broker B`.
+    pub fn concerns_broker(&self, b: &str) -> bool {
+        let in_route = |r: &Option<TopicRouteData>| {
+            r.iter().flat_map(|r| &r.broker_datas).any(|bd| {
+                bd.broker_name.as_str() == b || bd.broker_addrs.values().any(|a| a.as_str() == b)
+            })
+        };
+        match self {
+            Change::BrokerAppeared(x) | Change::BrokerGone(x) => x.broker_name == b || x.addr == b,
+            Change::TopicAdded { route, .. } => in_route(route),
+            Change::RouteChanged { before, after, .. } => in_route(before) || in_route(after),
+            Change::PermChanged { perms, .. } => perms.contains_key(b),
+            Change::DisagreementStarted(Disagreement::Broker(a))
+            | Change::DisagreementEnded(Disagreement::Broker(a)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// In plain words, as the live page's feed says things.
+    pub fn describe(&self) -> String {
+        match self {
+            Change::RecordingStarted { brokers, topics } => format!(
+                "recording started: {brokers} broker{} and {topics} topic{} listed",
+                plural(*brokers),
+                plural(*topics)
+            ),
+            Change::BrokerAppeared(b) => format!(
+                "{} (id {}, {}) appeared in cluster {}",
+                b.broker_name, b.broker_id, b.addr, b.cluster
+            ),
+            Change::BrokerGone(b) => format!(
+                "{} (id {}, {}) is gone from cluster {}",
+                b.broker_name, b.broker_id, b.addr, b.cluster
+            ),
+            Change::TopicAdded { topic, route } => match route {
+                Some(r) => format!("topic {topic} added: {}", route_words(r)),
+                None => format!("topic {topic} added"),
+            },
+            Change::TopicRemoved { topic } => format!("topic {topic} removed"),
+            Change::RouteChanged {
+                topic,
+                before,
+                after,
+            } => format!(
+                "route of {topic} changed: {} → {}",
+                before
+                    .as_ref()
+                    .map_or("TOPIC_NOT_EXIST".into(), route_words),
+                after.as_ref().map_or("TOPIC_NOT_EXIST".into(), route_words)
+            ),
+            Change::PermChanged { topic, perms } => {
+                let each: Vec<String> = perms
+                    .iter()
+                    .map(|(b, (from, to))| {
+                        format!("{b} {} → {}", perm_to_string(*from), perm_to_string(*to))
+                    })
+                    .collect();
+                format!("perm of {topic} changed: {}", each.join(", "))
+            }
+            Change::NamesrvFailed { error } => format!("NameServer not answering: {error}"),
+            Change::NamesrvRecovered => "NameServer answering again".to_owned(),
+            Change::DisagreementStarted(Disagreement::Topic(t)) => {
+                format!("NameServers disagree on the route of {t}")
+            }
+            Change::DisagreementStarted(Disagreement::Broker(a)) => {
+                format!("NameServers disagree on whether {a} is listed")
+            }
+            Change::DisagreementEnded(Disagreement::Topic(t)) => {
+                format!("NameServers agree again on the route of {t}")
+            }
+            Change::DisagreementEnded(Disagreement::Broker(a)) => {
+                format!("NameServers agree again on whether {a} is listed")
+            }
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `broker-a 4w/4r RW-, broker-b 4w/4r R--` (brokerName order).
+fn route_words(r: &TopicRouteData) -> String {
+    let r = r.sorted();
+    if r.queue_datas.is_empty() {
+        return "no queues".to_owned();
+    }
+    let each: Vec<String> = r
+        .queue_datas
+        .iter()
+        .map(|q| {
+            format!(
+                "{} {}w/{}r {}",
+                q.broker_name,
+                q.write_queue_nums,
+                q.read_queue_nums,
+                perm_to_string(q.perm)
+            )
+        })
+        .collect();
+    each.join(", ")
+}
+
+/// The changes between two views of one NameServer (`old` then `new`, the same address).
+pub fn changes(old: &NamesrvView, new: &NamesrvView) -> Vec<Record> {
+    let namesrv = Some(new.addr.clone());
+    let record = |at_ms: u64, since_ms: Option<u64>, change: Change| Record {
+        at_ms,
+        since_ms,
+        namesrv: namesrv.clone(),
+        change,
+    };
+    let mut out = Vec::new();
+    let attempt = new.last_attempt_ms.or(new.fetched_at_ms).unwrap_or(0);
+    match (old.status, new.status) {
+        (NamesrvStatus::Failing, NamesrvStatus::Failing) => {}
+        (_, NamesrvStatus::Failing) => out.push(record(
+            attempt,
+            old.last_attempt_ms,
+            Change::NamesrvFailed {
+                error: new.error.clone().unwrap_or_default(),
+            },
+        )),
+        (NamesrvStatus::Failing, NamesrvStatus::Ok) => out.push(record(
+            attempt,
+            old.last_attempt_ms,
+            Change::NamesrvRecovered,
+        )),
+        _ => {}
+    }
+    let Some(at) = new.fetched_at_ms else {
+        return out;
+    };
+    if old.fetched_at_ms == Some(at) {
+        // Nothing new was fetched (the poll failed, or the source republished the same data).
+        return out;
+    }
+    let since = old.fetched_at_ms;
+    if !has_data(old) {
+        out.push(record(
+            at,
+            None,
+            Change::RecordingStarted {
+                brokers: members(new).len(),
+                topics: new.topics.len(),
+            },
+        ));
+        return out;
+    }
+
+    if old.cluster != new.cluster {
+        let (was, is): (BTreeSet<Member>, BTreeSet<Member>) = (
+            members(old).into_iter().collect(),
+            members(new).into_iter().collect(),
+        );
+        for m in was.difference(&is) {
+            out.push(record(at, since, Change::BrokerGone(m.clone().into())));
+        }
+        for m in is.difference(&was) {
+            out.push(record(at, since, Change::BrokerAppeared(m.clone().into())));
+        }
+    }
+
+    for topic in old.topics.difference(&new.topics) {
+        out.push(record(
+            at,
+            since,
+            Change::TopicRemoved {
+                topic: topic.clone(),
+            },
+        ));
+    }
+    for topic in new.topics.difference(&old.topics) {
+        let route = new
+            .routes
+            .get(topic)
+            .and_then(|e| e.route.as_ref())
+            .map(TopicRouteData::sorted);
+        out.push(record(
+            at,
+            since,
+            Change::TopicAdded {
+                topic: topic.clone(),
+                route,
+            },
+        ));
+    }
+    for (topic, entry) in &new.routes {
+        // Only a route known before and fetched again can have changed; a failed fetch keeps the
+        // old body, so it never looks like one.
+        let Some(before) = old.routes.get(topic) else {
+            continue;
+        };
+        if !old.topics.contains(topic) || before.route == entry.route {
+            continue;
+        }
+        let (b, a) = (
+            before.route.as_ref().map(TopicRouteData::sorted),
+            entry.route.as_ref().map(TopicRouteData::sorted),
+        );
+        if b == a {
+            continue;
+        }
+        let change = match perm_only(b.as_ref(), a.as_ref()) {
+            Some(perms) => Change::PermChanged {
+                topic: topic.clone(),
+                perms,
+            },
+            None => Change::RouteChanged {
+                topic: topic.clone(),
+                before: b,
+                after: a,
+            },
+        };
+        out.push(record(at, since, change));
+    }
+    out
+}
+
+/// When two sorted routes differ only in their queues' perm: brokerName → (before, after).
+fn perm_only(
+    before: Option<&TopicRouteData>,
+    after: Option<&TopicRouteData>,
+) -> Option<BTreeMap<String, (i32, i32)>> {
+    let (b, a) = (before?, after?);
+    if b.queue_datas.len() != a.queue_datas.len() {
+        return None;
+    }
+    let mut same_but_perm = b.clone();
+    let mut perms = BTreeMap::new();
+    for (qb, qa) in same_but_perm.queue_datas.iter_mut().zip(&a.queue_datas) {
+        if qb.perm != qa.perm && qb.broker_name == qa.broker_name {
+            perms.insert(qb.broker_name.to_string(), (qb.perm, qa.perm));
+            qb.perm = qa.perm;
+        }
+    }
+    (!perms.is_empty() && &same_but_perm == a).then_some(perms)
+}
+
+/// What NameServers disagree on now: topics whose routes differ, brokers not listed by all.
+pub fn disagreements(views: &[NamesrvView]) -> BTreeSet<Disagreement> {
+    let topics = topics_in_disagreement(views)
+        .into_iter()
+        .map(Disagreement::Topic);
+    let brokers = brokers_in_disagreement(views)
+        .into_iter()
+        .map(Disagreement::Broker);
+    topics.chain(brokers).collect()
+}
+
+/// Whether two views hold the same tables, whenever they were fetched.
+fn same_content(a: &NamesrvView, b: &NamesrvView) -> bool {
+    a.fetched_at_ms.is_some() == b.fetched_at_ms.is_some()
+        && a.cluster == b.cluster
+        && a.topics == b.topics
+        && a.routes.len() == b.routes.len()
+        && a.routes
+            .iter()
+            .zip(&b.routes)
+            .all(|((ta, ea), (tb, eb))| ta == tb && ea.route == eb.route)
+}
+
+/// Turns the views a hub publishes into records: each NameServer's own changes, and disagreement
+/// starting or ending between them.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    disagreeing: BTreeSet<Disagreement>,
+}
+
+impl Recorder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `old` was replaced by `new`; `all` is every view after the replacement. `at_ms` dates the
+    /// disagreement records (the time of this publication).
+    pub fn observe(
+        &mut self,
+        old: &NamesrvView,
+        new: &NamesrvView,
+        all: &[NamesrvView],
+        at_ms: u64,
+    ) -> Vec<Record> {
+        let mut out = changes(old, new);
+        // Disagreement can only move when what some NameServer holds did: most polls of a large
+        // cluster fetch the same again, and comparing every route across views costs.
+        if all.len() < 2 || (same_content(old, new) && old.status == new.status) {
+            return out;
+        }
+        let now = disagreements(all);
+        let cross = |change| Record {
+            at_ms,
+            since_ms: None,
+            namesrv: None,
+            change,
+        };
+        for d in self.disagreeing.difference(&now) {
+            out.push(cross(Change::DisagreementEnded(d.clone())));
+        }
+        for d in now.difference(&self.disagreeing) {
+            out.push(cross(Change::DisagreementStarted(d.clone())));
+        }
+        self.disagreeing = now;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

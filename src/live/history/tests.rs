@@ -1,0 +1,281 @@
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use super::*;
+use crate::live::RouteEntry;
+use crate::model::{BrokerData, QueueData};
+
+fn queue(broker: &str, perm: i32) -> QueueData {
+    serde_json::from_value(serde_json::json!({
+        "brokerName": broker, "readQueueNums": 4, "writeQueueNums": 4,
+        "perm": perm, "topicSysFlag": 0
+    }))
+    .unwrap()
+}
+
+fn group(broker: &str, addr: &str) -> BrokerData {
+    let mut b = BrokerData::new("DefaultCluster".into(), broker.into());
+    b.broker_addrs.insert(0, addr.into());
+    b
+}
+
+fn route(brokers: &[(&str, i32)]) -> TopicRouteData {
+    let mut r = TopicRouteData::default();
+    for (i, (b, perm)) in brokers.iter().enumerate() {
+        r.queue_datas.push(queue(b, *perm));
+        r.broker_datas
+            .push(group(b, &format!("10.0.0.{}:10911", i + 1)));
+    }
+    r
+}
+
+/// A NameServer polled at `at` listing `brokers` and `routes`.
+fn view(
+    at: u64,
+    brokers: &[(&str, &str)],
+    routes: &[(&str, Option<TopicRouteData>)],
+) -> NamesrvView {
+    let mut v = NamesrvView::new("127.0.0.1:9876");
+    v.status = NamesrvStatus::Ok;
+    v.fetched_at_ms = Some(at);
+    v.last_attempt_ms = Some(at);
+    for (name, addr) in brokers {
+        v.cluster
+            .broker_addr_table
+            .insert((*name).into(), group(name, addr));
+        v.cluster
+            .cluster_addr_table
+            .entry("DefaultCluster".into())
+            .or_default()
+            .insert((*name).into());
+    }
+    for (topic, r) in routes {
+        v.topics.insert((*topic).to_owned());
+        v.routes.insert(
+            (*topic).to_owned(),
+            RouteEntry {
+                fetched_at_ms: at,
+                route: r.clone(),
+                error: None,
+            },
+        );
+    }
+    v
+}
+
+const AB: &[(&str, &str)] = &[
+    ("broker-a", "10.0.0.1:10911"),
+    ("broker-b", "10.0.0.2:10911"),
+];
+
+fn kinds(records: &[Record]) -> Vec<&'static str> {
+    records.iter().map(|r| r.change.kind()).collect()
+}
+
+#[test]
+fn an_idle_poll_records_nothing() {
+    let r = Some(route(&[("broker-a", 6), ("broker-b", 6)]));
+    let old = view(1_000, AB, &[("TopicTest", r.clone())]);
+    let mut new = view(2_000, AB, &[("TopicTest", r)]);
+    new.poll_duration_ms = Some(12);
+    new.broker_live = Some(Default::default());
+    assert_eq!(changes(&old, &new), []);
+}
+
+#[test]
+fn the_first_poll_starts_recording_without_listing_what_was_there() {
+    let mut old = NamesrvView::new("127.0.0.1:9876");
+    old.last_attempt_ms = Some(500);
+    let new = view(1_000, AB, &[("TopicTest", Some(route(&[("broker-a", 6)])))]);
+    let got = changes(&old, &new);
+    assert_eq!(
+        got,
+        [Record {
+            at_ms: 1_000,
+            since_ms: None,
+            namesrv: Some("127.0.0.1:9876".into()),
+            change: Change::RecordingStarted {
+                brokers: 2,
+                topics: 1
+            },
+        }]
+    );
+    assert_eq!(
+        got[0].change.describe(),
+        "recording started: 2 brokers and 1 topic listed"
+    );
+}
+
+#[test]
+fn a_broker_gone_and_one_appearing_are_bounded_by_the_two_polls() {
+    let old = view(1_000, AB, &[]);
+    let new = view(
+        2_000,
+        &[
+            ("broker-a", "10.0.0.1:10911"),
+            ("broker-c", "10.0.0.3:10911"),
+        ],
+        &[],
+    );
+    let got = changes(&old, &new);
+    assert_eq!(kinds(&got), ["broker_gone", "broker_appeared"]);
+    assert!(got
+        .iter()
+        .all(|r| r.at_ms == 2_000 && r.since_ms == Some(1_000)));
+    assert_eq!(
+        got[0].change.describe(),
+        "broker-b (id 0, 10.0.0.2:10911) is gone from cluster DefaultCluster"
+    );
+    assert!(got[0].change.concerns_broker("broker-b"));
+    assert!(got[0].change.concerns_broker("10.0.0.2:10911"));
+    assert!(!got[0].change.concerns_broker("broker-a"));
+}
+
+#[test]
+fn a_wiped_write_perm_is_a_perm_change_and_a_lost_queue_a_route_change() {
+    let old = view(
+        1_000,
+        AB,
+        &[("T", Some(route(&[("broker-a", 6), ("broker-b", 6)])))],
+    );
+    let wiped = view(
+        2_000,
+        AB,
+        &[("T", Some(route(&[("broker-a", 4), ("broker-b", 6)])))],
+    );
+    let got = changes(&old, &wiped);
+    assert_eq!(kinds(&got), ["perm_changed"]);
+    assert_eq!(
+        got[0].change.describe(),
+        "perm of T changed: broker-a RW- → R--"
+    );
+    assert!(got[0].change.concerns_broker("broker-a"));
+    assert_eq!(got[0].change.topic(), Some("T"));
+
+    let shrunk = view(3_000, AB, &[("T", Some(route(&[("broker-a", 4)])))]);
+    let got = changes(&wiped, &shrunk);
+    assert_eq!(kinds(&got), ["route_changed"]);
+    assert_eq!(
+        got[0].change.describe(),
+        "route of T changed: broker-a 4w/4r R--, broker-b 4w/4r RW- → broker-a 4w/4r R--"
+    );
+    assert!(
+        got[0].change.concerns_broker("broker-b"),
+        "it was in the route before"
+    );
+}
+
+#[test]
+fn a_route_fetched_for_the_first_time_is_not_a_change() {
+    let mut old = view(1_000, AB, &[]);
+    old.topics.insert("Big".into()); // listed, its route not fetched yet
+    let new = view(2_000, AB, &[("Big", Some(route(&[("broker-a", 6)])))]);
+    assert_eq!(changes(&old, &new), []);
+}
+
+#[test]
+fn topics_added_and_removed() {
+    let old = view(1_000, AB, &[("Old", Some(route(&[("broker-a", 6)])))]);
+    let new = view(2_000, AB, &[("New", Some(route(&[("broker-b", 6)])))]);
+    let got = changes(&old, &new);
+    assert_eq!(kinds(&got), ["topic_removed", "topic_added"]);
+    assert_eq!(
+        got[1].change.describe(),
+        "topic New added: broker-b 4w/4r RW-"
+    );
+    assert!(got[1].change.concerns_broker("broker-b"));
+}
+
+#[test]
+fn failing_and_recovering_are_recorded_once() {
+    let ok = view(1_000, AB, &[]);
+    let mut failing = ok.clone();
+    failing.status = NamesrvStatus::Failing;
+    failing.error = Some("connection refused".into());
+    failing.last_attempt_ms = Some(2_000);
+    let got = changes(&ok, &failing);
+    assert_eq!(kinds(&got), ["namesrv_failed"]);
+    assert_eq!((got[0].at_ms, got[0].since_ms), (2_000, Some(1_000)));
+    assert_eq!(
+        got[0].change.describe(),
+        "NameServer not answering: connection refused"
+    );
+
+    let mut still = failing.clone();
+    still.error = Some("timed out".into());
+    still.last_attempt_ms = Some(3_000);
+    assert_eq!(
+        changes(&failing, &still),
+        [],
+        "a new error text is not a new failure"
+    );
+
+    let back = view(4_000, AB, &[]);
+    assert_eq!(kinds(&changes(&still, &back)), ["namesrv_recovered"]);
+}
+
+#[test]
+fn the_recorder_notes_disagreement_starting_and_ending() {
+    let r = Some(route(&[("broker-a", 6)]));
+    let ns1 = view(1_000, AB, &[("T", r.clone())]);
+    let mut ns2 = view(1_000, AB, &[("T", r.clone())]);
+    ns2.addr = "127.0.0.1:9877".into();
+    let mut rec = Recorder::new();
+    assert_eq!(
+        rec.observe(&ns1, &ns1, &[ns1.clone(), ns2.clone()], 1_000),
+        []
+    );
+
+    // ns1 loses broker-b and T's route changes there: both are now disagreements.
+    let ns1b = view(2_000, &AB[..1], &[("T", Some(route(&[("broker-a", 4)])))]);
+    let got = rec.observe(&ns1, &ns1b, &[ns1b.clone(), ns2.clone()], 2_000);
+    assert_eq!(
+        kinds(&got),
+        [
+            "broker_gone",
+            "perm_changed",
+            "disagreement_started",
+            "disagreement_started"
+        ]
+    );
+    assert_eq!(got[2].namesrv, None);
+    assert_eq!(
+        got[2].change.describe(),
+        "NameServers disagree on the route of T"
+    );
+    assert_eq!(
+        got[3].change.describe(),
+        "NameServers disagree on whether 10.0.0.2:10911 is listed"
+    );
+
+    // An idle poll of ns1 changes nothing; ns1 back as it was ends both.
+    let mut idle = ns1b.clone();
+    idle.fetched_at_ms = Some(3_000);
+    assert_eq!(
+        rec.observe(&ns1b, &idle, &[idle.clone(), ns2.clone()], 3_000),
+        []
+    );
+    let again = view(4_000, AB, &[("T", r)]);
+    let got = rec.observe(&idle, &again, &[again.clone(), ns2], 4_000);
+    assert_eq!(
+        kinds(&got),
+        [
+            "broker_appeared",
+            "perm_changed",
+            "disagreement_ended",
+            "disagreement_ended"
+        ]
+    );
+}
+
+#[test]
+fn records_read_back_from_json() {
+    let old = view(1_000, AB, &[("T", Some(route(&[("broker-a", 6)])))]);
+    let new = view(2_000, &AB[..1], &[("T", Some(route(&[("broker-a", 2)])))]);
+    for record in changes(&old, &new) {
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["kind"], record.change.kind());
+        let back: Record = serde_json::from_value(json).unwrap();
+        assert_eq!(back, record);
+    }
+}
