@@ -35,6 +35,7 @@
 //!   one task per connection, the remoting codec, liveness timers, the KV file).
 //! - `bridge` (native only): `routelab bridge`, which polls real NameServers and serves their
 //!   routing live to dashboards over a WebSocket.
+//! - `history` (native only): the bridge's history of changes in SQLite, and `routelab history`.
 //! - `demo` (native only): `routelab demo`, our NameServer with emulated brokers over real TCP and
 //!   the live dashboard, driven from the terminal or the page.
 //! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
@@ -54,6 +55,8 @@ pub mod bridge;
 mod decimal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod demo;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod history;
 pub mod i18n;
 pub mod java_order;
 pub mod live;

@@ -91,7 +91,7 @@ async fn a_token_is_required_when_set_and_the_page_comes_from_dist() {
     )
     .expect("write live.html");
     let ns = start(HttpAccess {
-        dist: dist.path().to_path_buf(),
+        dist: dist.path().to_path_buf().into(),
         token: Some("s3cret".into()),
         ..HttpAccess::default()
     })

@@ -54,6 +54,8 @@ mod cli {
         Namesrv(routelab::server::NamesrvArgs),
         // Help text: the doc comment of DemoArgs (src/demo/config.rs).
         Demo(routelab::demo::DemoArgs),
+        // Help text: the doc comment of HistoryCliArgs (src/history/cli.rs).
+        History(routelab::history::cli::HistoryCliArgs),
     }
 
     #[derive(clap::Args)]
@@ -89,6 +91,7 @@ mod cli {
             Command::Bridge(args) => routelab::bridge::cli::main(args),
             Command::Namesrv(args) => routelab::server::cli::main(args),
             Command::Demo(args) => routelab::demo::cli::main(args),
+            Command::History(args) => routelab::history::cli::main(args),
         }
     }
 

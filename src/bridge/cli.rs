@@ -31,6 +31,7 @@ pub fn main(args: BridgeArgs) -> ExitCode {
             }
         };
         say(startup_message(handle.local_addr(), token.as_deref(), &namesrvs));
+        say(format!("  {}", handle.history().describe()));
         stop.await;
         tracing::info!("stopping");
         handle.shutdown().await;

@@ -1,8 +1,9 @@
 //! Flags → [`BridgeConfig`]: the `routelab bridge` command line (clap) and its validation.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
+
+use super::assets::Assets;
 
 /// Serve the live routing of one or more NameServers to RouteLab dashboards.
 ///
@@ -14,7 +15,9 @@ use std::time::Duration;
 ///   routelab bridge --namesrv 127.0.0.1:9876
 ///   routelab bridge --namesrv '10.0.0.1:9876;10.0.0.2:9876' --interval 5s
 ///   routelab bridge --namesrv 127.0.0.1:9876 --listen 0.0.0.0:7878 --token s3cret
+///   routelab bridge --namesrv 127.0.0.1:9876 --history /var/lib/routelab/history.sqlite3 --retain 30d
 ///
+/// Every change seen is recorded (see --history); `routelab history --since 1h` prints them.
 /// Logs go to standard error; set RUST_LOG (e.g. RUST_LOG=debug) for more or less detail.
 /// The message format is documented in docs/live-protocol.md.
 #[derive(Clone, Debug, clap::Args)]
@@ -41,6 +44,8 @@ pub struct BridgeArgs {
     /// Route requests in flight at once per NameServer.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub route_concurrency: usize,
+    #[command(flatten)]
+    pub history: crate::history::HistoryArgs,
 }
 
 /// Everything the bridge needs, validated.
@@ -50,7 +55,8 @@ pub struct BridgeConfig {
     pub namesrvs: Vec<String>,
     pub listen: SocketAddr,
     pub interval: Duration,
-    pub dist: PathBuf,
+    /// The dashboard's files.
+    pub dist: Assets,
     /// Extra origins allowed on /ws, normalized by [`super::access::normalize_origin`].
     pub allow_origins: Vec<String>,
     pub token: Option<String>,
@@ -60,6 +66,8 @@ pub struct BridgeConfig {
     pub viewer_queue: usize,
     /// Viewers connected at once (`--max-viewers`).
     pub max_viewers: usize,
+    /// Where changes are recorded (`--history`); off unless asked for.
+    pub history: crate::history::HistoryConfig,
 }
 
 impl BridgeConfig {
@@ -69,13 +77,14 @@ impl BridgeConfig {
             namesrvs,
             listen: SocketAddr::from(([127, 0, 0, 1], 7878)),
             interval: Duration::from_secs(2),
-            dist: PathBuf::from("dist"),
+            dist: Assets::choose(None),
             allow_origins: Vec::new(),
             token: None,
             routes_per_poll: 256,
             route_concurrency: 8,
             viewer_queue: DEFAULT_VIEWER_QUEUE,
             max_viewers: super::http_args::DEFAULT_MAX_VIEWERS,
+            history: crate::history::HistoryConfig::default(),
         }
     }
 }
@@ -107,6 +116,7 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
             route_concurrency: args.route_concurrency,
             viewer_queue: DEFAULT_VIEWER_QUEUE,
             max_viewers: access.max_viewers,
+            history: crate::history::HistoryConfig::try_from(&args.history)?,
         })
     }
 }

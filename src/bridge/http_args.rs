@@ -12,13 +12,17 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use super::assets::Assets;
+
 /// `--dist`, `--allow-origin`, `--token`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct HttpArgs {
-    /// The built dashboard (`trunk build --release` writes it to dist/). Without its live.html
-    /// there, / explains how to build it; /ws and /metrics work anyway.
-    #[arg(long, value_name = "DIR", default_value = "dist")]
-    pub dist: PathBuf,
+    /// Serve the dashboard from this built dist/ (`trunk build --release` writes it) instead of
+    /// the one inside the binary (a build by scripts/release has it). Default: the binary's own,
+    /// else dist/ in the working directory. Without live.html there, / explains how to get one;
+    /// /ws and /metrics work anyway.
+    #[arg(long, value_name = "DIR")]
+    pub dist: Option<PathBuf>,
     /// Also accept WebSocket connections from pages served by this origin, e.g.
     /// --allow-origin http://localhost:8080 for `trunk serve`. Repeatable. This server's own
     /// origin is always accepted, and so are clients that send no Origin (not browsers).
@@ -40,7 +44,7 @@ impl Default for HttpArgs {
     /// The command line's defaults (clap's, which a derived `Default` would not know).
     fn default() -> Self {
         Self {
-            dist: PathBuf::from("dist"),
+            dist: None,
             allow_origin: Vec::new(),
             token: None,
             max_viewers: DEFAULT_MAX_VIEWERS,
@@ -59,7 +63,8 @@ impl HttpArgs {
 /// Who may open `/ws` and where the dashboard's files are, validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpAccess {
-    pub dist: PathBuf,
+    /// The dashboard's files.
+    pub dist: Assets,
     /// Extra origins allowed on /ws, normalized by [`super::access::normalize_origin`].
     pub allow_origins: Vec<String>,
     pub token: Option<String>,
@@ -70,7 +75,7 @@ pub struct HttpAccess {
 impl Default for HttpAccess {
     fn default() -> Self {
         Self {
-            dist: PathBuf::from("dist"),
+            dist: Assets::choose(None),
             allow_origins: Vec::new(),
             token: None,
             max_viewers: DEFAULT_MAX_VIEWERS,
@@ -101,7 +106,7 @@ impl TryFrom<&HttpArgs> for HttpAccess {
             return Err("--max-viewers must be at least 1".into());
         }
         Ok(Self {
-            dist: args.dist.clone(),
+            dist: Assets::choose(args.dist.as_deref()),
             allow_origins,
             token: args.token.clone(),
             max_viewers: args.max_viewers,
@@ -140,7 +145,7 @@ mod tests {
         };
         let access = HttpAccess::try_from(&args).unwrap();
         assert_eq!(access.allow_origins, vec!["http://localhost:8080"]);
-        assert_eq!(access.dist, PathBuf::from("dist"));
+        assert_eq!(access.dist, Assets::choose(None));
         for bad in [
             HttpArgs {
                 allow_origin: vec!["*".into()],

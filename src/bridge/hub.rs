@@ -17,6 +17,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::metrics::Metrics;
 use super::now_ms;
+use crate::history::Sink;
+use crate::live::history::Recorder;
 use crate::live::{NamesrvView, ServerMessage, Snapshot, Source, Update, PROTOCOL_VERSION};
 
 /// One message ready to write to a WebSocket; updates are serialized once and shared.
@@ -39,6 +41,8 @@ pub struct Hub {
     source: Source,
     queue: usize,
     metrics: Arc<Metrics>,
+    /// Where what changed is recorded (`--history`), if anywhere.
+    history: Option<Sink>,
     inner: Mutex<Inner>,
 }
 
@@ -48,6 +52,8 @@ struct Inner {
     views: Vec<NamesrvView>,
     viewers: HashMap<u64, Slot>,
     next_id: u64,
+    /// Turns published views into history records (it remembers what NameServers disagree on).
+    recorder: Recorder,
 }
 
 #[derive(Debug)]
@@ -79,13 +85,21 @@ impl Hub {
             source,
             queue: queue.max(1),
             metrics,
+            history: None,
             inner: Mutex::new(Inner {
                 seq: 0,
                 views: namesrvs.iter().map(NamesrvView::new).collect(),
                 viewers: HashMap::new(),
                 next_id: 0,
+                recorder: Recorder::new(),
             }),
         }
+    }
+
+    /// Records every change published from now on in the history behind `sink`.
+    pub fn with_history(mut self, sink: Option<Sink>) -> Self {
+        self.history = sink;
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -97,9 +111,15 @@ impl Hub {
     /// or `None` when nothing changed (or the address is not one of the hub's).
     pub fn publish(&self, view: NamesrvView) -> Option<u64> {
         let mut inner = self.lock();
-        let slot = inner.views.iter_mut().find(|v| v.addr == view.addr)?;
-        let delta = slot.diff(&view)?;
-        *slot = view;
+        let index = inner.views.iter().position(|v| v.addr == view.addr)?;
+        let delta = inner.views[index].diff(&view)?;
+        let old = std::mem::replace(&mut inner.views[index], view);
+        if let Some(history) = &self.history {
+            let Inner {
+                views, recorder, ..
+            } = &mut *inner;
+            history.record(recorder.observe(&old, &views[index], views, now_ms()));
+        }
         inner.seq += 1;
         let message = ServerMessage::Update(Update {
             seq: inner.seq,

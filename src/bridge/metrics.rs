@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Upper bounds (seconds) of the poll duration histogram: a healthy poll of a small cluster takes
@@ -59,6 +59,17 @@ pub struct MetricsData {
     pub viewers_closed_bad_input: u64,
     pub viewers_refused_full: u64,
     pub seq: u64,
+    /// The history's numbers, when one was asked for.
+    pub history: Option<HistoryNumbers>,
+}
+
+/// What `/metrics` says of the history.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HistoryNumbers {
+    /// Writing (false: it could not be opened, or a write failed; the bridge goes on without it).
+    pub recording: bool,
+    pub written: u64,
+    pub lost: u64,
 }
 
 /// The bridge's live counters, shared by pollers, the hub and viewer connections.
@@ -72,6 +83,8 @@ pub struct Metrics {
     pub viewers_closed_bad_input: AtomicU64,
     /// Upgrades refused because `--max-viewers` were connected.
     pub viewers_refused_full: AtomicU64,
+    /// The history's counters, once it is opened ([`Metrics::watch_history`]).
+    history: Mutex<Option<Arc<crate::history::writer::Counters>>>,
 }
 
 impl Metrics {
@@ -92,6 +105,11 @@ impl Metrics {
         f(self.lock().entry(addr.to_owned()).or_default());
     }
 
+    /// Reports this history's counters from now on.
+    pub fn watch_history(&self, counters: Arc<crate::history::writer::Counters>) {
+        *self.history.lock().unwrap_or_else(|e| e.into_inner()) = Some(counters);
+    }
+
     /// A copy of everything, with the values only the caller knows.
     pub fn data(&self, viewers: u64, seq: u64) -> MetricsData {
         MetricsData {
@@ -104,6 +122,16 @@ impl Metrics {
             viewers_closed_bad_input: self.viewers_closed_bad_input.load(Ordering::Relaxed),
             viewers_refused_full: self.viewers_refused_full.load(Ordering::Relaxed),
             seq,
+            history: self
+                .history
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .map(|c| HistoryNumbers {
+                    recording: !c.failed.load(Ordering::Relaxed),
+                    written: c.written.load(Ordering::Relaxed),
+                    lost: c.lost.load(Ordering::Relaxed),
+                }),
         }
     }
 
@@ -128,7 +156,34 @@ pub fn render(d: &MetricsData) -> String {
         render_polls(&mut out, ns, label);
     }
     render_viewers(&mut out, d);
+    if let Some(h) = d.history {
+        render_history(&mut out, h);
+    }
     out
+}
+
+fn render_history(out: &mut String, h: HistoryNumbers) {
+    single(
+        out,
+        "history_recording",
+        "gauge",
+        "1 while changes are recorded in the history; 0 when it could not be opened or written (see the log).",
+        if h.recording { 1.0 } else { 0.0 },
+    );
+    single(
+        out,
+        "history_records_written_total",
+        "counter",
+        "Changes committed to the history.",
+        h.written as f64,
+    );
+    single(
+        out,
+        "history_records_lost_total",
+        "counter",
+        "Changes not recorded: the disk fell behind or a write failed.",
+        h.lost as f64,
+    );
 }
 
 fn render_polls(

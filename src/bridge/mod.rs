@@ -17,12 +17,14 @@
 //! - [`server`]: HTTP routes, the WebSocket, static files.
 //! - [`conn_limit`]: the cap on open HTTP connections (viewers plus a margin).
 //! - [`access`]: the Origin and token rules (pure).
+//! - [`assets`]: the dashboard's files, from `--dist` or inside the binary (`embed-dashboard`).
 //! - [`http_args`]: `--dist`, `--allow-origin`, `--token`, shared with `routelab namesrv --ws` and
 //!   `routelab demo`.
 //! - [`page`]: live.html with the live marker, the "not built" page (pure).
 //! - [`metrics`]: counters and the Prometheus text format (pure rendering).
 
 pub mod access;
+pub mod assets;
 pub mod cli;
 pub mod config;
 pub mod conn_limit;
@@ -53,6 +55,8 @@ pub struct BridgeHandle {
     shutdown: CancellationToken,
     tasks: Vec<JoinHandle<()>>,
     hub: Arc<hub::Hub>,
+    /// The history being written, or why there is none.
+    history: crate::history::Opened,
 }
 
 impl BridgeHandle {
@@ -71,11 +75,19 @@ impl BridgeHandle {
         &self.hub
     }
 
-    /// Stops polling and serving, and waits for the tasks to end.
+    /// The history's start-up line: where it is recorded, or why it is not.
+    pub fn history(&self) -> &crate::history::Opened {
+        &self.history
+    }
+
+    /// Stops polling and serving, waits for the tasks to end, then for the history to be written.
     pub async fn shutdown(self) {
         self.shutdown.cancel();
         for task in self.tasks {
             let _ = task.await;
+        }
+        if let crate::history::Opened::Recording { writer, .. } = self.history {
+            let _ = tokio::task::spawn_blocking(move || writer.finish()).await;
         }
     }
 }
@@ -93,12 +105,19 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         read_only: true,
         commands: false,
     };
-    let hub = Arc::new(hub::Hub::new(
-        &config.namesrvs,
-        source,
-        config.viewer_queue,
-        Arc::clone(&metrics),
-    ));
+    let history = crate::history::open(&config.history, now_ms);
+    if let Some(counters) = history.counters() {
+        metrics.watch_history(counters);
+    }
+    let hub = Arc::new(
+        hub::Hub::new(
+            &config.namesrvs,
+            source,
+            config.viewer_queue,
+            Arc::clone(&metrics),
+        )
+        .with_history(history.sink()),
+    );
     let shutdown = CancellationToken::new();
     let mut tasks = Vec::new();
     let settings = Arc::new(poller::PollSettings::from(&config));
@@ -114,7 +133,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
     let app = Arc::new(server::App {
         hub: Arc::clone(&hub),
         metrics,
-        dist: config.dist.clone(),
+        assets: config.dist.clone(),
         listen: addr,
         allow_origins: config.allow_origins.clone(),
         token: config.token.clone(),
@@ -144,6 +163,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         shutdown,
         tasks,
         hub,
+        history,
     })
 }
 

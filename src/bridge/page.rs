@@ -35,25 +35,25 @@ pub fn inject_live_meta(html: &str, ws_url: &str) -> String {
     out
 }
 
-/// What `/` answers when the dashboard is not built: how to build it, and what works meanwhile.
-pub fn not_built_page(dist: &str) -> String {
+/// What `/` answers when the dashboard is not there: where it was looked for, how to get it
+/// (`how`, from [`super::assets::how_to_build`]), and what works meanwhile.
+pub fn not_built_page(looked_in: &str, how: &str) -> String {
     format!(
         r#"<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>RouteLab bridge</title></head>
 <body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
 <h1>RouteLab bridge</h1>
-<p>The bridge is running, but the dashboard is not built: <code>{}</code> has no
-<code>live.html</code>.</p>
-<p>Build it from a RouteLab checkout, then reload this page:</p>
-<pre>trunk build --release</pre>
-<p>(or start the bridge with <code>--dist</code> pointing at a built dashboard).</p>
+<p>The bridge is running, but it has no dashboard to show: there is no <code>live.html</code> in
+<code>{}</code>.</p>
+<p>To get one: {}. Then reload this page.</p>
 <p>Meanwhile the live state is served at <a href="/ws"><code>/ws</code></a> (WebSocket, see
 docs/live-protocol.md) and metrics at <a href="/metrics"><code>/metrics</code></a>.</p>
 </body>
 </html>
 "#,
-        escape_html(dist)
+        escape_html(looked_in),
+        escape_html(how)
     )
 }
 
@@ -124,8 +124,8 @@ mod tests {
 
     #[test]
     fn not_built_page_says_how() {
-        let page = not_built_page("<dist>");
-        assert!(page.contains("trunk build --release"));
+        let page = not_built_page("<dist>", "run `trunk build --release`");
+        assert!(page.contains("run `trunk build --release`"));
         assert!(page.contains("&lt;dist&gt;"));
         assert!(page.contains("/metrics"));
     }

@@ -2,7 +2,6 @@
 //! upgrade), `/metrics`.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 use tower_http::services::ServeDir;
 
 use super::access::{check_origin, check_token, Refusal};
+use super::assets::{content_type, how_to_build, Assets};
 use super::hub::{Hub, MessageKind, Outgoing};
 use super::metrics::{render, Metrics};
 use super::page::{inject_live_meta, live_ws_url, not_built_page};
@@ -53,7 +53,8 @@ impl std::fmt::Debug for CommandSink {
 pub struct App {
     pub hub: Arc<Hub>,
     pub metrics: Arc<Metrics>,
-    pub dist: PathBuf,
+    /// The dashboard's files.
+    pub assets: Assets,
     /// The bound address (the port is known only after binding when `--listen` asks for port 0).
     pub listen: SocketAddr,
     pub allow_origins: Vec<String>,
@@ -105,14 +106,42 @@ impl Drop for ViewerSlot {
 
 /// The routes.
 pub fn router(app: Arc<App>) -> Router {
-    let files = ServeDir::new(&app.dist);
-    Router::new()
+    let routes = Router::new()
         .route("/", get(index))
         .route(LIVE_PAGE_PATH, get(index))
         .route("/ws", get(ws))
-        .route("/metrics", get(metrics))
-        .fallback_service(files)
-        .with_state(app)
+        .route("/metrics", get(metrics));
+    match &app.assets {
+        Assets::Dir(dir) => routes.fallback_service(ServeDir::new(dir)).with_state(app),
+        Assets::Embedded => routes.fallback(embedded_file).with_state(app),
+    }
+}
+
+/// A file of the dashboard compiled into the binary (`index.html` for a directory), or 404.
+async fn embedded_file(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
+    let mut path = uri.path().trim_start_matches('/').to_owned();
+    if path.is_empty() || path.ends_with('/') {
+        path.push_str("index.html");
+    }
+    match app.assets.read(&path).await {
+        Some(bytes) => {
+            // Trunk names the bundles by their hash; the pages that name them must be fetched anew.
+            let cache = if path.ends_with(".html") {
+                "no-cache"
+            } else {
+                "public, max-age=3600"
+            };
+            (
+                [
+                    (header::CONTENT_TYPE, content_type(&path)),
+                    (header::CACHE_CONTROL, cache.to_owned()),
+                ],
+                bytes.into_owned(),
+            )
+                .into_response()
+        }
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
 }
 
 /// Live mode's page: what `/` serves. The workshop (`/index.html`) is served as built, so "Fork into
@@ -120,9 +149,10 @@ pub fn router(app: Arc<App>) -> Router {
 const LIVE_PAGE_PATH: &str = "/live.html";
 
 async fn index(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
-    let path = app.dist.join(LIVE_PAGE_PATH.trim_start_matches('/'));
-    match tokio::fs::read_to_string(&path).await {
-        Ok(html) => {
+    let path = LIVE_PAGE_PATH.trim_start_matches('/');
+    match app.assets.read(path).await {
+        Some(html) => {
+            let html = String::from_utf8_lossy(&html);
             // The token goes into the page only for someone who already opened it with the token.
             let token = app
                 .token
@@ -132,9 +162,9 @@ async fn index(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Respon
             // live.html changes with each build and carries the marker: never cache it.
             ([(header::CACHE_CONTROL, "no-cache")], Html(page)).into_response()
         }
-        Err(e) => {
-            tracing::debug!("no dashboard at {}: {e}", path.display());
-            Html(not_built_page(&app.dist.display().to_string())).into_response()
+        None => {
+            tracing::debug!("no {path} {}", app.assets.describe());
+            Html(not_built_page(&app.assets.describe(), how_to_build())).into_response()
         }
     }
 }

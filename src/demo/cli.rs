@@ -108,17 +108,22 @@ fn show(reply: &Reply) {
 }
 
 /// Where to look, who can connect, and what to try.
-pub fn startup_text(demo: &Demo, dist: &std::path::Path, expiry: std::time::Duration) -> String {
+pub fn startup_text(
+    demo: &Demo,
+    dist: &crate::bridge::assets::Assets,
+    expiry: std::time::Duration,
+) -> String {
     let names: Vec<&str> = demo.brokers().iter().map(|b| b.name.as_str()).collect();
     let reach = demo.http_addr().map_or_else(String::new, |a| {
         crate::bridge::http_args::reach_message(a, demo.token.as_deref(), "--listen")
     });
-    let built = if dist.join("live.html").is_file() {
+    let built = if dist.has_live_page() {
         String::new()
     } else {
         format!(
-            "\n  (no dashboard in {}: build it with `trunk build --release`, or pass --dist)",
-            dist.display()
+            "\n  (no dashboard in {}: {})",
+            dist.describe(),
+            crate::bridge::assets::how_to_build()
         )
     };
     format!(

@@ -550,7 +550,7 @@ mod tests {
             vec!["http://localhost:8080", "http://lab.example"]
         );
         assert_eq!(c.ws_access.token.as_deref(), Some("s3cret"));
-        assert_eq!(c.ws_access.dist, PathBuf::from("web"));
+        assert_eq!(c.ws_access.dist, PathBuf::from("web").into());
         assert!(parse(&["--home", "/x", "--token", "s3cret"]).is_err());
         assert!(parse(&["--home", "/x", "--ws", "--allow-origin", "*"]).is_err());
         assert!(parse(&["--home", "/x", "--ws", "--token", "a b"]).is_err());

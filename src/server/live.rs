@@ -101,7 +101,7 @@ pub(super) async fn start(
     let app = Arc::new(App {
         hub: Arc::clone(&hub),
         metrics,
-        dist: access.dist,
+        assets: access.dist,
         listen: local,
         allow_origins: access.allow_origins,
         token: access.token,

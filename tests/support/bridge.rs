@@ -27,7 +27,7 @@ pub fn config(namesrvs: &[String], dist: &Path) -> BridgeConfig {
     let mut c = BridgeConfig::new(namesrvs.to_vec());
     c.listen = "127.0.0.1:0".parse().expect("an address");
     c.interval = Duration::from_millis(300);
-    c.dist = dist.to_path_buf();
+    c.dist = dist.to_path_buf().into();
     c
 }
 
