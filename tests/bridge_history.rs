@@ -1,0 +1,282 @@
+//! The bridge's history against the real peer NameServer (rocketmq-rust's rocketmq-namesrv): a
+//! broker leaving, a perm wiped, the NameServer killed and restarted each recorded and printed by
+//! `routelab history`; /metrics counting it; a bridge killed with SIGKILL losing nothing it
+//! committed; a damaged history leaving the bridge serving live without one.
+#![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/bridge.rs"]
+mod bridge;
+#[path = "support/peer.rs"]
+mod peer;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Instant;
+
+use bridge::{config, connect, http_get, metric, start, DEADLINE};
+use peer::{register_broker, topics, Peer, ScratchDir};
+use routelab::history::{HistoryConfig, Query, Store};
+use routelab::live::history::Record;
+use routelab::live::ServerMessage;
+
+/// Every record in the history at `path` (none while it does not exist yet).
+fn records(path: &Path) -> Vec<Record> {
+    let Ok(store) = Store::open_for_reading(path) else {
+        return Vec::new();
+    };
+    let all = Query {
+        until_ms: u64::MAX,
+        ..Query::default()
+    };
+    store.query(&all).map(|(r, _)| r).unwrap_or_default()
+}
+
+/// Waits until the history holds a record `pred` accepts; returns all records then.
+async fn wait_for(path: &Path, what: &str, pred: impl Fn(&Record) -> bool) -> Vec<Record> {
+    let start = Instant::now();
+    loop {
+        let all = records(path);
+        if all.iter().any(&pred) {
+            return all;
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "no {what} recorded; the history holds: {:#?}",
+            all.iter().map(|r| r.change.describe()).collect::<Vec<_>>()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+fn kind(k: &'static str) -> impl Fn(&Record) -> bool {
+    move |r| r.change.kind() == k
+}
+
+/// `routelab history ARGS`: its exit code, standard output and standard error.
+fn history_cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .arg("history")
+        .args(args)
+        .output()
+        .expect("run routelab history");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broker_leaving_a_wiped_perm_and_a_namesrv_restart_are_recorded_and_printed() {
+    let mut ns = Peer::start();
+    let addr = ns.addr();
+    let mut broker_a = register_broker(
+        &addr,
+        "DefaultCluster",
+        "broker-a",
+        0,
+        "127.0.0.1:10911",
+        topics(&["TopicTest", "SELF_TEST_TOPIC"]),
+    )
+    .await;
+    let broker_b = register_broker(
+        &addr,
+        "DefaultCluster",
+        "broker-b",
+        0,
+        "127.0.0.1:10931",
+        topics(&["TopicTest", "SELF_TEST_TOPIC"]),
+    )
+    .await;
+    let dir = ScratchDir::new("history");
+    let db = dir.path().join("history.sqlite3");
+    let mut c = config(std::slice::from_ref(&addr), dir.path());
+    c.history = HistoryConfig {
+        path: Some(db.clone()),
+        ..HistoryConfig::default()
+    };
+    let bridge = start(c).await;
+    assert!(bridge.history().describe().contains("history.sqlite3"));
+
+    let started = wait_for(&db, "recording_started", kind("recording_started")).await;
+    assert_eq!(
+        started[0].change.describe(),
+        "recording started: 2 brokers and 2 topics listed"
+    );
+    // Idle polls record nothing: the start is all there is until something changes.
+    tokio::time::sleep(std::time::Duration::from_millis(1_000)).await;
+    assert_eq!(records(&db).len(), 1, "{:?}", records(&db));
+
+    broker_b.unregister().await;
+    wait_for(&db, "broker-b gone", kind("broker_gone")).await;
+
+    let mut read_only = topics(&["TopicTest", "SELF_TEST_TOPIC"]);
+    read_only[0].perm = 4;
+    broker_a.reregister(Some(read_only)).await;
+    wait_for(&db, "TopicTest's perm", kind("perm_changed")).await;
+
+    ns.kill();
+    wait_for(&db, "the NameServer failing", kind("namesrv_failed")).await;
+    ns.restart();
+    let all = wait_for(&db, "the NameServer back", kind("namesrv_recovered")).await;
+    let (_, metrics) = http_get(&bridge, "/metrics").await;
+    assert_eq!(
+        metric(&metrics, "routelab_bridge_history_recording"),
+        Some(1.0)
+    );
+    assert!(
+        metric(&metrics, "routelab_bridge_history_records_written_total").unwrap()
+            >= all.len() as f64
+    );
+    assert_eq!(
+        metric(&metrics, "routelab_bridge_history_records_lost_total"),
+        Some(0.0)
+    );
+    bridge.shutdown().await;
+
+    // What an operator reads.
+    let db_arg = db.to_str().unwrap();
+    let (code, text, err) = history_cli(&["--db", db_arg, "--since", "1h"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    let find = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"))
+    };
+    let gone = find(&format!(
+        "{addr:<21}  broker-b (id 0, 127.0.0.1:10931) is gone from cluster DefaultCluster  (between "
+    ));
+    let perm = find("perm of TopicTest changed: broker-a RW- → R--");
+    let failed = find("NameServer not answering: ");
+    let back = find("NameServer answering again");
+    assert!(find("recording started") < gone && gone < perm && perm < failed && failed < back);
+
+    let (_, only_b, _) = history_cli(&["--db", db_arg, "--broker", "broker-b"]);
+    assert!(
+        only_b.lines().count() >= 1 && only_b.lines().all(|l| l.contains("broker-b")),
+        "{only_b}"
+    );
+    let (_, json, _) = history_cli(&["--db", db_arg, "--topic", "TopicTest", "--format", "json"]);
+    let kinds: Vec<String> = json
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert!(kinds.contains(&"perm_changed".to_owned()), "{json}");
+    let (_, none, err) = history_cli(&["--db", db_arg, "--since", "2h", "--until", "1h"]);
+    assert_eq!(none, "");
+    assert!(err.starts_with("no changes recorded from "), "{err}");
+}
+
+/// A `routelab bridge` process; killed on drop.
+struct BridgeProcess(Child);
+
+impl BridgeProcess {
+    fn start(namesrv: &str, db: &Path) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_routelab"))
+            .args(["bridge", "--namesrv", namesrv, "--listen", "127.0.0.1:0"])
+            .args(["--interval", "200ms", "--history", db.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start routelab bridge");
+        // The start-up text names the history: the process is past opening it.
+        let out = child.stdout.take().unwrap();
+        let text: Vec<String> = BufReader::new(out)
+            .lines()
+            .map_while(Result::ok)
+            .take_while(|l| !l.trim_start().starts_with("history:"))
+            .collect();
+        assert!(!text.is_empty(), "the bridge printed its start-up text");
+        Self(child)
+    }
+}
+
+impl Drop for BridgeProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bridge_killed_while_recording_loses_nothing_committed_and_goes_on() {
+    let ns = Peer::start();
+    let addr = ns.addr();
+    let dir = ScratchDir::new("history-kill");
+    let db = dir.path().join("h.sqlite3");
+    let first = BridgeProcess::start(&addr, &db);
+    wait_for(&db, "recording_started", kind("recording_started")).await;
+    let _c = register_broker(
+        &addr,
+        "DefaultCluster",
+        "broker-c",
+        0,
+        "127.0.0.1:10951",
+        topics(&["TopicTest", "SELF_TEST_TOPIC"]),
+    )
+    .await;
+    let before = wait_for(&db, "broker-c appearing", kind("broker_appeared")).await;
+    drop(first); // SIGKILL, whatever it was doing
+
+    let _second = BridgeProcess::start(&addr, &db);
+    let after = wait_for(&db, "a second start", |r| {
+        r.change.kind() == "recording_started" && r.at_ms > before.last().unwrap().at_ms
+    })
+    .await;
+    assert_eq!(
+        &after[..before.len()],
+        &before[..],
+        "everything committed is still there"
+    );
+    let (code, text, err) = history_cli(&["--db", db.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("broker-c (id 0, 127.0.0.1:10951) appeared in cluster DefaultCluster"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_history_is_reported_and_the_bridge_serves_live_without_it() {
+    let ns = Peer::start();
+    let dir = ScratchDir::new("history-bad");
+    let db = dir.path().join("history.sqlite3");
+    std::fs::write(&db, b"not a database ".repeat(500)).unwrap();
+    let mut c = config(&[ns.addr()], dir.path());
+    c.history = HistoryConfig {
+        path: Some(db.clone()),
+        ..HistoryConfig::default()
+    };
+    let bridge = start(c).await;
+    let said = bridge.history().describe();
+    assert!(
+        said.starts_with("history:   OFF, serving live without it: history "),
+        "{said}"
+    );
+    assert!(said.contains("move it aside"), "{said}");
+    let mut viewer = connect(&bridge).await;
+    assert!(matches!(viewer.next().await, ServerMessage::Snapshot(_)));
+    let (_, metrics) = http_get(&bridge, "/metrics").await;
+    assert_eq!(
+        metric(&metrics, "routelab_bridge_history_recording"),
+        Some(0.0)
+    );
+    assert!(
+        std::fs::read(&db).unwrap().starts_with(b"not a database"),
+        "left as it was"
+    );
+    let (code, _, err) = history_cli(&["--db", db.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a RouteLab history or damaged"), "{err}");
+    bridge.shutdown().await;
+}
