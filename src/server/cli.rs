@@ -59,6 +59,9 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
                 crate::bridge::page_url(ws, None)
             ));
         }
+        if let Some(line) = handle.history_line() {
+            say(format_args!("  {line}"));
+        }
         stop.await;
         tracing::info!("stopping");
         handle.shutdown().await;

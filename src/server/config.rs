@@ -79,6 +79,9 @@ pub struct NamesrvArgs {
     /// The HTTP side of --ws, as `routelab bridge` has it.
     #[command(flatten)]
     pub http: crate::bridge::http_args::HttpArgs,
+    /// With --ws, the changes the live view shows are recorded, as `routelab bridge` records them.
+    #[command(flatten)]
+    pub history: crate::history::HistoryArgs,
 }
 
 /// The settings a running server reads per request and UPDATE_NAMESRV_CONFIG may change.
@@ -127,6 +130,8 @@ pub struct ServerConfig {
     pub ws: Option<SocketAddr>,
     /// `--dist`, `--allow-origin`, `--token` for `--ws`.
     pub ws_access: HttpAccess,
+    /// `--history` for `--ws` (off unless asked for, or `--ws` given on the command line).
+    pub ws_history: crate::history::HistoryConfig,
     /// Where viewers' commands go (`routelab demo`); `None`: they are refused.
     pub ws_commands: Option<crate::bridge::server::CommandSink>,
     /// The changeable part.
@@ -153,6 +158,7 @@ impl ServerConfig {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             ws: None,
             ws_access: HttpAccess::default(),
+            ws_history: crate::history::HistoryConfig::default(),
             ws_commands: None,
             settings: Settings {
                 namesrv: NamesrvConfig::default(),
@@ -214,6 +220,11 @@ impl ServerConfig {
             return Err("--allow-origin and --token apply to --ws: add --ws".into());
         }
         config.ws_access = HttpAccess::try_from(&args.http)?;
+        if config.ws.is_some() {
+            config.ws_history = crate::history::HistoryConfig::try_from(&args.history)?;
+        } else if args.history.history.is_some() {
+            return Err("--history records what --ws shows: add --ws".into());
+        }
         Ok(config)
     }
 
@@ -554,6 +565,29 @@ mod tests {
         assert!(parse(&["--home", "/x", "--token", "s3cret"]).is_err());
         assert!(parse(&["--home", "/x", "--ws", "--allow-origin", "*"]).is_err());
         assert!(parse(&["--home", "/x", "--ws", "--token", "a b"]).is_err());
+        // --ws records its changes as the bridge does: by default in the user's data directory.
+        let c = parse(&["--home", "/x", "--ws"]).unwrap();
+        assert_eq!(c.ws_history.path, crate::history::default_path());
+        let c = parse(&[
+            "--home",
+            "/x",
+            "--ws",
+            "--history",
+            "h.db",
+            "--retain",
+            "2d",
+        ])
+        .unwrap();
+        assert_eq!(c.ws_history.path, Some(PathBuf::from("h.db")));
+        assert_eq!(c.ws_history.retain, Duration::from_secs(2 * 86_400));
+        let c = parse(&["--home", "/x", "--ws", "--no-history"]).unwrap();
+        assert_eq!(c.ws_history.path, None);
+        let c = parse(&["--home", "/x"]).unwrap();
+        assert_eq!(c.ws_history.path, None, "no --ws, nothing to record");
+        let e = parse(&["--home", "/x", "--history", "h.db"]).unwrap_err();
+        assert!(e.contains("add --ws"), "{e}");
+        let e = parse(&["--home", "/x", "--ws", "--retain", "10s"]).unwrap_err();
+        assert!(e.contains("--retain must be at least 1m"), "{e}");
         // The limits: defaults, then flags.
         let c = parse(&["--home", "/x", "--ws"]).unwrap();
         assert_eq!(c.max_connections, 10_000);

@@ -76,9 +76,10 @@ pub(super) async fn start(
     ws: SocketAddr,
     access: HttpAccess,
     commands: Option<CommandSink>,
+    history: &crate::history::HistoryConfig,
     ns_addr: SocketAddr,
     tasks: &mut JoinSet<()>,
-) -> std::io::Result<SocketAddr> {
+) -> std::io::Result<(SocketAddr, String)> {
     let listener = tokio::net::TcpListener::bind(ws).await?;
     let local = listener.local_addr()?;
     let name = ns_addr.to_string();
@@ -91,12 +92,28 @@ pub(super) async fn start(
         read_only: false,
         commands: commands.is_some(),
     };
-    let hub = Arc::new(Hub::new(
-        std::slice::from_ref(&name),
-        source,
-        crate::bridge::config::DEFAULT_VIEWER_QUEUE,
-        Arc::clone(&metrics),
-    ));
+    let history = crate::history::open(history, crate::bridge::now_ms);
+    if let Some(counters) = history.counters() {
+        metrics.watch_history(counters);
+    }
+    let hub = Arc::new(
+        Hub::new(
+            std::slice::from_ref(&name),
+            source,
+            crate::bridge::config::DEFAULT_VIEWER_QUEUE,
+            Arc::clone(&metrics),
+        )
+        .with_history(history.sink()),
+    );
+    let history_line = history.describe();
+    if let crate::history::Opened::Recording { writer, .. } = history {
+        // Written out when the server stops.
+        let stop = shared.shutdown.clone();
+        tasks.spawn(async move {
+            stop.cancelled().await;
+            let _ = tokio::task::spawn_blocking(move || writer.finish()).await;
+        });
+    }
     let for_metrics = Arc::clone(&shared);
     let app = Arc::new(App {
         hub: Arc::clone(&hub),
@@ -128,7 +145,7 @@ pub(super) async fn start(
         }
     });
     tasks.spawn(publish_loop(shared, hub, name));
-    Ok(local)
+    Ok((local, history_line))
 }
 
 async fn publish_loop(shared: Arc<Shared>, hub: Arc<Hub>, name: String) {

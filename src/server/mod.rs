@@ -249,6 +249,8 @@ impl Shared {
 pub struct ServerHandle {
     local_addr: SocketAddr,
     ws_addr: Option<SocketAddr>,
+    /// The history's start-up line, with `--ws`.
+    history_line: Option<String>,
     shared: Arc<Shared>,
     tasks: JoinSet<()>,
 }
@@ -262,6 +264,11 @@ impl ServerHandle {
     /// Where `--ws` serves the dashboard, `/ws` and `/metrics`.
     pub fn ws_addr(&self) -> Option<SocketAddr> {
         self.ws_addr
+    }
+
+    /// Where `--ws`'s history is recorded, or why it is not (the start-up line).
+    pub fn history_line(&self) -> Option<&str> {
+        self.history_line.as_deref()
     }
 
     /// The shared state (for the live view and tests).
@@ -284,6 +291,7 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
     let local_addr = listener.local_addr()?;
     let ws = config.ws;
     let access = config.ws_access.clone();
+    let history = config.ws_history.clone();
     let commands = config.ws_commands.clone();
     let mut state = State::new(config);
     state.routes.restore_kv(kv);
@@ -301,19 +309,21 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
         metrics: metrics::ServerMetrics::default(),
     });
     let mut tasks = JoinSet::new();
-    let ws_addr = match ws {
-        Some(ws) => Some(
-            live::start(
+    let (ws_addr, history_line) = match ws {
+        Some(ws) => {
+            let (addr, line) = live::start(
                 Arc::clone(&shared),
                 ws,
                 access,
                 commands,
+                &history,
                 local_addr,
                 &mut tasks,
             )
-            .await?,
-        ),
-        None => None,
+            .await?;
+            (Some(addr), Some(line))
+        }
+        None => (None, None),
     };
     tasks.spawn(accept_loop(Arc::clone(&shared), listener));
     tasks.spawn(liveness::scan_loop(Arc::clone(&shared)));
@@ -321,6 +331,7 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
     Ok(ServerHandle {
         local_addr,
         ws_addr,
+        history_line,
         shared,
         tasks,
     })
