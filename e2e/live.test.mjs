@@ -1,11 +1,12 @@
 // End-to-end live mode: a REAL NameServer (rocketmq-rust's, installed by `scripts/setup --peer`),
-// brokers registered over TCP by this test, `routelab bridge` serving the release build, and the page
-// in Debian's Chromium. Needs: E2E_DIST (default dist), ROUTELAB_BIN (default target/debug/routelab),
+// brokers registered over TCP by this test, `routelab bridge` as operators deploy it (the binary
+// scripts/release builds, copied alone into an empty directory: the dashboard comes from inside it),
+// and the page in Debian's Chromium. Needs: ROUTELAB_RELEASE_BIN (default target/release/routelab),
 // ROUTELAB_PEER_BIN (default: the setup cache). Screenshots go to E2E_SHOTS.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,8 +14,8 @@ import { chromium } from 'playwright-core';
 import { Connection, registerBroker } from './support/remoting.mjs';
 
 const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
-const DIST = resolve(process.env.E2E_DIST ?? 'dist');
-const ROUTELAB = resolve(process.env.ROUTELAB_BIN ?? 'target/debug/routelab');
+const RELEASE = resolve(process.env.ROUTELAB_RELEASE_BIN ?? 'target/release/routelab');
+let ROUTELAB; // the release binary's copy, alone in a directory of its own
 const PEER = process.env.ROUTELAB_PEER_BIN
   ?? join(process.env.ROUTELAB_PEER_DIR ?? join(homedir(), '.cache/routelab/peer'), 'bin/rocketmq-namesrv-rust');
 
@@ -45,8 +46,8 @@ const accepts = (port) => new Promise((res) => {
   s.on('error', () => res(false));
 });
 
-function start(cmd, args, env = {}) {
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(cmd, args, env = {}, cwd = undefined) {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   child.output = '';
   child.stdout.on('data', (d) => { child.output += d; });
   child.stderr.on('data', (d) => { child.output += d; });
@@ -68,11 +69,15 @@ async function startPeer(port) {
 }
 
 before(async () => {
-  for (const [path, how] of [[PEER, 'scripts/setup --peer'], [ROUTELAB, 'cargo build'], [join(DIST, 'live.html'), 'trunk build --release']]) {
+  for (const [path, how] of [[PEER, 'scripts/setup --peer'], [RELEASE, 'scripts/release']]) {
     assert.ok(existsSync(path), `${path} is missing: run ${how}`);
   }
   mkdirSync(SHOTS, { recursive: true });
   scratch = mkdtempSync(join(tmpdir(), 'routelab-live-'));
+  mkdirSync(join(scratch, 'deployed'));
+  ROUTELAB = join(scratch, 'deployed', 'routelab');
+  copyFileSync(RELEASE, ROUTELAB);
+  assert.deepEqual(readdirSync(join(scratch, 'deployed')), ['routelab'], 'the binary alone');
   context = await chromium.launchPersistentContext(join(scratch, 'chromium'), {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -100,8 +105,10 @@ test('live mode: the bridge shows a real NameServer, follows a broker leaving, k
     topics: { TopicTest: [4, 4, 6], SELF_TEST_TOPIC: [1, 1, 6] } });
 
   const httpPort = await freePort();
+  // No --dist, started in the binary's empty directory: the page comes from inside the binary.
   const bridge = start(ROUTELAB, ['bridge', '--namesrv', ns, '--listen', `127.0.0.1:${httpPort}`,
-    '--interval', '1s', '--dist', DIST], { RUST_LOG: 'info' });
+    '--interval', '1s', '--history', join(scratch, 'history.sqlite3')], { RUST_LOG: 'info' },
+  join(scratch, 'deployed'));
   await waitFor(() => accepts(httpPort), 'the bridge');
 
   const page = await context.newPage();
@@ -173,4 +180,10 @@ test('live mode: the bridge shows a real NameServer, follows a broker leaving, k
 
   a.close(); again.close();
   assert.deepEqual(errors, [], `page errors; bridge log:\n${bridge.output}`);
+
+  // what the deployed binary recorded meanwhile, as an operator reads it
+  assert.match(bridge.output, /history: {3}\S+history\.sqlite3/);
+  const log = execFileSync(ROUTELAB, ['history', '--db', join(scratch, 'history.sqlite3'), '--broker', 'broker-b'],
+    { encoding: 'utf8' });
+  assert.match(log, /broker-b \(id 0, 127\.0\.0\.1:10921\) is gone from cluster DefaultCluster/);
 });
