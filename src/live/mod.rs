@@ -14,11 +14,13 @@
 //! - [`delta`]: [`NamesrvDelta`] — diff and apply.
 //! - [`message`]: [`ServerMessage`] ([`Snapshot`], [`Update`]), [`ClientMessage`], [`Source`].
 //! - [`state`]: [`LiveState`], the viewer's reducer.
+//! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
 //! - [`fork`](mod@fork): [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
 //! - [`history`]: what changed, as the bridge's history records it ([`history::Recorder`]).
 //! - [`topics`]: which topics RocketMQ makes itself.
 
+pub mod alerts;
 pub mod compare;
 pub mod delta;
 pub mod fork;
