@@ -1,7 +1,8 @@
-//! The bridge's history against the real peer NameServer (rocketmq-rust's rocketmq-namesrv): a
-//! broker leaving, a perm wiped, the NameServer killed and restarted each recorded and printed by
-//! `routelab history`; /metrics counting it; a bridge killed with SIGKILL losing nothing it
-//! committed; a damaged history leaving the bridge serving live without one.
+//! The bridge's history and alerts against the real peer NameServer (rocketmq-rust's
+//! rocketmq-namesrv): a broker leaving, a perm wiped, the NameServer killed and restarted, each
+//! recorded and printed by `routelab history`, each alert firing and resolving on the page's
+//! WebSocket, in /metrics and at a local webhook receiver; a bridge killed with SIGKILL losing
+//! nothing it committed; a damaged history leaving the bridge serving live without one.
 #![cfg(not(target_arch = "wasm32"))]
 // A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -14,6 +15,7 @@ mod peer;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use bridge::{config, connect, http_get, metric, start, DEADLINE};
@@ -48,6 +50,62 @@ async fn wait_for(path: &Path, what: &str, pred: impl Fn(&Record) -> bool) -> Ve
             all.iter().map(|r| r.change.describe()).collect::<Vec<_>>()
         );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// A webhook receiver on a free port: every JSON body posted to it, in order. It answers 503 to the
+/// first post, so the bridge's retry is exercised too.
+async fn webhook_receiver() -> (String, Arc<Mutex<Vec<serde_json::Value>>>) {
+    let got: Arc<Mutex<Vec<serde_json::Value>>> = Arc::default();
+    let refused_once = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let store = Arc::clone(&got);
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move |body: String| {
+            let store = Arc::clone(&store);
+            let refused_once = Arc::clone(&refused_once);
+            async move {
+                if !refused_once.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                    return axum::http::StatusCode::SERVICE_UNAVAILABLE;
+                }
+                store
+                    .lock()
+                    .unwrap()
+                    .push(serde_json::from_str(&body).unwrap());
+                axum::http::StatusCode::OK
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, got)
+}
+
+/// Waits until the receiver got a post `pred` accepts.
+async fn wait_for_post(
+    got: &Mutex<Vec<serde_json::Value>>,
+    what: &str,
+    pred: impl Fn(&serde_json::Value) -> bool,
+) {
+    let start = Instant::now();
+    while !got.lock().unwrap().iter().any(&pred) {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "no webhook post for {what}: {:?}",
+            got.lock().unwrap()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+fn post_is(
+    status: &'static str,
+    rule: &'static str,
+    subject: String,
+) -> impl Fn(&serde_json::Value) -> bool {
+    move |p| {
+        p["status"] == status && p["alert"]["rule"] == rule && p["alert"]["subject"] == *subject
     }
 }
 
@@ -93,13 +151,16 @@ async fn a_broker_leaving_a_wiped_perm_and_a_namesrv_restart_are_recorded_and_pr
     .await;
     let dir = ScratchDir::new("history");
     let db = dir.path().join("history.sqlite3");
+    let (hook, posts) = webhook_receiver().await;
     let mut c = config(std::slice::from_ref(&addr), dir.path());
     c.history = HistoryConfig {
         path: Some(db.clone()),
         ..HistoryConfig::default()
     };
+    c.webhook = Some(routelab::bridge::webhook::Webhook::parse(&hook).unwrap());
     let bridge = start(c).await;
     assert!(bridge.history().describe().contains("history.sqlite3"));
+    let mut viewer = connect(&bridge).await;
 
     let started = wait_for(&db, "recording_started", kind("recording_started")).await;
     assert_eq!(
@@ -118,10 +179,67 @@ async fn a_broker_leaving_a_wiped_perm_and_a_namesrv_restart_are_recorded_and_pr
     broker_a.reregister(Some(read_only)).await;
     wait_for(&db, "TopicTest's perm", kind("perm_changed")).await;
 
+    // TopicTest now has no queue anyone can write to: an alert, on the page, in /metrics, in the
+    // history and at the webhook (after one refused post).
+    viewer
+        .wait_until("the no_writable_queue alert", |s| {
+            s.alerts
+                .iter()
+                .any(|a| a.rule == "no_writable_queue" && a.subject == "TopicTest")
+        })
+        .await;
+    let (_, metrics) = http_get(&bridge, "/metrics").await;
+    assert_eq!(
+        metric(
+            &metrics,
+            r#"routelab_alert_active{rule="no_writable_queue",subject="TopicTest"}"#
+        ),
+        Some(1.0),
+        "{metrics}"
+    );
+    wait_for(&db, "the alert", kind("alert_fired")).await;
+    wait_for_post(
+        &posts,
+        "no_writable_queue firing",
+        post_is("firing", "no_writable_queue", "TopicTest".into()),
+    )
+    .await;
+
     ns.kill();
     wait_for(&db, "the NameServer failing", kind("namesrv_failed")).await;
+    wait_for_post(
+        &posts,
+        "namesrv_unreachable firing",
+        post_is("firing", "namesrv_unreachable", addr.clone()),
+    )
+    .await;
     ns.restart();
     let all = wait_for(&db, "the NameServer back", kind("namesrv_recovered")).await;
+    wait_for_post(
+        &posts,
+        "namesrv_unreachable resolved",
+        post_is("resolved", "namesrv_unreachable", addr.clone()),
+    )
+    .await;
+    let first = posts.lock().unwrap()[0].clone();
+    assert!(
+        first["alert"]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("TopicTest"),
+        "{first}"
+    );
+    assert!(
+        first["alert"]["advice"]
+            .as_str()
+            .unwrap()
+            .contains("addWritePerm"),
+        "{first}"
+    );
+    assert!(first["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("routelab bridge "));
     let (_, metrics) = http_get(&bridge, "/metrics").await;
     assert_eq!(
         metric(&metrics, "routelab_bridge_history_recording"),
@@ -152,9 +270,13 @@ async fn a_broker_leaving_a_wiped_perm_and_a_namesrv_restart_are_recorded_and_pr
         "{addr:<21}  broker-b (id 0, 127.0.0.1:10931) is gone from cluster DefaultCluster  (between "
     ));
     let perm = find("perm of TopicTest changed: broker-a RW- → R--");
+    let alert =
+        find("ALERT no_writable_queue: topic TopicTest has no queue a producer can write to");
     let failed = find("NameServer not answering: ");
     let back = find("NameServer answering again");
-    assert!(find("recording started") < gone && gone < perm && perm < failed && failed < back);
+    let resolved = find(&format!("alert namesrv_unreachable on {addr} resolved"));
+    assert!(find("recording started") < gone && gone < perm && perm < alert && alert < failed);
+    assert!(failed < back && back <= resolved);
 
     let (_, only_b, _) = history_cli(&["--db", db_arg, "--broker", "broker-b"]);
     assert!(

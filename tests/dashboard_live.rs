@@ -113,6 +113,7 @@ fn snapshot(seq: u64, sent_at_ms: u64, namesrvs: Vec<NamesrvView>) -> String {
             commands: false,
         },
         namesrvs,
+        alerts: Vec::new(),
     }))
     .unwrap()
 }
@@ -124,6 +125,7 @@ fn update(seq: u64, sent_at_ms: u64, old: &[NamesrvView], new: &[NamesrvView]) -
         seq,
         sent_at_ms,
         namesrvs,
+        alerts: None,
     }))
     .unwrap()
 }

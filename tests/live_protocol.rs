@@ -65,6 +65,7 @@ fn snapshot(seq: u64, views: Vec<NamesrvView>) -> ServerMessage {
         sent_at_ms: 1_000,
         source: source(),
         namesrvs: views,
+        alerts: Vec::new(),
     })
 }
 
@@ -160,6 +161,7 @@ fn reducer_applies_a_snapshot_then_consecutive_updates() {
             seq: 8,
             sent_at_ms: 2_000,
             namesrvs: vec![delta],
+            alerts: None,
         }))
         .unwrap();
     assert_eq!(state.seq, 8);
@@ -183,6 +185,7 @@ fn reducer_refuses_gaps_updates_before_snapshots_unknown_namesrvs_and_other_vers
             seq,
             sent_at_ms: 0,
             namesrvs: vec![delta.clone()],
+            alerts: None,
         })
     };
 
@@ -204,6 +207,7 @@ fn reducer_refuses_gaps_updates_before_snapshots_unknown_namesrvs_and_other_vers
         seq: 4,
         sent_at_ms: 0,
         namesrvs: vec![delta.clone(), other],
+        alerts: None,
     }));
     assert_eq!(
         refused,
@@ -243,6 +247,7 @@ fn idle_update_of_a_large_cluster_is_under_one_percent_of_its_snapshot() {
         seq: 2,
         sent_at_ms: 3_000,
         namesrvs: vec![delta],
+        alerts: None,
     }))
     .unwrap()
     .len();
@@ -287,6 +292,7 @@ fn an_update_with_refreshed_routes_round_trips_through_json() {
         seq: 2,
         sent_at_ms: 3_000,
         namesrvs: vec![delta],
+        alerts: None,
     });
     let json = serde_json::to_string(&msg).unwrap();
     assert!(
@@ -328,6 +334,7 @@ fn from_json_reads_what_the_tagged_reader_reads_and_names_unknown_types() {
             seq: 5,
             sent_at_ms: 900,
             namesrvs: vec![base.diff(&changed).unwrap()],
+            alerts: None,
         }),
     ];
     for message in messages {

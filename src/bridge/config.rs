@@ -18,6 +18,9 @@ use super::assets::Assets;
 ///   routelab bridge --namesrv 127.0.0.1:9876 --history /var/lib/routelab/history.sqlite3 --retain 30d
 ///
 /// Every change seen is recorded (see --history); `routelab history --since 1h` prints them.
+/// Alerts (a group without its master, a broker gone, a topic with no writable queue, NameServers
+/// disagreeing, a NameServer unreachable, a flapping broker) show on the page, in /metrics as
+/// routelab_alert_active{rule,subject} and, with --webhook, are posted as JSON.
 /// Logs go to standard error; set RUST_LOG (e.g. RUST_LOG=debug) for more or less detail.
 /// The message format is documented in docs/live-protocol.md.
 #[derive(Clone, Debug, clap::Args)]
@@ -46,6 +49,14 @@ pub struct BridgeArgs {
     pub route_concurrency: usize,
     #[command(flatten)]
     pub history: crate::history::HistoryArgs,
+    /// A broker missing this long raises the broker_gone alert (longer than a restart takes).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = humantime::parse_duration)]
+    pub gone_grace: Duration,
+    /// POST each alert firing and resolving to this http:// URL as JSON (retried with backoff;
+    /// never delays a poll). Alerts are also on the page, in /metrics (routelab_alert_active) and
+    /// in the history.
+    #[arg(long, value_name = "URL")]
+    pub webhook: Option<String>,
 }
 
 /// Everything the bridge needs, validated.
@@ -68,6 +79,10 @@ pub struct BridgeConfig {
     pub max_viewers: usize,
     /// Where changes are recorded (`--history`); off unless asked for.
     pub history: crate::history::HistoryConfig,
+    /// `--gone-grace`.
+    pub gone_grace: Duration,
+    /// `--webhook`.
+    pub webhook: Option<super::webhook::Webhook>,
 }
 
 impl BridgeConfig {
@@ -85,6 +100,8 @@ impl BridgeConfig {
             viewer_queue: DEFAULT_VIEWER_QUEUE,
             max_viewers: super::http_args::DEFAULT_MAX_VIEWERS,
             history: crate::history::HistoryConfig::default(),
+            gone_grace: Duration::from_secs(60),
+            webhook: None,
         }
     }
 }
@@ -117,6 +134,12 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
             viewer_queue: DEFAULT_VIEWER_QUEUE,
             max_viewers: access.max_viewers,
             history: crate::history::HistoryConfig::try_from(&args.history)?,
+            gone_grace: args.gone_grace,
+            webhook: args
+                .webhook
+                .as_deref()
+                .map(super::webhook::Webhook::parse)
+                .transpose()?,
         })
     }
 }

@@ -18,7 +18,8 @@ use tokio_util::sync::CancellationToken;
 use super::metrics::Metrics;
 use super::now_ms;
 use crate::history::Sink;
-use crate::live::history::Recorder;
+use crate::live::alerts::{Alert, AlertConfig, AlertEvent, Alerts};
+use crate::live::history::{same_content, Record, Recorder};
 use crate::live::{NamesrvView, ServerMessage, Snapshot, Source, Update, PROTOCOL_VERSION};
 
 /// One message ready to write to a WebSocket; updates are serialized once and shared.
@@ -43,6 +44,8 @@ pub struct Hub {
     metrics: Arc<Metrics>,
     /// Where what changed is recorded (`--history`), if anywhere.
     history: Option<Sink>,
+    /// Where alerts firing and resolving go besides the history (the webhook), if anywhere.
+    alert_events: Option<tokio::sync::mpsc::UnboundedSender<AlertEvent>>,
     inner: Mutex<Inner>,
 }
 
@@ -54,6 +57,8 @@ struct Inner {
     next_id: u64,
     /// Turns published views into history records (it remembers what NameServers disagree on).
     recorder: Recorder,
+    /// The alert rules' state, when this hub evaluates them.
+    alerts: Option<Alerts>,
 }
 
 #[derive(Debug)]
@@ -86,12 +91,14 @@ impl Hub {
             queue: queue.max(1),
             metrics,
             history: None,
+            alert_events: None,
             inner: Mutex::new(Inner {
                 seq: 0,
                 views: namesrvs.iter().map(NamesrvView::new).collect(),
                 viewers: HashMap::new(),
                 next_id: 0,
                 recorder: Recorder::new(),
+                alerts: None,
             }),
         }
     }
@@ -100,6 +107,24 @@ impl Hub {
     pub fn with_history(mut self, sink: Option<Sink>) -> Self {
         self.history = sink;
         self
+    }
+
+    /// Evaluates the alert rules on every publication; their events also go to `events`.
+    pub fn with_alerts(
+        self,
+        config: AlertConfig,
+        events: Option<tokio::sync::mpsc::UnboundedSender<AlertEvent>>,
+    ) -> Self {
+        self.lock().alerts = Some(Alerts::new(config));
+        Self {
+            alert_events: events,
+            ..self
+        }
+    }
+
+    /// The alerts active now.
+    pub fn alerts(&self) -> Vec<Alert> {
+        active_alerts(&self.lock())
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -114,17 +139,44 @@ impl Hub {
         let index = inner.views.iter().position(|v| v.addr == view.addr)?;
         let delta = inner.views[index].diff(&view)?;
         let old = std::mem::replace(&mut inner.views[index], view);
+        let now = now_ms();
+        let Inner {
+            views,
+            recorder,
+            alerts,
+            ..
+        } = &mut *inner;
+        let new = &views[index];
+        let mut records = match &self.history {
+            Some(_) => recorder.observe(&old, new, views, now),
+            None => Vec::new(),
+        };
+        let mut alerts_now = None;
+        if let Some(alerts) = alerts {
+            if old.status != new.status || !same_content(&old, new) {
+                alerts.views_changed();
+            }
+            let events = alerts.evaluate(views, now);
+            if !events.is_empty() {
+                records.extend(events.iter().map(|e| Record::of_alert(e, now)));
+                log_alerts(&events);
+                if let Some(tx) = &self.alert_events {
+                    for e in events {
+                        let _ = tx.send(e);
+                    }
+                }
+                alerts_now = Some(alerts.active().cloned().collect());
+            }
+        }
         if let Some(history) = &self.history {
-            let Inner {
-                views, recorder, ..
-            } = &mut *inner;
-            history.record(recorder.observe(&old, &views[index], views, now_ms()));
+            history.record(records);
         }
         inner.seq += 1;
         let message = ServerMessage::Update(Update {
             seq: inner.seq,
-            sent_at_ms: now_ms(),
+            sent_at_ms: now,
             namesrvs: vec![delta],
+            alerts: alerts_now,
         });
         let seq = inner.seq;
         match serde_json::to_string(&message) {
@@ -187,6 +239,7 @@ impl Hub {
             sent_at_ms: now_ms(),
             source: self.source.clone(),
             namesrvs: inner.views.clone(),
+            alerts: active_alerts(&inner),
         }
     }
 
@@ -207,6 +260,7 @@ impl Hub {
             sent_at_ms: now_ms(),
             source: self.source.clone(),
             namesrvs: inner.views.clone(),
+            alerts: active_alerts(inner),
         });
         let text = serde_json::to_string(&message).unwrap_or_else(|e| {
             // Cannot happen with these types; an empty text makes the viewer resync.
@@ -237,6 +291,28 @@ impl Hub {
             Err(mpsc::error::TrySendError::Closed(_)) => {
                 slot.kick.cancel();
                 false
+            }
+        }
+    }
+}
+
+fn active_alerts(inner: &Inner) -> Vec<Alert> {
+    inner
+        .alerts
+        .as_ref()
+        .map(|a| a.active().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Alerts go to the log too, so an operator without a dashboard or a webhook still sees them.
+fn log_alerts(events: &[AlertEvent]) {
+    for e in events {
+        match e {
+            AlertEvent::Fired(a) => {
+                tracing::warn!(rule = %a.rule, subject = %a.subject, "alert: {} ({})", a.summary, a.advice)
+            }
+            AlertEvent::Resolved { alert: a, .. } => {
+                tracing::info!(rule = %a.rule, subject = %a.subject, "alert resolved: {}", a.summary)
             }
         }
     }

@@ -162,6 +162,26 @@ pub fn render(d: &MetricsData) -> String {
     out
 }
 
+/// `routelab_alert_active{rule,subject} 1` for each active alert, for Prometheus to alert on
+/// (Alertmanager pages from a rule such as `routelab_alert_active == 1`).
+pub fn render_alerts(alerts: &[crate::live::alerts::Alert]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# HELP routelab_alert_active 1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping)."
+    );
+    let _ = writeln!(out, "# TYPE routelab_alert_active gauge");
+    for a in alerts {
+        sample(
+            &mut out,
+            "routelab_alert_active",
+            &[("rule", a.rule.clone()), ("subject", a.subject.clone())],
+            1.0,
+        );
+    }
+    out
+}
+
 fn render_history(out: &mut String, h: HistoryNumbers) {
     single(
         out,

@@ -22,6 +22,7 @@
 //!   `routelab demo`.
 //! - [`page`]: live.html with the live marker, the "not built" page (pure).
 //! - [`metrics`]: counters and the Prometheus text format (pure rendering).
+//! - [`webhook`]: `--webhook`, alerts posted as JSON from a task of their own.
 
 pub mod access;
 pub mod assets;
@@ -35,6 +36,7 @@ pub mod page;
 pub mod plan;
 pub mod poller;
 pub mod server;
+pub mod webhook;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -109,6 +111,18 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
     if let Some(counters) = history.counters() {
         metrics.watch_history(counters);
     }
+    let shutdown = CancellationToken::new();
+    let mut tasks = Vec::new();
+    let alert_events = config.webhook.clone().map(|w| {
+        let (tx, task) = webhook::start(w, shutdown.clone());
+        tasks.push(task);
+        tx
+    });
+    let alerts = crate::live::alerts::AlertConfig {
+        gone_grace_ms: u64::try_from(config.gone_grace.as_millis()).unwrap_or(u64::MAX),
+        interval_ms: u64::try_from(config.interval.as_millis()).unwrap_or(u64::MAX),
+        ..Default::default()
+    };
     let hub = Arc::new(
         hub::Hub::new(
             &config.namesrvs,
@@ -116,10 +130,9 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
             config.viewer_queue,
             Arc::clone(&metrics),
         )
-        .with_history(history.sink()),
+        .with_history(history.sink())
+        .with_alerts(alerts, alert_events),
     );
-    let shutdown = CancellationToken::new();
-    let mut tasks = Vec::new();
     let settings = Arc::new(poller::PollSettings::from(&config));
     for ns in &config.namesrvs {
         tasks.push(tokio::spawn(poller::run(

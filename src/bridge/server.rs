@@ -179,6 +179,7 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
             "text/plain; version=0.0.4; charset=utf-8",
         )],
         render(&data)
+            + &super::metrics::render_alerts(&app.hub.alerts())
             + &app
                 .extra_metrics
                 .as_ref()

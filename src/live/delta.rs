@@ -187,6 +187,7 @@ mod tests {
             seq: 1,
             sent_at_ms: 2,
             namesrvs: vec![delta],
+            alerts: None,
         });
         let text = serde_json::to_string(&message).unwrap();
         assert!(

@@ -72,6 +72,51 @@ pub enum Change {
     DisagreementStarted(Disagreement),
     /// They agree on it again.
     DisagreementEnded(Disagreement),
+    /// An alert began ([`super::alerts`]).
+    AlertFired {
+        rule: String,
+        subject: String,
+        summary: String,
+    },
+    /// It no longer holds.
+    AlertResolved {
+        rule: String,
+        subject: String,
+        summary: String,
+    },
+}
+
+impl Record {
+    /// An alert firing or resolving, as the history keeps it.
+    pub fn of_alert(event: &super::alerts::AlertEvent, now_ms: u64) -> Self {
+        use super::alerts::AlertEvent;
+        let (at_ms, since_ms, change) = match event {
+            AlertEvent::Fired(a) => (
+                now_ms,
+                Some(a.since_ms),
+                Change::AlertFired {
+                    rule: a.rule.clone(),
+                    subject: a.subject.clone(),
+                    summary: a.summary.clone(),
+                },
+            ),
+            AlertEvent::Resolved { alert: a, at_ms } => (
+                *at_ms,
+                Some(a.since_ms),
+                Change::AlertResolved {
+                    rule: a.rule.clone(),
+                    subject: a.subject.clone(),
+                    summary: a.summary.clone(),
+                },
+            ),
+        };
+        Self {
+            at_ms,
+            since_ms,
+            namesrv: None,
+            change,
+        }
+    }
 }
 
 /// A broker as `brokerAddrTable` lists it.
@@ -117,6 +162,8 @@ impl Change {
             Change::NamesrvRecovered => "namesrv_recovered",
             Change::DisagreementStarted(_) => "disagreement_started",
             Change::DisagreementEnded(_) => "disagreement_ended",
+            Change::AlertFired { .. } => "alert_fired",
+            Change::AlertResolved { .. } => "alert_resolved",
         }
     }
 
@@ -129,6 +176,12 @@ impl Change {
             | Change::PermChanged { topic, .. }
             | Change::DisagreementStarted(Disagreement::Topic(topic))
             | Change::DisagreementEnded(Disagreement::Topic(topic)) => Some(topic),
+            Change::AlertFired { rule, subject, .. }
+            | Change::AlertResolved { rule, subject, .. }
+                if rule == "no_writable_queue" =>
+            {
+                Some(subject)
+            }
             _ => None,
         }
     }
@@ -147,6 +200,12 @@ impl Change {
             Change::PermChanged { perms, .. } => perms.contains_key(b),
             Change::DisagreementStarted(Disagreement::Broker(a))
             | Change::DisagreementEnded(Disagreement::Broker(a)) => a == b,
+            Change::AlertFired {
+                subject, summary, ..
+            }
+            | Change::AlertResolved {
+                subject, summary, ..
+            } => subject == b || summary.split([' ', '(', ')', ',']).any(|w| w == b),
             _ => false,
         }
     }
@@ -205,6 +264,10 @@ impl Change {
             }
             Change::DisagreementEnded(Disagreement::Broker(a)) => {
                 format!("NameServers agree again on whether {a} is listed")
+            }
+            Change::AlertFired { rule, summary, .. } => format!("ALERT {rule}: {summary}"),
+            Change::AlertResolved { rule, subject, .. } => {
+                format!("alert {rule} on {subject} resolved")
             }
         }
     }
@@ -388,7 +451,7 @@ pub fn disagreements(views: &[NamesrvView]) -> BTreeSet<Disagreement> {
 }
 
 /// Whether two views hold the same tables, whenever they were fetched.
-fn same_content(a: &NamesrvView, b: &NamesrvView) -> bool {
+pub fn same_content(a: &NamesrvView, b: &NamesrvView) -> bool {
     a.fetched_at_ms.is_some() == b.fetched_at_ms.is_some()
         && a.cluster == b.cluster
         && a.topics == b.topics

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::alerts::Alert;
 use super::delta::NamesrvDelta;
 use super::view::NamesrvView;
 
@@ -43,6 +44,9 @@ pub struct Snapshot {
     pub sent_at_ms: u64,
     pub source: Source,
     pub namesrvs: Vec<NamesrvView>,
+    /// The alerts active now (absent: none, or a server without alerts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<Alert>,
 }
 
 /// Changes since the previous message.
@@ -52,6 +56,9 @@ pub struct Update {
     pub sent_at_ms: u64,
     /// Only the NameServers whose view changed.
     pub namesrvs: Vec<NamesrvDelta>,
+    /// Every alert active now, when that changed (absent: as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alerts: Option<Vec<Alert>>,
 }
 
 /// Server → viewer.

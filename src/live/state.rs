@@ -55,6 +55,8 @@ pub struct LiveState {
     /// Server clock of the last message.
     pub server_time_ms: u64,
     pub namesrvs: Vec<NamesrvView>,
+    /// The alerts the server says are active.
+    pub alerts: Vec<super::alerts::Alert>,
 }
 
 impl LiveState {
@@ -69,6 +71,7 @@ impl LiveState {
                 self.seq = snapshot.seq;
                 self.server_time_ms = snapshot.sent_at_ms;
                 self.namesrvs = snapshot.namesrvs;
+                self.alerts = snapshot.alerts;
             }
             ServerMessage::Update(update) => {
                 if self.source.is_none() {
@@ -91,6 +94,9 @@ impl LiveState {
                     if let Some(view) = self.namesrvs.iter_mut().find(|v| v.addr == delta.addr) {
                         view.apply(delta);
                     }
+                }
+                if let Some(alerts) = update.alerts {
+                    self.alerts = alerts;
                 }
                 self.seq = update.seq;
                 self.server_time_ms = update.sent_at_ms;

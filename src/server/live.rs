@@ -103,7 +103,14 @@ pub(super) async fn start(
             crate::bridge::config::DEFAULT_VIEWER_QUEUE,
             Arc::clone(&metrics),
         )
-        .with_history(history.sink()),
+        .with_history(history.sink())
+        .with_alerts(
+            crate::live::alerts::AlertConfig {
+                interval_ms: u64::try_from(TICK.as_millis()).unwrap_or(1_000),
+                ..Default::default()
+            },
+            None,
+        ),
     );
     let history_line = history.describe();
     if let crate::history::Opened::Recording { writer, .. } = history {
