@@ -136,12 +136,21 @@ test('live mode: the bridge shows a real NameServer, follows a broker leaving, k
   await page.locator(`[data-testid=namesrv-freshness][data-addr="${ns}"][data-freshness=failing]`)
     .waitFor({ timeout: 10_000 });
   assert.ok(await broker('127.0.0.1:10911').isVisible(), 'a failing NameServer keeps its last data');
+  // and the bridge raises an alert, with what to do, in either language
+  const alert = page.locator(`[data-testid=alert][data-rule=namesrv_unreachable][data-subject="${ns}"]`);
+  await alert.waitFor({ timeout: 10_000 });
+  assert.match(await alert.textContent(), /is not answering.*since .* ago.*port is reachable/);
   await page.screenshot({ path: join(SHOTS, 'live-namesrv-failing.png'), fullPage: true });
+  await page.click('[data-testid=lang-toggle]');
+  assert.match(await alert.textContent(), /无应答.*自 .* 起.*端口是否可达/);
+  await page.locator('[data-testid=alerts]').screenshot({ path: join(SHOTS, 'live-alert-zh.png') });
+  await page.click('[data-testid=lang-toggle]');
 
   // it comes back (empty, as a restarted NameServer is): fresh again
   peer = await startPeer(nsPort);
   await page.locator(`[data-testid=namesrv-freshness][data-addr="${ns}"][data-freshness=fresh]`)
     .waitFor({ timeout: 10_000 });
+  await page.locator('[data-testid=alerts-none]').waitFor({ timeout: 10_000 });
   const again = await Connection.open(nsPort);
   await registerBroker(again, { cluster: 'DefaultCluster', name: 'broker-a', addr: '127.0.0.1:10911',
     topics: { TopicTest: [4, 4, 6], SELF_TEST_TOPIC: [1, 1, 6] } });

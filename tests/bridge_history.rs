@@ -402,3 +402,48 @@ async fn a_damaged_history_is_reported_and_the_bridge_serves_live_without_it() {
     assert!(err.contains("not a RouteLab history or damaged"), "{err}");
     bridge.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_receiver_that_never_answers_never_delays_a_poll() {
+    let ns = Peer::start();
+    // Accepts connections and reads nothing: every post hangs until its attempt times out.
+    let hole = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hook = format!("http://{}/hook", hole.local_addr().unwrap());
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((s, _)) = hole.accept().await {
+            open.push(s);
+        }
+    });
+    let dir = ScratchDir::new("history-hook");
+    let mut c = config(&[ns.addr()], dir.path());
+    c.webhook = Some(routelab::bridge::webhook::Webhook::parse(&hook).unwrap());
+    let bridge = start(c).await;
+    let mut read_only = topics(&["TopicTest", "SELF_TEST_TOPIC"]);
+    read_only[0].perm = 4; // an alert to post at once
+    let _broker = register_broker(
+        &ns.addr(),
+        "DefaultCluster",
+        "broker-a",
+        0,
+        "127.0.0.1:10911",
+        read_only,
+    )
+    .await;
+    let mut viewer = connect(&bridge).await;
+    viewer
+        .wait_until("the alert", |s| !s.alerts.is_empty())
+        .await;
+    // While the post hangs, polls go on at their interval (300 ms): ten more in a few seconds.
+    let seq = bridge.hub().seq();
+    let start = Instant::now();
+    while bridge.hub().seq() < seq + 10 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "polls stalled behind the webhook"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    bridge.shutdown().await;
+    held.abort();
+}

@@ -104,14 +104,14 @@ async fn run(webhook: Webhook, mut rx: UnboundedReceiver<AlertEvent>, shutdown: 
         };
         let mut wait = Duration::from_secs(1);
         for attempt in 1..=ATTEMPTS {
-            let outcome = tokio::time::timeout(ATTEMPT_TIMEOUT, post(&webhook, json.clone()))
-                .await
-                .unwrap_or_else(|_| {
-                    Err(format!(
-                        "no answer within {}",
-                        humantime::format_duration(ATTEMPT_TIMEOUT)
-                    ))
-                });
+            let attempt_done = tokio::time::timeout(ATTEMPT_TIMEOUT, post(&webhook, json.clone()));
+            // A stop does not wait for a receiver that hangs.
+            let outcome = tokio::select! {
+                () = shutdown.cancelled() => return,
+                r = attempt_done => r.unwrap_or_else(|_| {
+                    Err(format!("no answer within {}", humantime::format_duration(ATTEMPT_TIMEOUT)))
+                }),
+            };
             match outcome {
                 Ok(()) => break,
                 Err(e) if attempt == ATTEMPTS => {

@@ -154,4 +154,37 @@ phrases! {
     BROKER_REFUSED: "Broker {addr} left out: {error}.", "已略去 broker {addr}：{error}。";
     WHAT_IF_FROZE: "Every broker registers at t = 0, so the routes start as the live ones; heartbeat times are not known live, so each starts fresh. What if {broker} froze now? Press freeze on it, then » next expiry.",
         "每个 broker 都在 t = 0 注册，所以路由一开始与实时集群相同；实时模式下不知道心跳时间，所以每个 broker 的心跳都从头算起。如果 {broker} 现在卡住了会怎样？在它上面按“冻结”，再按“» 下一次过期”。";
+
+    // Alerts, as the bridge evaluates them (src/live/alerts.rs); the rule's name and subject in
+    // RocketMQ's words, the sentence and the advice in the language shown.
+    ALERTS: "alerts", "告警";
+    /// The banner's heading: `{count}` alerts active.
+    ALERTS_ACTIVE: "⚠ {count} alert(s) active", "⚠ {count} 条告警";
+    NO_ALERTS: "no alerts", "无告警";
+    /// When the condition began: `{time}` a clock time, `{age}` how long ago.
+    ALERT_SINCE: "since {time} ({age} ago)", "自 {time} 起（{age} 前）";
+    ALERT_MASTER_LOST: "broker group {subject} has no master: nothing can be written to it",
+        "broker 组 {subject} 没有 master：无法向它写入消息";
+    ALERT_MASTER_LOST_DO: "Bring its master (brokerId 0) back, or promote a slave; producers send to the other groups meanwhile.",
+        "恢复它的 master（brokerId 0），或把一个 slave 提升为 master；在此期间生产者会发往其他组。";
+    ALERT_BROKER_GONE: "broker {subject} is not listed by any NameServer",
+        "broker {subject} 已不在任何 NameServer 的列表中";
+    ALERT_BROKER_GONE_DO: "If it was not stopped on purpose: is its process up, can it reach every NameServer, do its heartbeats still go out every 30 s?",
+        "如果不是有意停掉的：它的进程还在吗？它能连上每个 NameServer 吗？它的心跳还是每 30 秒发一次吗？";
+    ALERT_NO_WRITABLE_QUEUE: "topic {subject} has no queue a producer can write to",
+        "topic {subject} 没有生产者可写的队列";
+    ALERT_NO_WRITABLE_QUEUE_DO: "Every broker of its route lost write perm (after wipeWritePerm, run addWritePerm) or its master; sends fail meanwhile.",
+        "它路由中的每个 broker 都失去了写权限（执行过 wipeWritePerm 的话，维护结束后执行 addWritePerm）或失去了 master；在此期间发送会失败。";
+    ALERT_DISAGREE_ROUTES: "NameServers give different routes", "各 NameServer 给出的路由不一致";
+    ALERT_DISAGREE_BROKERS: "NameServers list different brokers", "各 NameServer 列出的 broker 不一致";
+    ALERT_DISAGREE_DO: "NameServers never talk to each other: a broker that cannot reach one of them is missing there. Compare each one's topicQueueTable and check the brokers' namesrvAddr.",
+        "NameServer 之间从不互相通信：连不上某个 NameServer 的 broker 就不会出现在它那里。逐个比较它们的 topicQueueTable，并检查 broker 的 namesrvAddr。";
+    ALERT_UNREACHABLE: "NameServer {subject} is not answering", "NameServer {subject} 无应答";
+    ALERT_UNREACHABLE_DO: "Check that its process runs and its port is reachable; clients and brokers that know only this NameServer are on their own meanwhile.",
+        "检查它的进程是否在运行、端口是否可达；在此期间只认识这一个 NameServer 的客户端和 broker 将无法获得路由。";
+    ALERT_FLAPPING: "broker {subject} keeps leaving and coming back", "broker {subject} 反复下线又上线";
+    ALERT_FLAPPING_DO: "Look for a heartbeat thread that stalls (long GC pauses, a busy broker) and check that scanNotActiveBrokerInterval is well below brokerChannelExpiredTime (120 s).",
+        "检查心跳线程是否卡住（长时间 GC、broker 过忙），并确认 scanNotActiveBrokerInterval 远小于 brokerChannelExpiredTime（120 秒）。";
+    /// A rule this page does not know (a newer bridge): its name and the bridge's own words.
+    ALERT_OTHER: "{rule} on {subject}", "{subject} 的 {rule}";
 }

@@ -13,6 +13,7 @@
 //! - [`view`]: [`NamesrvView`], [`RouteEntry`], [`NamesrvStatus`], [`BrokerLive`] and freshness.
 //! - [`delta`]: [`NamesrvDelta`] — diff and apply.
 //! - [`message`]: [`ServerMessage`] ([`Snapshot`], [`Update`]), [`ClientMessage`], [`Source`].
+//! - [`replay`]: the cluster as it was, rebuilt from a checkpoint and the history's records.
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
@@ -26,6 +27,7 @@ pub mod delta;
 pub mod fork;
 pub mod history;
 pub mod message;
+pub mod replay;
 pub mod state;
 pub mod topics;
 pub mod view;

@@ -5,9 +5,11 @@
 //! - [`data`]: the live state plus what watching it shows (brokers gone and since when, the feed).
 //! - [`state`]: [`LiveModel`], the pure reducer: connection state, backoff, server clock offset.
 //! - [`socket`]: the WebSocket glue, the only code that touches the socket.
+//! - [`alerts`]: the alerts the bridge says are active, with what to do.
 //! - [`header`], [`cluster`], [`route`], [`tables`], [`feed`]: the panels; [`page`] lays them out.
 //! - [`connect`]: the simulator's "Live…" control.
 
+mod alerts;
 mod cluster;
 mod connect;
 pub mod data;

@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use super::alerts::LiveAlerts;
 use super::cluster::LiveCluster;
 use super::feed::LiveFeed;
 use super::header::{LangToggle, LiveHeader};
@@ -61,6 +62,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
                 <LangToggle store={store.clone()} />
             </header>
             { for store.error.as_ref().map(|e| html!{ <p class="error-banner" role="alert">{ e.text(lang) }</p> }) }
+            <LiveAlerts store={store.clone()} />
             <main class="grid">
                 <LiveCluster store={store.clone()} />
                 <LiveRoute store={store.clone()} />
