@@ -172,7 +172,41 @@ async fn a_broker_leaving_a_wiped_perm_and_a_namesrv_restart_are_recorded_and_pr
     assert_eq!(records(&db).len(), 1, "{:?}", records(&db));
 
     broker_b.unregister().await;
-    wait_for(&db, "broker-b gone", kind("broker_gone")).await;
+    let all = wait_for(&db, "broker-b gone", kind("broker_gone")).await;
+
+    // The page's view of the past: the cluster just before and just after broker-b left.
+    let gone = all.iter().find(|r| kind("broker_gone")(r)).unwrap();
+    let listed_at = |body: &str| -> Vec<String> {
+        let past: routelab::live::replay::Past = serde_json::from_str(body).unwrap();
+        assert_eq!(past.namesrvs.len(), 1);
+        routelab::live::compare::members(&past.namesrvs[0])
+            .into_iter()
+            .map(|m| m.name)
+            .collect()
+    };
+    let (status, before) = http_get(
+        &bridge,
+        &format!("/history/at?t={}", gone.since_ms.unwrap()),
+    )
+    .await;
+    assert_eq!(status, 200, "{before}");
+    assert_eq!(listed_at(&before), ["broker-a", "broker-b"]);
+    let (_, after) = http_get(&bridge, &format!("/history/at?t={}", gone.at_ms)).await;
+    assert_eq!(listed_at(&after), ["broker-a"]);
+    let (_, changes) = http_get(&bridge, "/history/changes").await;
+    let changes: serde_json::Value = serde_json::from_str(&changes).unwrap();
+    let kinds: Vec<&str> = changes["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.starts_with(&["recording_started"]) && kinds.contains(&"broker_gone"),
+        "{kinds:?}"
+    );
+    let (status, _) = http_get(&bridge, "/history/at?t=soon").await;
+    assert_eq!(status, 400);
 
     let mut read_only = topics(&["TopicTest", "SELF_TEST_TOPIC"]);
     read_only[0].perm = 4;
@@ -380,6 +414,9 @@ async fn a_damaged_history_is_reported_and_the_bridge_serves_live_without_it() {
         ..HistoryConfig::default()
     };
     let bridge = start(c).await;
+    let (status, body) = http_get(&bridge, "/history/changes").await;
+    assert_eq!(status, 404);
+    assert!(body.contains("keeps no history"), "{body}");
     let said = bridge.history().describe();
     assert!(
         said.starts_with("history:   OFF, serving live without it: history "),

@@ -122,6 +122,11 @@ impl Hub {
         }
     }
 
+    /// The NameServers' addresses, in order.
+    pub fn namesrv_addrs(&self) -> Vec<String> {
+        self.lock().views.iter().map(|v| v.addr.clone()).collect()
+    }
+
     /// The alerts active now.
     pub fn alerts(&self) -> Vec<Alert> {
         active_alerts(&self.lock())
@@ -169,6 +174,11 @@ impl Hub {
             }
         }
         if let Some(history) = &self.history {
+            let own_changes = records.iter().any(|r| r.namesrv.is_some());
+            if recorder.wants_checkpoint(new, own_changes, now) {
+                // As of the fetch it holds, so this poll's own records are in it, not after it.
+                history.checkpoint(new.fetched_at_ms.unwrap_or(now), new.clone());
+            }
             history.record(records);
         }
         inner.seq += 1;

@@ -13,6 +13,7 @@
 //! - [`config`]: the command line ([`BridgeArgs`]) → [`BridgeConfig`].
 //! - [`plan`]: which routes a poll fetches (pure).
 //! - [`poller`]: one NameServer's polling loop, reconnecting after failures.
+//! - [`history_api`]: `/history/changes` and `/history/at`, the history for the live page.
 //! - [`hub`]: the views, `seq`, and fan-out to bounded per-viewer queues.
 //! - [`server`]: HTTP routes, the WebSocket, static files.
 //! - [`conn_limit`]: the cap on open HTTP connections (viewers plus a margin).
@@ -29,6 +30,7 @@ pub mod assets;
 pub mod cli;
 pub mod config;
 pub mod conn_limit;
+pub mod history_api;
 pub mod http_args;
 pub mod hub;
 pub mod metrics;
@@ -154,6 +156,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         extra_metrics: None,
         commands: None,
         viewer_slots: server::ViewerSlots::new(config.max_viewers),
+        history: history.path().map(Into::into),
     });
     let router = server::router(app);
     let stop = shutdown.clone();

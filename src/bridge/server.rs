@@ -1,5 +1,5 @@
 //! HTTP: the dashboard's files, `/` (live mode's page, `live.html`) with the live marker, `/ws` (Origin and token checked before the
-//! upgrade), `/metrics`.
+//! upgrade), `/metrics`, and the history's `/history/changes` and `/history/at` ([`super::history_api`]).
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -67,6 +67,8 @@ pub struct App {
     pub commands: Option<CommandSink>,
     /// `--max-viewers`.
     pub viewer_slots: ViewerSlots,
+    /// The history being recorded, served at `/history/…` (`None`: no history).
+    pub history: Option<std::path::PathBuf>,
 }
 
 /// At most `max` viewers at once, counted from the upgrade on, so upgrades racing each other
@@ -110,7 +112,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(index))
         .route(LIVE_PAGE_PATH, get(index))
         .route("/ws", get(ws))
-        .route("/metrics", get(metrics));
+        .route("/metrics", get(metrics))
+        .route("/history/changes", get(super::history_api::changes))
+        .route("/history/at", get(super::history_api::at));
     match &app.assets {
         Assets::Dir(dir) => routes.fallback_service(ServeDir::new(dir)).with_state(app),
         Assets::Embedded => routes.fallback(embedded_file).with_state(app),

@@ -109,6 +109,14 @@ impl Opened {
         }
     }
 
+    /// Where it is being recorded.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            Opened::Recording { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
     /// The numbers `/metrics` reports; `None` with `--no-history`.
     pub fn counters(&self) -> Option<std::sync::Arc<writer::Counters>> {
         match self {

@@ -2,8 +2,9 @@
 //! `routelab history` reads while a bridge writes and a bridge killed mid-write loses nothing it
 //! committed.
 //!
-//! One table, `change`: each [`Record`] as JSON, with the columns a query filters on beside it.
-//! `PRAGMA user_version` is the schema's version.
+//! Two tables: `change`, each [`Record`] as JSON with the columns a query filters on beside it;
+//! and `checkpoint`, a NameServer's whole view now and then (zlib-compressed JSON), from which
+//! [`crate::live::replay`] rebuilds any moment. `PRAGMA user_version` is the schema's version.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -11,6 +12,8 @@ use std::time::Duration;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
 use crate::live::history::Record;
+use crate::live::replay::{alerts_at, replay, Past};
+use crate::live::NamesrvView;
 
 /// The schema this build writes and reads.
 const SCHEMA_VERSION: i64 = 1;
@@ -27,6 +30,13 @@ CREATE TABLE IF NOT EXISTS change (
 );
 CREATE INDEX IF NOT EXISTS change_at ON change(at_ms);
 CREATE INDEX IF NOT EXISTS change_topic ON change(topic, at_ms);
+CREATE TABLE IF NOT EXISTS checkpoint (
+    id      INTEGER PRIMARY KEY,
+    at_ms   INTEGER NOT NULL,
+    namesrv TEXT NOT NULL,
+    view    BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS checkpoint_at ON checkpoint(namesrv, at_ms);
 ";
 
 /// Why the history cannot be used, with what to do about it.
@@ -213,11 +223,100 @@ impl Store {
         tx.commit().map_err(sqlite)
     }
 
-    /// Deletes what is older than `before_ms`; returns how many records went.
-    pub fn prune(&mut self, before_ms: u64) -> Result<usize, StoreError> {
+    /// Keeps a NameServer's whole view as of `at_ms`.
+    pub fn checkpoint(&mut self, at_ms: u64, view: &NamesrvView) -> Result<(), StoreError> {
+        use std::io::Write;
+        let json = serde_json::to_vec(view)
+            .map_err(|e| StoreError::new(&self.path, format!("cannot write a checkpoint: {e}")))?;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        let blob = z.write_all(&json).and_then(|()| z.finish()).map_err(|e| {
+            StoreError::new(&self.path, format!("cannot compress a checkpoint: {e}"))
+        })?;
         self.conn
-            .execute("DELETE FROM change WHERE at_ms < ?1", [to_sql(before_ms)])
+            .execute(
+                "INSERT INTO checkpoint (at_ms, namesrv, view) VALUES (?1, ?2, ?3)",
+                params![to_sql(at_ms), view.addr, blob],
+            )
+            .map(|_| ())
             .map_err(|e| StoreError::from_sqlite(&self.path, &e))
+    }
+
+    /// Deletes what is older than `before_ms`; returns how many records went. Each NameServer's
+    /// newest checkpoint before then is kept, so every moment still kept can be rebuilt.
+    pub fn prune(&mut self, before_ms: u64) -> Result<usize, StoreError> {
+        let sqlite = |e: rusqlite::Error| StoreError::from_sqlite(&self.path, &e);
+        let tx = self.conn.transaction().map_err(sqlite)?;
+        let n = tx
+            .execute("DELETE FROM change WHERE at_ms < ?1", [to_sql(before_ms)])
+            .map_err(sqlite)?;
+        tx.execute(
+            "DELETE FROM checkpoint WHERE at_ms < ?1 AND id NOT IN (
+                 SELECT id FROM checkpoint c WHERE c.at_ms = (
+                     SELECT MAX(at_ms) FROM checkpoint d WHERE d.namesrv = c.namesrv AND d.at_ms < ?1))",
+            [to_sql(before_ms)],
+        )
+        .map_err(sqlite)?;
+        tx.commit().map_err(sqlite)?;
+        Ok(n)
+    }
+
+    /// The cluster as of `at_ms`: for each of `namesrvs`, its last checkpoint at or before then with
+    /// the records after it replayed; and the alerts active then.
+    pub fn at(&self, namesrvs: &[String], at_ms: u64) -> Result<Past, StoreError> {
+        let sqlite = |e: rusqlite::Error| StoreError::from_sqlite(&self.path, &e);
+        let mut views = Vec::with_capacity(namesrvs.len());
+        for ns in namesrvs {
+            let found: Option<(i64, Vec<u8>)> = self
+                .conn
+                .query_row(
+                    "SELECT at_ms, view FROM checkpoint WHERE namesrv = ?1 AND at_ms <= ?2
+                     ORDER BY at_ms DESC, id DESC LIMIT 1",
+                    params![ns, to_sql(at_ms)],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+                .map_err(sqlite)?;
+            let Some((from, blob)) = found else {
+                views.push(NamesrvView::new(ns.as_str()));
+                continue;
+            };
+            let checkpoint = decompress(&blob)
+                .and_then(|json| {
+                    serde_json::from_slice::<NamesrvView>(&json).map_err(|e| e.to_string())
+                })
+                .map_err(|e| {
+                    StoreError::new(
+                        &self.path,
+                        format!("a checkpoint of {ns} cannot be read ({e})"),
+                    )
+                })?;
+            let (records, _) = self.query(&Query {
+                since_ms: from_sql(from),
+                until_ms: at_ms,
+                namesrv: Some(ns.clone()),
+                ..Query::default()
+            })?;
+            // Records at the checkpoint's own moment are in it already.
+            let after = records.iter().filter(|r| r.at_ms > from_sql(from));
+            views.push(replay(checkpoint, after));
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT record FROM change WHERE kind IN ('alert_fired', 'alert_resolved') AND at_ms <= ?1
+                 ORDER BY at_ms, id",
+            )
+            .map_err(sqlite)?;
+        let alert_records: Vec<Record> = stmt
+            .query_map([to_sql(at_ms)], |r| r.get::<_, String>(0))
+            .map_err(sqlite)?
+            .filter_map(|r| r.ok().and_then(|j| serde_json::from_str(&j).ok()))
+            .collect();
+        Ok(Past {
+            at_ms,
+            namesrvs: views,
+            alerts: alerts_at(&alert_records, at_ms),
+        })
     }
 
     /// The records `q` selects, oldest first. A record that cannot be read (written by hand, or
@@ -267,6 +366,17 @@ impl Store {
             .map(|v| v.flatten().map(from_sql))
             .map_err(|e| StoreError::from_sqlite(&self.path, &e))
     }
+}
+
+/// A checkpoint's JSON, at most 1 GiB (a damaged blob must not exhaust memory).
+fn decompress(blob: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::ZlibDecoder::new(blob)
+        .take(1 << 30)
+        .read_to_end(&mut out)
+        .map_err(|e| e.to_string())?;
+    Ok(out)
 }
 
 /// SQLite's integers are signed; milliseconds since 1970 fit for another 292 million years.
@@ -428,5 +538,56 @@ mod tests {
             .query(&all())
             .unwrap();
         assert_eq!((records.len(), unreadable), (1, 1));
+    }
+
+    #[test]
+    fn a_moment_is_rebuilt_from_its_checkpoint_and_pruning_keeps_what_that_needs() {
+        let dir = Scratch::new("checkpoint");
+        let path = dir.0.join("history.sqlite3");
+        let mut w = Store::open_for_writing(&path).unwrap();
+        let ns = "ns-1:9876".to_owned();
+        let mut view = NamesrvView::new(ns.as_str());
+        view.topics.insert("A".into());
+        w.checkpoint(1_000, &view).unwrap();
+        w.append(&[record(
+            2_000,
+            &ns,
+            Change::TopicAdded {
+                topic: "B".into(),
+                route: None,
+            },
+        )])
+        .unwrap();
+        view.topics.insert("B".into());
+        w.checkpoint(3_000, &view).unwrap();
+        w.append(&[record(
+            4_000,
+            &ns,
+            Change::TopicRemoved { topic: "A".into() },
+        )])
+        .unwrap();
+        let topics = |store: &Store, t| -> Vec<String> {
+            store.at(std::slice::from_ref(&ns), t).unwrap().namesrvs[0]
+                .topics
+                .iter()
+                .cloned()
+                .collect()
+        };
+        assert_eq!(
+            topics(&w, 500),
+            Vec::<String>::new(),
+            "before any checkpoint"
+        );
+        assert_eq!(topics(&w, 1_500), ["A"]);
+        assert_eq!(topics(&w, 2_500), ["A", "B"]);
+        assert_eq!(topics(&w, 4_000), ["B"]);
+        // Pruning before 3,500 keeps the checkpoint at 3,000, from which 4,000 is rebuilt.
+        w.prune(3_500).unwrap();
+        assert_eq!(topics(&w, 4_000), ["B"]);
+        let left: i64 = w
+            .conn
+            .query_row("SELECT COUNT(*) FROM checkpoint", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 1);
     }
 }

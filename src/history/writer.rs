@@ -10,6 +10,15 @@ use std::time::{Duration, Instant};
 
 use super::store::Store;
 use crate::live::history::Record;
+use crate::live::NamesrvView;
+
+/// What the writer is handed.
+#[derive(Debug)]
+enum Item {
+    Records(Vec<Record>),
+    /// A whole view, kept as of its time (serialized and compressed here, off the poll's path).
+    Checkpoint(u64, Box<NamesrvView>),
+}
 
 /// Batches waiting for the thread. A poll of a busy cluster makes one batch; this many means the
 /// disk has stopped keeping up, and then batches are dropped (and counted) rather than polls slowed.
@@ -37,7 +46,7 @@ pub struct Counters {
 /// The hub's end: cheap to clone, never blocks.
 #[derive(Clone, Debug)]
 pub struct Sink {
-    tx: SyncSender<Vec<Record>>,
+    tx: SyncSender<Item>,
     counters: Arc<Counters>,
 }
 
@@ -48,7 +57,7 @@ impl Sink {
             return;
         }
         let n = records.len() as u64;
-        match self.tx.try_send(records) {
+        match self.tx.try_send(Item::Records(records)) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) => {
                 self.counters.lost.fetch_add(n, Ordering::Relaxed);
@@ -57,6 +66,18 @@ impl Sink {
             Err(TrySendError::Disconnected(_)) => {
                 self.counters.lost.fetch_add(n, Ordering::Relaxed);
             }
+        }
+    }
+
+    /// Queues a whole view to keep as of `at_ms`; dropped (and logged) when the writer is behind.
+    pub fn checkpoint(&self, at_ms: u64, view: NamesrvView) {
+        if self.counters.failed.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Err(TrySendError::Full(_)) =
+            self.tx.try_send(Item::Checkpoint(at_ms, Box::new(view)))
+        {
+            tracing::warn!("history: the disk is not keeping up; a checkpoint was not kept");
         }
     }
 
@@ -112,7 +133,7 @@ fn fail(counters: &Counters, error: String) {
 
 fn run(
     mut store: Store,
-    rx: Receiver<Vec<Record>>,
+    rx: Receiver<Item>,
     retain: Duration,
     now_ms: fn() -> u64,
     counters: &Counters,
@@ -131,14 +152,21 @@ fn run(
     let mut pruned = Instant::now();
     loop {
         let (first, last) = match rx.recv_timeout(WAKE_EVERY) {
-            Ok(batch) => (batch, false),
-            Err(RecvTimeoutError::Timeout) => (Vec::new(), stop.load(Ordering::Relaxed)),
+            Ok(item) => (Some(item), false),
+            Err(RecvTimeoutError::Timeout) => (None, stop.load(Ordering::Relaxed)),
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        // Whatever else is waiting goes into the same transaction.
-        let mut batch = first;
-        while let Ok(more) = rx.try_recv() {
-            batch.extend(more);
+        // Whatever records else are waiting go into the same transaction.
+        let mut batch = Vec::new();
+        let mut checkpoints = Vec::new();
+        for item in first
+            .into_iter()
+            .chain(std::iter::from_fn(|| rx.try_recv().ok()))
+        {
+            match item {
+                Item::Records(r) => batch.extend(r),
+                Item::Checkpoint(at, view) => checkpoints.push((at, view)),
+            }
         }
         if !batch.is_empty() {
             match store.append(&batch) {
@@ -154,6 +182,12 @@ fn run(
                     fail(counters, e.to_string());
                     return;
                 }
+            }
+        }
+        for (at, view) in checkpoints {
+            if let Err(e) = store.checkpoint(at, &view) {
+                fail(counters, e.to_string());
+                return;
             }
         }
         if last {

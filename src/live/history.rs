@@ -467,7 +467,14 @@ pub fn same_content(a: &NamesrvView, b: &NamesrvView) -> bool {
 #[derive(Debug, Default)]
 pub struct Recorder {
     disagreeing: BTreeSet<Disagreement>,
+    /// Per NameServer: when its last checkpoint was kept, and whether every listed topic's route
+    /// had been fetched by then.
+    checkpoints: BTreeMap<String, (u64, bool)>,
 }
+
+/// While the tables change, a whole view is kept at most this often (the records in between
+/// replay onto it): about 48 checkpoints a day of a 10,000-topic cluster that keeps changing.
+pub const CHECKPOINT_EVERY_MS: u64 = 30 * 60 * 1000;
 
 impl Recorder {
     pub fn new() -> Self {
@@ -504,6 +511,26 @@ impl Recorder {
         }
         self.disagreeing = now;
         out
+    }
+
+    /// Whether `view` (just published, with `records` of its own) should be kept whole now: when
+    /// recording starts, when its routes have all been fetched for the first time, and at most every
+    /// [`CHECKPOINT_EVERY_MS`] while its tables change.
+    pub fn wants_checkpoint(&mut self, view: &NamesrvView, changed: bool, now_ms: u64) -> bool {
+        if !has_data(view) {
+            return false;
+        }
+        let complete = view.topics.iter().all(|t| view.routes.contains_key(t));
+        let due = match self.checkpoints.get(&view.addr) {
+            None => true,
+            Some((_, false)) if complete => true,
+            Some((at, _)) => changed && now_ms.saturating_sub(*at) >= CHECKPOINT_EVERY_MS,
+        };
+        if due {
+            self.checkpoints
+                .insert(view.addr.clone(), (now_ms, complete));
+        }
+        due
     }
 }
 

@@ -1,0 +1,134 @@
+//! The history over HTTP, for the live page's timeline: `GET /history/changes` (what changed in a
+//! time range) and `GET /history/at` (every NameServer's view and the alerts as of a moment,
+//! rebuilt by [`crate::live::replay`]). The same token as `/ws` guards them; they read the database
+//! on a blocking thread, on a connection of their own, so polling and writing never wait for them.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::access::check_token;
+use super::server::App;
+use crate::history::{Query as HistoryQuery, Store};
+use crate::live::history::Record;
+
+/// The most records `/history/changes` answers with (the newest of the range).
+pub const MAX_CHANGES: usize = 5_000;
+
+#[derive(Debug, Deserialize)]
+pub struct ChangesParams {
+    /// From (ms since the Unix epoch); default: a day before `until`.
+    pub since: Option<u64>,
+    /// To; default: now.
+    pub until: Option<u64>,
+}
+
+/// What `/history/changes` answers.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Changes {
+    pub since_ms: u64,
+    pub until_ms: u64,
+    /// Oldest first.
+    pub records: Vec<Record>,
+    /// Older records of the range were left out (more than [`MAX_CHANGES`]).
+    pub truncated: bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AtParams {
+    /// The moment (ms since the Unix epoch).
+    pub t: u64,
+}
+
+fn refuse(status: StatusCode, error: String) -> Response {
+    (status, Json(serde_json::json!({ "error": error }))).into_response()
+}
+
+/// The history's path, or the answer explaining why there is none; the token checked first.
+fn path(app: &App, query: Option<&str>) -> Result<PathBuf, Response> {
+    if check_token(query, app.token.as_deref()).is_err() {
+        return Err(refuse(
+            StatusCode::UNAUTHORIZED,
+            "missing or wrong ?token=".into(),
+        ));
+    }
+    app.history.clone().ok_or_else(|| {
+        refuse(
+            StatusCode::NOT_FOUND,
+            "this server keeps no history (--no-history, or it could not be opened: its log says why)".into(),
+        )
+    })
+}
+
+async fn blocking<T: Serialize + Send + 'static>(
+    f: impl FnOnce() -> Result<T, crate::history::StoreError> + Send + 'static,
+) -> Response {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(Ok(body)) => Json(body).into_response(),
+        Ok(Err(e)) => refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => refuse(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+pub async fn changes(
+    State(app): State<Arc<App>>,
+    RawQuery(raw): RawQuery,
+    params: Result<Query<ChangesParams>, QueryRejection>,
+) -> Response {
+    let path = match path(&app, raw.as_deref()) {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let Ok(Query(p)) = params else {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "since and until are milliseconds since 1970".into(),
+        );
+    };
+    let until_ms = p.until.unwrap_or_else(super::now_ms);
+    let since_ms = p.since.unwrap_or(until_ms.saturating_sub(24 * 3_600_000));
+    blocking(move || {
+        let store = Store::open_for_reading(&path)?;
+        let (mut records, _) = store.query(&HistoryQuery {
+            since_ms,
+            until_ms,
+            ..HistoryQuery::default()
+        })?;
+        let truncated = records.len() > MAX_CHANGES;
+        if truncated {
+            records.drain(..records.len() - MAX_CHANGES);
+        }
+        Ok(Changes {
+            since_ms,
+            until_ms,
+            records,
+            truncated,
+        })
+    })
+    .await
+}
+
+pub async fn at(
+    State(app): State<Arc<App>>,
+    RawQuery(raw): RawQuery,
+    params: Result<Query<AtParams>, QueryRejection>,
+) -> Response {
+    let path = match path(&app, raw.as_deref()) {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let Ok(Query(p)) = params else {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "t is milliseconds since 1970, e.g. ?t=1764730000000".into(),
+        );
+    };
+    let namesrvs = app.hub.namesrv_addrs();
+    blocking(move || Store::open_for_reading(&path)?.at(&namesrvs, p.t)).await
+}
