@@ -187,4 +187,27 @@ phrases! {
         "检查心跳线程是否卡住（长时间 GC、broker 过忙），并确认 scanNotActiveBrokerInterval 远小于 brokerChannelExpiredTime（120 秒）。";
     /// A rule this page does not know (a newer bridge): its name and the bridge's own words.
     ALERT_OTHER: "{rule} on {subject}", "{subject} 的 {rule}";
+
+    // The history's records (`routelab history`, the live page's timeline), in the feed's words.
+    H_RECORDING_STARTED: "recording started: {brokers} and {topics} listed", "开始记录：列出了 {brokers} 和 {topics}";
+    H_ONE_BROKER: "1 broker", "1 个 broker";
+    H_BROKERS: "{n} brokers", "{n} 个 broker";
+    H_ONE_TOPIC: "1 topic", "1 个 topic";
+    H_TOPICS: "{n} topics", "{n} 个 topic";
+    H_BROKER_APPEARED: "{name} (id {id}, {addr}) appeared in cluster {cluster}", "{name}（id {id}，{addr}）出现在集群 {cluster} 中";
+    H_BROKER_GONE: "{name} (id {id}, {addr}) is gone from cluster {cluster}", "{name}（id {id}，{addr}）已从集群 {cluster} 中消失";
+    H_TOPIC_ADDED_ROUTE: "topic {topic} added: {route}", "新增 topic {topic}：{route}";
+    H_TOPIC_ADDED: "topic {topic} added", "新增 topic {topic}";
+    H_TOPIC_REMOVED: "topic {topic} removed", "topic {topic} 已删除";
+    H_ROUTE_CHANGED: "route of {topic} changed: {before} → {after}", "{topic} 的路由变了：{before} → {after}";
+    H_NO_QUEUES: "no queues", "没有队列";
+    H_PERM_CHANGED: "perm of {topic} changed: {perms}", "{topic} 的 perm 变了：{perms}";
+    H_NOT_ANSWERING: "NameServer not answering: {error}", "NameServer 无应答：{error}";
+    H_ANSWERING_AGAIN: "NameServer answering again", "NameServer 恢复应答";
+    H_DISAGREE_ROUTE: "NameServers disagree on the route of {topic}", "各 NameServer 对 {topic} 的路由不一致";
+    H_DISAGREE_BROKER: "NameServers disagree on whether {addr} is listed", "各 NameServer 对是否列出 {addr} 不一致";
+    H_AGREE_ROUTE: "NameServers agree again on the route of {topic}", "各 NameServer 对 {topic} 的路由重新一致";
+    H_AGREE_BROKER: "NameServers agree again on whether {addr} is listed", "各 NameServer 对是否列出 {addr} 重新一致";
+    H_ALERT_FIRED: "ALERT {rule}: {what}", "告警 {rule}：{what}";
+    H_ALERT_RESOLVED: "alert {rule} on {subject} resolved", "{subject} 的告警 {rule} 已解除";
 }

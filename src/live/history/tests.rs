@@ -279,3 +279,35 @@ fn records_read_back_from_json() {
         assert_eq!(back, record);
     }
 }
+
+#[test]
+fn records_read_in_chinese_with_rocketmqs_names_kept() {
+    use crate::i18n::Lang;
+    let old = view(
+        1_000,
+        AB,
+        &[("T", Some(route(&[("broker-a", 6), ("broker-b", 6)])))],
+    );
+    let new = view(2_000, &AB[..1], &[("T", Some(route(&[("broker-a", 4)])))]);
+    let got = changes(&old, &new);
+    let zh: Vec<String> = got.iter().map(|r| r.change.describe_in(Lang::Zh)).collect();
+    assert_eq!(
+        zh,
+        [
+            "broker-b（id 0，10.0.0.2:10911）已从集群 DefaultCluster 中消失",
+            "T 的路由变了：broker-a 4w/4r RW-, broker-b 4w/4r RW- → broker-a 4w/4r R--",
+        ]
+    );
+    let started = Change::RecordingStarted {
+        brokers: 1,
+        topics: 3,
+    };
+    assert_eq!(
+        started.describe(),
+        "recording started: 1 broker and 3 topics listed"
+    );
+    assert_eq!(
+        started.describe_in(Lang::Zh),
+        "开始记录：列出了 1 个 broker 和 3 个 topic"
+    );
+}
