@@ -131,6 +131,26 @@ test('live mode: the bridge shows a real NameServer, follows a broker leaving, k
     .waitFor({ timeout: 10_000 });
   assert.match(await broker('127.0.0.1:10921').textContent(), /not registered/);
 
+  // the history: broker-b's leaving is on the timeline; back to when recording started, it is
+  // registered again on every panel; Back to live shows it gone
+  await page.locator('[data-testid=live-mark][data-kind=broker_gone]').waitFor({ timeout: 15_000 });
+  const registeredB = '[data-testid=broker][data-addr="127.0.0.1:10921"]';
+  const started = Date.now();
+  await page.click('[data-testid=live-mark][data-kind=recording_started]');
+  await page.locator('[data-testid=live-past]').waitFor({ timeout: 10_000 });
+  await page.locator(`${registeredB}[data-registered=true]`).waitFor({ timeout: 10_000 });
+  const scrubMs = Date.now() - started;
+  assert.match(await page.textContent('[data-testid=live-past]'), /the cluster as of .* ago/);
+  await page.screenshot({ path: join(SHOTS, 'live-history-past.png'), fullPage: true });
+  await page.click('[data-testid=lang-toggle]');
+  assert.match(await page.textContent('[data-testid=live-past]'), /时的集群/);
+  await page.locator('[data-testid=live-timeline]').screenshot({ path: join(SHOTS, 'live-history-zh.png') });
+  await page.click('[data-testid=lang-toggle]');
+  await page.click('[data-testid=live-now]');
+  await page.locator(`${registeredB}[data-registered=false]`).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('[data-testid=live-past]').count(), 0);
+  console.log(`# scrub to a past moment, click to drawn: ${scrubMs} ms`);
+
   // the NameServer dies: marked failing, what it knew stays on screen
   peer.kill('SIGKILL');
   await page.locator(`[data-testid=namesrv-freshness][data-addr="${ns}"][data-freshness=failing]`)

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::access::check_token;
 use super::server::App;
 use crate::history::{Query as HistoryQuery, Store};
-use crate::live::history::Record;
+use crate::live::replay::Changes;
 
 /// The most records `/history/changes` answers with (the newest of the range).
 pub const MAX_CHANGES: usize = 5_000;
@@ -27,17 +27,6 @@ pub struct ChangesParams {
     pub since: Option<u64>,
     /// To; default: now.
     pub until: Option<u64>,
-}
-
-/// What `/history/changes` answers.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Changes {
-    pub since_ms: u64,
-    pub until_ms: u64,
-    /// Oldest first.
-    pub records: Vec<Record>,
-    /// Older records of the range were left out (more than [`MAX_CHANGES`]).
-    pub truncated: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -210,4 +210,19 @@ phrases! {
     H_AGREE_BROKER: "NameServers agree again on whether {addr} is listed", "各 NameServer 对是否列出 {addr} 重新一致";
     H_ALERT_FIRED: "ALERT {rule}: {what}", "告警 {rule}：{what}";
     H_ALERT_RESOLVED: "alert {rule} on {subject} resolved", "{subject} 的告警 {rule} 已解除";
+
+    // The timeline of the bridge's history and the past it shows.
+    HISTORY: "History", "历史";
+    HISTORY_WHAT: "What the bridge recorded: click a mark or drag to see the cluster as it was then",
+        "bridge 记录下的变化：点击标记或拖动，查看当时的集群";
+    HISTORY_LOADING: "loading the history…", "正在加载历史…";
+    /// `{why}`: the bridge's words (e.g. started with --no-history).
+    HISTORY_OFF: "no history: {why}", "没有历史记录：{why}";
+    NO_CHANGES_YET: "no changes recorded yet", "尚未记录到变化";
+    /// `{count}`: how many changes the timeline shows.
+    CHANGES_RECORDED: "{count} change(s) recorded", "已记录 {count} 处变化";
+    AS_OF: "the cluster as of {time} ({age} ago)", "{time}（{age} 前）时的集群";
+    LOADING_MOMENT: "loading {time}…", "正在加载 {time}…";
+    BACK_TO_LIVE: "Back to live", "回到实时";
+    SCRUB: "drag to look at an earlier moment", "拖动以查看更早的时刻";
 }

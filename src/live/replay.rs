@@ -26,6 +26,16 @@ pub struct Past {
     pub alerts: Vec<Alert>,
 }
 
+/// What `/history/changes` answers: the records of a time range, oldest first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Changes {
+    pub since_ms: u64,
+    pub until_ms: u64,
+    pub records: Vec<Record>,
+    /// Older records of the range were left out (the answer keeps the newest).
+    pub truncated: bool,
+}
+
 /// Applies one NameServer's records (oldest first, all after the checkpoint `view` and at or
 /// before the moment asked for) to the view.
 pub fn replay<'a>(

@@ -20,8 +20,8 @@ fn clock_time(ms: u64) -> String {
 pub fn LiveAlerts(props: &LiveProps) -> Html {
     let lang = props.store.lang;
     let data = props.store.data.borrow();
-    let alerts = &data.state.alerts;
-    let now = data.state.server_time_ms;
+    let alerts = &data.shown().alerts;
+    let now = data.shown().server_time_ms;
     if alerts.is_empty() {
         return html! {
             <p class="alerts-none" data-testid="alerts-none">{ "✓ " }{ lang.t(live::NO_ALERTS) }</p>

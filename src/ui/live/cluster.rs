@@ -36,20 +36,18 @@ pub fn LiveCluster(props: &LiveProps) -> Html {
             members.sort_by_key(|m| m.id);
         }
     }
-    let on_command = data
-        .state
-        .source
-        .as_ref()
-        .is_some_and(|s| s.commands)
-        .then(|| {
-            let dispatcher = props.store.dispatcher();
-            Callback::from(move |text: String| dispatcher.dispatch(LiveMsg::Command(text)))
-        });
+    // Commands act on the cluster now: none while the past is shown.
+    let on_command = (data.past.is_none()
+        && data.state.source.as_ref().is_some_and(|s| s.commands))
+    .then(|| {
+        let dispatcher = props.store.dispatcher();
+        Callback::from(move |text: String| dispatcher.dispatch(LiveMsg::Command(text)))
+    });
     html! {
         <section class="panel cluster" aria-label={lang.t(live::CLUSTER)}>
             <h2>{ lang.t(live::CLUSTER_HEADING) }</h2>
             <div class="ns-list">
-                { for data.state.namesrvs.iter().map(|v| html!{
+                { for data.shown().namesrvs.iter().map(|v| html!{
                     <span class="ns-chip" data-testid="namesrv" data-namesrv={v.addr.clone()}>
                         <b>{ v.addr.clone() }</b>
                         { if has_data(v) {
@@ -81,7 +79,7 @@ fn broker_card(
     on_command: Option<&Callback<String>>,
     lang: Lang,
 ) -> Html {
-    let views = &data.state.namesrvs;
+    let views = &data.shown().namesrvs;
     let listed: Vec<bool> = views
         .iter()
         .filter(|v| has_data(v))
@@ -134,7 +132,7 @@ fn commands(on_command: &Callback<String>, addr: &str, lang: Lang) -> Html {
 
 /// One NameServer's view of one broker.
 fn ns_view(data: &LiveData, view: &NamesrvView, m: &Member, lang: Lang) -> Html {
-    let now = data.state.server_time_ms;
+    let now = data.shown().server_time_ms;
     let ns = view.addr.clone();
     let listed = has_data(view) && lists(view, &m.addr);
     let (body, age): (Html, String) = if !has_data(view) {

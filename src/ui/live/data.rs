@@ -110,9 +110,28 @@ pub struct LiveData {
     listed: BTreeMap<String, BTreeSet<String>>,
     statuses: BTreeMap<String, NamesrvStatus>,
     feed_seq: u64,
+    /// The cluster as of an earlier moment, rebuilt by the bridge from its history, while the
+    /// viewer looks at it (live updates go on arriving into `state` meanwhile).
+    pub past: Option<LiveState>,
 }
 
 impl LiveData {
+    /// What the panels show: the past being looked at, else the live state.
+    pub fn shown(&self) -> &LiveState {
+        self.past.as_ref().unwrap_or(&self.state)
+    }
+
+    /// Looks at the cluster as `past` says it was (`None`: back to live).
+    pub fn show_past(&mut self, past: Option<crate::live::replay::Past>) {
+        self.past = past.map(|p| LiveState {
+            source: self.state.source.clone(),
+            seq: self.state.seq,
+            server_time_ms: p.at_ms,
+            namesrvs: p.namesrvs,
+            alerts: p.alerts,
+        });
+    }
+
     /// Applies a message and records what it changed. On error nothing changes.
     pub fn apply(&mut self, message: ServerMessage) -> Result<(), LiveError> {
         // Routes whose body an update changes (not first fetches), read before applying.

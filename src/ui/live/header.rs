@@ -28,7 +28,9 @@ pub fn LiveHeader(props: &LiveHeaderProps) -> Html {
     let store = &props.store;
     let fork_click = {
         let (store, on_fork) = (store.clone(), props.on_fork.clone());
-        Callback::from(move |_: MouseEvent| on_fork.emit(fork(&store.data.borrow().state.namesrvs)))
+        Callback::from(move |_: MouseEvent| {
+            on_fork.emit(fork(&store.data.borrow().shown().namesrvs))
+        })
     };
     let leave = props.on_leave.reform(|_: MouseEvent| ());
     let lang = store.lang;
@@ -87,7 +89,7 @@ fn LiveClock(props: &LiveHeaderPropsStore) -> Html {
     let local_now = js_sys::Date::now();
     let server_now = store.server_now(local_now);
     let data = store.data.borrow();
-    let source = data.state.source.as_ref();
+    let source = data.shown().source.as_ref();
     let interval_ms = source.map_or(2_000, |s| s.interval_ms);
     let status = match &store.conn {
         Conn::Connecting => match &store.url {
@@ -136,7 +138,7 @@ fn LiveClock(props: &LiveHeaderPropsStore) -> Html {
         <span class={classes!("badge", "live-status", store.conn.name())} data-testid="live-status"
             data-state={store.conn.name()} title={store.url.clone().unwrap_or_default()}>{ status }</span>
         <span class="ns-fresh-list">
-            { for data.state.namesrvs.iter().map(|v| freshness_chip(v, server_now, interval_ms, lang)) }
+            { for data.shown().namesrvs.iter().map(|v| freshness_chip(v, server_now, interval_ms, lang)) }
         </span>
     </> }
 }
@@ -192,7 +194,7 @@ struct LiveHeaderPropsStore {
 fn Disagreement(props: &LiveHeaderPropsStore) -> Html {
     let lang = props.store.lang;
     let data = props.store.data.borrow();
-    let views = &data.state.namesrvs;
+    let views = &data.shown().namesrvs;
     let topics = topics_in_disagreement(views).len();
     let brokers = brokers_in_disagreement(views).len();
     if topics + brokers == 0 {

@@ -5,6 +5,7 @@
 //! - [`data`]: the live state plus what watching it shows (brokers gone and since when, the feed).
 //! - [`state`]: [`LiveModel`], the pure reducer: connection state, backoff, server clock offset.
 //! - [`socket`]: the WebSocket glue, the only code that touches the socket.
+//! - [`history`]: the timeline of the bridge's history and the past it shows.
 //! - [`alerts`]: the alerts the bridge says are active, with what to do.
 //! - [`header`], [`cluster`], [`route`], [`tables`], [`feed`]: the panels; [`page`] lays them out.
 //! - [`connect`]: the simulator's "Live…" control.
@@ -15,6 +16,7 @@ mod connect;
 pub mod data;
 mod feed;
 mod header;
+mod history;
 mod page;
 mod route;
 mod socket;

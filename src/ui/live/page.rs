@@ -8,6 +8,7 @@ use super::alerts::LiveAlerts;
 use super::cluster::LiveCluster;
 use super::feed::LiveFeed;
 use super::header::{LangToggle, LiveHeader};
+use super::history::LiveHistory;
 use super::route::LiveRoute;
 use super::socket::use_live_socket;
 use super::state::{LiveModel, LiveStore};
@@ -62,6 +63,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
                 <LangToggle store={store.clone()} />
             </header>
             { for store.error.as_ref().map(|e| html!{ <p class="error-banner" role="alert">{ e.text(lang) }</p> }) }
+            <LiveHistory store={store.clone()} />
             <LiveAlerts store={store.clone()} />
             <main class="grid">
                 <LiveCluster store={store.clone()} />

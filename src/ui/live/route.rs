@@ -28,7 +28,7 @@ fn is_system(data: &LiveData, topic: &str) -> bool {
 
 /// Every topic any NameServer lists or has a route for.
 fn all_topics(data: &LiveData) -> BTreeSet<&str> {
-    data.state
+    data.shown()
         .namesrvs
         .iter()
         .flat_map(|v| v.topics.iter().chain(v.routes.keys()))
@@ -60,7 +60,7 @@ pub fn LiveRoute(props: &LiveProps) -> Html {
     let mut topics = all_topics(&data);
     topics.insert(&topic);
     let topics: Rc<Vec<String>> = Rc::new(topics.into_iter().map(str::to_owned).collect());
-    let disagree = route_differs(&data.state.namesrvs, &topic);
+    let disagree = route_differs(&data.shown().namesrvs, &topic);
     let on_select = {
         let store = store.clone();
         Callback::from(move |t: String| store.dispatch(LiveMsg::SelectTopic(t)))
@@ -72,7 +72,7 @@ pub fn LiveRoute(props: &LiveProps) -> Html {
                 { if disagree { html!{ <span class="badge disagree" data-testid="route-disagree">{ lang.t(live::NAMESRVS_DISAGREE) }</span> } } else { html!{} } }
             </h2>
             <div class="route-columns" data-testid="route-view" data-topic={topic.clone()}>
-                { for data.state.namesrvs.iter().map(|v| column(v, &topic, data.state.server_time_ms, lang)) }
+                { for data.shown().namesrvs.iter().map(|v| column(v, &topic, data.shown().server_time_ms, lang)) }
             </div>
             <p class="hint">{ lang.t(live::PRODUCERS_CACHE_ROUTES) }</p>
         </section>

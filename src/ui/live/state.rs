@@ -139,6 +139,22 @@ pub struct LiveModel {
     pub topic: Option<String>,
     /// The language the page speaks.
     pub lang: Lang,
+    /// What the bridge's history holds for the timeline.
+    pub history: History,
+    /// The moment asked for with [`LiveMsg::Seek`]; the glue fetches it when `seeks` moves.
+    pub seek: Option<u64>,
+    pub seeks: u64,
+}
+
+/// The timeline's data, as last fetched from `/history/changes`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum History {
+    /// Not fetched yet.
+    #[default]
+    Loading,
+    Loaded(Rc<crate::live::replay::Changes>),
+    /// The bridge keeps none, or it could not be read: the bridge's words.
+    Unavailable(String),
 }
 
 impl PartialEq for LiveModel {
@@ -170,6 +186,14 @@ pub enum LiveMsg {
     Command(String),
     /// Speak this language (the toggle has stored the choice).
     SetLang(Lang),
+    /// `/history/changes` answered (or why not).
+    Changes(Result<crate::live::replay::Changes, String>),
+    /// Show the cluster as of this moment (server time, ms).
+    Seek(u64),
+    /// `/history/at` answered for the moment asked for (or why not).
+    Past(u64, Result<crate::live::replay::Past, String>),
+    /// Show the live state again.
+    BackToLive,
 }
 
 impl LiveModel {
@@ -191,6 +215,9 @@ impl LiveModel {
             error: None,
             topic: None,
             lang: initial_lang(),
+            history: History::Loading,
+            seek: None,
+            seeks: 0,
         }
     }
 
@@ -291,6 +318,29 @@ impl Reducible for LiveModel {
                 s.commands_sent += 1;
             }
             LiveMsg::SetLang(lang) => s.lang = lang,
+            LiveMsg::Changes(Ok(changes)) => s.history = History::Loaded(Rc::new(changes)),
+            LiveMsg::Changes(Err(why)) => s.history = History::Unavailable(why),
+            LiveMsg::Seek(t) => {
+                s.seek = Some(t);
+                s.seeks += 1;
+            }
+            // Only the answer for the moment asked for last counts (answers may cross).
+            LiveMsg::Past(t, result) => {
+                if s.seek != Some(t) {
+                    return self;
+                }
+                match result {
+                    Ok(past) => s.data.borrow_mut().show_past(Some(past)),
+                    Err(why) => {
+                        s.seek = None;
+                        s.history = History::Unavailable(why);
+                    }
+                }
+            }
+            LiveMsg::BackToLive => {
+                s.seek = None;
+                s.data.borrow_mut().show_past(None);
+            }
         }
         s.version += 1;
         Rc::new(s)

@@ -33,12 +33,12 @@ pub fn LiveTables(props: &LiveProps) -> Html {
     };
     let data = store.data.borrow();
     let f = filter.to_lowercase();
-    let now = data.state.server_time_ms;
+    let now = data.shown().server_time_ms;
     html! {
         <div class="tables">
             <label class="filter">{ lang.t(live::FILTER_TOPICS) }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder={lang.t(live::FILTER_EXAMPLE)} /></label>
             <div class="ns-tables">
-            { for data.state.namesrvs.iter().map(|v| {
+            { for data.shown().namesrvs.iter().map(|v| {
                 let matching = || v.routes.iter()
                     .filter(|(t, _)| f.is_empty() || t.to_lowercase().contains(&f))
                     .filter_map(|(t, e)| e.route.as_ref().map(|r| (t, r)));
@@ -125,7 +125,7 @@ pub fn LiveMqadmin(props: &LiveProps) -> Html {
     html! {
         <div class="mqadmin">
             <p class="hint">{ lang.t(live::RUNTIME_COLUMNS_UNKNOWN) }</p>
-            { for data.state.namesrvs.iter().filter(|v| has_data(v)).map(|v| {
+            { for data.shown().namesrvs.iter().filter(|v| has_data(v)).map(|v| {
                 let order = ClientOrder::sorted(&v.cluster);
                 let text = cluster_list(&v.cluster, ClusterLayout::V5, &order, |_| BrokerRuntime::default());
                 let route = match v.routes.get(&topic) {

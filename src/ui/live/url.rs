@@ -107,6 +107,20 @@ fn with_token(url: String, token: Option<String>) -> String {
 }
 
 /// A query parameter's decoded value (`search` with or without its `?`).
+/// The bridge's HTTP address for `path` (e.g. `history/at?t=1`), from its WebSocket URL, with the
+/// same token: the history is served beside `/ws`.
+pub fn http_url(ws_url: &str, path: &str) -> Option<String> {
+    let (scheme, rest) = match ws_url.strip_prefix("wss://") {
+        Some(rest) => ("https://", rest),
+        None => ("http://", ws_url.strip_prefix("ws://")?),
+    };
+    let host = rest.split(['/', '?']).next().unwrap_or(rest);
+    let token = ws_url
+        .split_once('?')
+        .and_then(|(_, q)| query_param(q, "token"));
+    Some(with_token(format!("{scheme}{host}/{path}"), token))
+}
+
 pub fn query_param(search: &str, name: &str) -> Option<String> {
     search
         .trim_start_matches('?')
