@@ -118,6 +118,26 @@ fn arb_view() -> impl Strategy<Value = NamesrvView> {
 }
 
 proptest! {
+    /// What the hub reads off a delta (whether only times moved) is what comparing the whole
+    /// views says: the history and the alerts skip their work on it.
+    #[test]
+    fn the_delta_tells_whether_the_tables_changed(old in arb_view(), new in arb_view()) {
+        if let Some(delta) = old.diff(&new) {
+            prop_assert_eq!(
+                old.same_tables(&new, &delta),
+                routelab::live::history::same_content(&old, &new)
+            );
+        }
+        let mut refetched = old.clone();
+        refetched.fetched_at_ms = old.fetched_at_ms.map(|t| t + 1);
+        for e in refetched.routes.values_mut() {
+            e.fetched_at_ms += 1;
+        }
+        if let Some(delta) = old.diff(&refetched) {
+            prop_assert!(old.same_tables(&refetched, &delta));
+        }
+    }
+
     /// diff then apply gives exactly the new view, also after a JSON round trip of the delta.
     #[test]
     fn diff_then_apply_reproduces_the_new_view(old in arb_view(), new in arb_view()) {

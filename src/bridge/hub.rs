@@ -19,7 +19,7 @@ use super::metrics::Metrics;
 use super::now_ms;
 use crate::history::Sink;
 use crate::live::alerts::{Alert, AlertConfig, AlertEvent, Alerts};
-use crate::live::history::{same_content, Record, Recorder};
+use crate::live::history::{Record, Recorder};
 use crate::live::{NamesrvView, ServerMessage, Snapshot, Source, Update, PROTOCOL_VERSION};
 
 /// One message ready to write to a WebSocket; updates are serialized once and shared.
@@ -143,6 +143,7 @@ impl Hub {
         let mut inner = self.lock();
         let index = inner.views.iter().position(|v| v.addr == view.addr)?;
         let delta = inner.views[index].diff(&view)?;
+        let same_tables = inner.views[index].same_tables(&view, &delta);
         let old = std::mem::replace(&mut inner.views[index], view);
         let now = now_ms();
         let Inner {
@@ -153,12 +154,12 @@ impl Hub {
         } = &mut *inner;
         let new = &views[index];
         let mut records = match &self.history {
-            Some(_) => recorder.observe(&old, new, views, now),
+            Some(_) => recorder.observe_known(&old, new, views, now, same_tables),
             None => Vec::new(),
         };
         let mut alerts_now = None;
         if let Some(alerts) = alerts {
-            if old.status != new.status || !same_content(&old, new) {
+            if old.status != new.status || !same_tables {
                 alerts.views_changed();
             }
             let events = alerts.evaluate(views, now);

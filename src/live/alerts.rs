@@ -388,10 +388,9 @@ impl Tables {
         }
         // Only NameServers that answer have an opinion: a failing one's old tables are its own
         // alert, not a disagreement.
-        let answering: Vec<NamesrvView> = views
+        let answering: Vec<&NamesrvView> = views
             .iter()
             .filter(|v| v.status == NamesrvStatus::Ok)
-            .cloned()
             .collect();
         let (disagree_topics, disagree_brokers) = if answering.len() < 2 {
             (BTreeSet::new(), BTreeSet::new())

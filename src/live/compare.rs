@@ -4,6 +4,7 @@
 //! Only views that hold data take part: a NameServer that has never answered has no opinion, and a
 //! route not fetched yet from one NameServer is not a disagreement.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::view::NamesrvView;
@@ -42,10 +43,12 @@ pub fn members(view: &NamesrvView) -> Vec<Member> {
     out
 }
 
-/// Broker addresses listed by at least one NameServer with data but not by all of them.
-pub fn brokers_in_disagreement(views: &[NamesrvView]) -> BTreeSet<String> {
+/// Broker addresses listed by at least one NameServer with data but not by all of them. (Views or
+/// references to them: the alerts compare only the NameServers that answer, without copying them.)
+pub fn brokers_in_disagreement<V: Borrow<NamesrvView>>(views: &[V]) -> BTreeSet<String> {
     let listed: Vec<BTreeSet<String>> = views
         .iter()
+        .map(Borrow::borrow)
         .filter(|v| has_data(v))
         .map(|v| members(v).into_iter().map(|m| m.addr).collect())
         .collect();
@@ -67,18 +70,19 @@ pub fn answer(view: &NamesrvView, topic: &str) -> Option<Option<TopicRouteData>>
     }
 }
 
-fn answers<'a>(
-    views: &'a [NamesrvView],
+fn answers<'a, V: Borrow<NamesrvView>>(
+    views: &'a [V],
     topic: &'a str,
 ) -> impl Iterator<Item = Option<TopicRouteData>> + 'a {
     views
         .iter()
+        .map(Borrow::borrow)
         .filter(|v| has_data(v))
         .filter_map(move |v| answer(v, topic))
 }
 
 /// Whether the NameServers that answered for `topic` gave different routes.
-pub fn route_differs(views: &[NamesrvView], topic: &str) -> bool {
+pub fn route_differs<V: Borrow<NamesrvView>>(views: &[V], topic: &str) -> bool {
     let mut it = answers(views, topic);
     match it.next() {
         Some(first) => it.any(|r| r != first),
@@ -87,8 +91,11 @@ pub fn route_differs(views: &[NamesrvView], topic: &str) -> bool {
 }
 
 /// Topics whose routes differ between NameServers.
-pub fn topics_in_disagreement(views: &[NamesrvView]) -> BTreeSet<String> {
-    let topics: BTreeSet<&String> = views.iter().flat_map(|v| v.routes.keys()).collect();
+pub fn topics_in_disagreement<V: Borrow<NamesrvView>>(views: &[V]) -> BTreeSet<String> {
+    let topics: BTreeSet<&String> = views
+        .iter()
+        .flat_map(|v| v.borrow().routes.keys())
+        .collect();
     topics
         .into_iter()
         .filter(|t| route_differs(views, t))

@@ -57,6 +57,19 @@ pub struct NamesrvDelta {
 }
 
 impl NamesrvView {
+    /// Whether `new` (which `delta`, from [`NamesrvView::diff`], turned `self` into) holds the same
+    /// tables: only times and statuses moved. Looks only at what the delta carries.
+    pub fn same_tables(&self, new: &NamesrvView, delta: &NamesrvDelta) -> bool {
+        self.fetched_at_ms.is_some() == new.fetched_at_ms.is_some()
+            && delta.cluster.is_none()
+            && delta.topics.is_none()
+            && delta.routes_removed.is_empty()
+            && delta
+                .routes
+                .iter()
+                .all(|(t, e)| self.routes.get(t).is_some_and(|o| o.route == e.route))
+    }
+
     /// The delta that turns `self` into `new`, or `None` when they are equal.
     pub fn diff(&self, new: &NamesrvView) -> Option<NamesrvDelta> {
         if self == new {

@@ -531,10 +531,26 @@ impl Recorder {
         all: &[NamesrvView],
         at_ms: u64,
     ) -> Vec<Record> {
+        self.observe_known(old, new, all, at_ms, same_content(old, new))
+    }
+
+    /// [`Recorder::observe`] when the caller already knows whether the two views hold the same
+    /// tables (the hub does, from the delta it sends): most polls of a large cluster fetch the same
+    /// again, and comparing every route once more would cost more than the poll's own diff.
+    pub fn observe_known(
+        &mut self,
+        old: &NamesrvView,
+        new: &NamesrvView,
+        all: &[NamesrvView],
+        at_ms: u64,
+        same_tables: bool,
+    ) -> Vec<Record> {
+        let same = same_tables && old.status == new.status;
+        if same {
+            return Vec::new();
+        }
         let mut out = changes(old, new);
-        // Disagreement can only move when what some NameServer holds did: most polls of a large
-        // cluster fetch the same again, and comparing every route across views costs.
-        if all.len() < 2 || (same_content(old, new) && old.status == new.status) {
+        if all.len() < 2 {
             return out;
         }
         let now = disagreements(all);
@@ -561,15 +577,15 @@ impl Recorder {
         if !has_data(view) {
             return false;
         }
-        let complete = view.topics.iter().all(|t| view.routes.contains_key(t));
+        let complete = || view.topics.iter().all(|t| view.routes.contains_key(t));
         let due = match self.checkpoints.get(&view.addr) {
             None => true,
-            Some((_, false)) if complete => true,
-            Some((at, _)) => changed && now_ms.saturating_sub(*at) >= CHECKPOINT_EVERY_MS,
+            Some((_, false)) => complete(),
+            Some((at, true)) => changed && now_ms.saturating_sub(*at) >= CHECKPOINT_EVERY_MS,
         };
         if due {
             self.checkpoints
-                .insert(view.addr.clone(), (now_ms, complete));
+                .insert(view.addr.clone(), (now_ms, complete()));
         }
         due
     }

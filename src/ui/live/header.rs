@@ -87,8 +87,12 @@ fn LiveClock(props: &LiveHeaderPropsStore) -> Html {
     let store = &props.store;
     let lang = store.lang;
     let local_now = js_sys::Date::now();
-    let server_now = store.server_now(local_now);
     let data = store.data.borrow();
+    // Looking at the past, ages are as they were then.
+    let server_now = data
+        .past
+        .as_ref()
+        .map_or(store.server_now(local_now), |p| p.server_time_ms);
     let source = data.shown().source.as_ref();
     let interval_ms = source.map_or(2_000, |s| s.interval_ms);
     let status = match &store.conn {

@@ -43,6 +43,17 @@ fn refresh(store: &LiveStore) {
     });
 }
 
+/// Drawing order: what matters most last, so it is on top of a change at the same moment.
+fn weight(tone: &str) -> u8 {
+    match tone {
+        "start" => 0,
+        "change" => 1,
+        "good" => 2,
+        "warn" => 3,
+        _ => 4,
+    }
+}
+
 /// The timeline's style class of a record's kind.
 fn tone(kind: &str) -> &'static str {
     match kind {
@@ -153,7 +164,11 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
             title={lang.t(live::HISTORY_WHAT)}>
             <span class="label">{ lang.t(live::HISTORY) }</span>
             <div class="track">
-                { for changes.records.iter().map(|r| {
+                { for {
+                    let mut marks: Vec<_> = changes.records.iter().collect();
+                    marks.sort_by_key(|r| weight(tone(r.change.kind())));
+                    marks
+                }.into_iter().map(|r| {
                     let kind = r.change.kind();
                     html! {
                         <button class={classes!("mark", tone(kind))} data-testid="live-mark" data-kind={kind}
