@@ -39,16 +39,14 @@ fn refuse(status: StatusCode, error: String) -> Response {
     (status, Json(serde_json::json!({ "error": error }))).into_response()
 }
 
-/// The history's path, or the answer explaining why there is none; the token checked first.
-fn path(app: &App, query: Option<&str>) -> Result<PathBuf, Response> {
+/// The history's path, or the status and words explaining why there is none; the token checked
+/// first.
+fn path(app: &App, query: Option<&str>) -> Result<PathBuf, (StatusCode, String)> {
     if check_token(query, app.token.as_deref()).is_err() {
-        return Err(refuse(
-            StatusCode::UNAUTHORIZED,
-            "missing or wrong ?token=".into(),
-        ));
+        return Err((StatusCode::UNAUTHORIZED, "missing or wrong ?token=".into()));
     }
     app.history.clone().ok_or_else(|| {
-        refuse(
+        (
             StatusCode::NOT_FOUND,
             "this server keeps no history (--no-history, or it could not be opened: its log says why)".into(),
         )
@@ -72,7 +70,7 @@ pub async fn changes(
 ) -> Response {
     let path = match path(&app, raw.as_deref()) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err((status, why)) => return refuse(status, why),
     };
     let Ok(Query(p)) = params else {
         return refuse(
@@ -110,7 +108,7 @@ pub async fn at(
 ) -> Response {
     let path = match path(&app, raw.as_deref()) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err((status, why)) => return refuse(status, why),
     };
     let Ok(Query(p)) = params else {
         return refuse(
