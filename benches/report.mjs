@@ -97,6 +97,24 @@ for (const b of bridge ?? []) {
   rows.push([`bridge idle update vs snapshot, ${b.server}`,
     `${fmt(b.idle_update_bytes, 0)} B of ${fmt(b.snapshot_bytes / 1000, 0)} KB = ${fmt(b.idle_ratio_pct, 3)} %`, '≤ 1 %', met(b.idle_ratio_pct <= 1)]);
 }
+const history = load('history.json');
+if (history) {
+  // What recording adds to the publication after a poll, against the full refresh it follows.
+  const refresh = Math.min(...(bridge ?? []).map((b) => b.refresh_p50_ms));
+  const added = Math.max(history.publish_idle_ms.on - history.publish_idle_ms.off,
+    history.publish_change_ms.on - history.publish_change_ms.off, 0);
+  rows.push([`bridge history and alerts on, ${fmt(history.topics, 0)} topics: added to a poll`,
+    `${fmt(added)} ms (idle poll ${fmt(history.publish_idle_ms.on)} vs ${fmt(history.publish_idle_ms.off)} ms, one route changed ${fmt(history.publish_change_ms.on)} vs ${fmt(history.publish_change_ms.off)} ms)${Number.isFinite(refresh) ? `, ${fmt(added / refresh * 100, 1)} % of a full refresh` : ''}`,
+    '≤ 10 % of a refresh', Number.isFinite(refresh) ? met(added <= refresh * 0.1) : '–']);
+  rows.push([`bridge history, 24 h of ${fmt(history.topics, 0)} topics, a route change a minute`,
+    `${fmt(history.day_bytes / 1e6, 1)} MB (${fmt(history.day_records, 0)} records)`, '< 50 MB', met(history.day_bytes < 50e6)]);
+  rows.push(['`routelab history --since 1h` on that day', `${fmt(history.history_since_1h_ms, 1)} ms`, '< 50 ms', met(history.history_since_1h_ms < 50)]);
+}
+const scrub = load('scrub.json');
+if (scrub) {
+  rows.push([`live page, ${fmt(scrub.topics, 0)} topics: a history mark clicked → that moment drawn (Chromium, ${scrub.seeks} seeks)`,
+    `p50 ${fmt(scrub.p50_ms, 0)} ms, p95 ${fmt(scrub.p95_ms, 0)} ms`, '< 200 ms', met(scrub.p95_ms < 200)]);
+}
 const nsPath = join(dir, 'namesrv.md');
 if (existsSync(nsPath)) {
   // Rows of the load generator's own table: | server | load | N req/s | p50 | p99 |

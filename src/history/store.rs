@@ -590,4 +590,15 @@ mod tests {
             .unwrap();
         assert_eq!(left, 1);
     }
+
+    #[test]
+    fn a_place_that_cannot_be_written_is_named_with_the_fix() {
+        // /proc takes no new directories, even for root (tests may run as root, for whom file
+        // permissions would not refuse anything).
+        let e = Store::open_for_writing(Path::new("/proc/routelab-none/history.sqlite3"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cannot create /proc/routelab-none"), "{e}");
+        assert!(e.contains("--history PATH somewhere writable"), "{e}");
+    }
 }

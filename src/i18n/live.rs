@@ -201,6 +201,7 @@ phrases! {
     H_TOPIC_REMOVED: "topic {topic} removed", "topic {topic} 已删除";
     H_ROUTE_CHANGED: "route of {topic} changed: {before} → {after}", "{topic} 的路由变了：{before} → {after}";
     H_NO_QUEUES: "no queues", "没有队列";
+    H_ROUTES_CHANGED: "the routes of {count} topics changed: {topics}", "{count} 个 topic 的路由变了：{topics}";
     H_PERM_CHANGED: "perm of {topic} changed: {perms}", "{topic} 的 perm 变了：{perms}";
     H_NOT_ANSWERING: "NameServer not answering: {error}", "NameServer 无应答：{error}";
     H_ANSWERING_AGAIN: "NameServer answering again", "NameServer 恢复应答";

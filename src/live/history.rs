@@ -64,6 +64,14 @@ pub enum Change {
         /// brokerName → (before, after).
         perms: BTreeMap<String, (i32, i32)>,
     },
+    /// More than [`MANY_ROUTES`] routes changed in one poll (a broker of a large cluster left or
+    /// came back, wipeWritePerm on it): one record naming the first topics, and a checkpoint of
+    /// the whole view beside it instead of thousands of before-and-after routes.
+    RoutesChanged {
+        count: usize,
+        /// The first [`TOPICS_NAMED`] of them.
+        topics: Vec<String>,
+    },
     /// A poll failed after one that worked (or on the first one).
     NamesrvFailed { error: String },
     /// A poll worked after one that failed.
@@ -159,6 +167,7 @@ impl Change {
             Change::TopicRemoved { .. } => "topic_removed",
             Change::RouteChanged { .. } => "route_changed",
             Change::PermChanged { .. } => "perm_changed",
+            Change::RoutesChanged { .. } => "routes_changed",
             Change::NamesrvFailed { .. } => "namesrv_failed",
             Change::NamesrvRecovered => "namesrv_recovered",
             Change::DisagreementStarted(_) => "disagreement_started",
@@ -284,6 +293,16 @@ impl Change {
                 lang.fill(
                     live::H_PERM_CHANGED,
                     &[("topic", topic), ("perms", &each.join(", "))],
+                )
+            }
+            Change::RoutesChanged { count, topics } => {
+                let more = if *count > topics.len() { " …" } else { "" };
+                lang.fill(
+                    live::H_ROUTES_CHANGED,
+                    &[
+                        ("count", &count.to_string()),
+                        ("topics", &format!("{}{more}", topics.join(", "))),
+                    ],
                 )
             }
             Change::NamesrvFailed { error } => {
@@ -503,6 +522,44 @@ pub fn same_content(a: &NamesrvView, b: &NamesrvView) -> bool {
             .all(|((ta, ea), (tb, eb))| ta == tb && ea.route == eb.route)
 }
 
+/// Route and perm changes in one poll above this many are recorded as one [`Change::RoutesChanged`]
+/// with a checkpoint: a broker leaving a 10,000-topic cluster would otherwise write 10,000 routes
+/// twice (about 12 MB).
+pub const MANY_ROUTES: usize = 64;
+
+/// How many topics a [`Change::RoutesChanged`] names.
+pub const TOPICS_NAMED: usize = 8;
+
+/// Folds a poll's route and perm changes into one record when there are more than [`MANY_ROUTES`];
+/// returns whether it did (the view must then be kept whole).
+pub fn fold_many_routes(records: &mut Vec<Record>) -> bool {
+    let is_route = |r: &Record| {
+        matches!(
+            r.change,
+            Change::RouteChanged { .. } | Change::PermChanged { .. }
+        )
+    };
+    let count = records.iter().filter(|r| is_route(r)).count();
+    if count <= MANY_ROUTES {
+        return false;
+    }
+    let Some(first) = records.iter().find(|r| is_route(r)).cloned() else {
+        return false;
+    };
+    let topics = records
+        .iter()
+        .filter(|r| is_route(r))
+        .filter_map(|r| r.change.topic().map(str::to_owned))
+        .take(TOPICS_NAMED)
+        .collect();
+    records.retain(|r| !is_route(r));
+    records.push(Record {
+        change: Change::RoutesChanged { count, topics },
+        ..first
+    });
+    true
+}
+
 /// Turns the views a hub publishes into records: each NameServer's own changes, and disagreement
 /// starting or ending between them.
 #[derive(Debug, Default)]
@@ -511,6 +568,8 @@ pub struct Recorder {
     /// Per NameServer: when its last checkpoint was kept, and whether every listed topic's route
     /// had been fetched by then.
     checkpoints: BTreeMap<String, (u64, bool)>,
+    /// NameServers whose last changes were folded ([`fold_many_routes`]): their view is kept next.
+    force_checkpoint: BTreeSet<String>,
 }
 
 /// While the tables change, a whole view is kept at most this often (the records in between
@@ -550,6 +609,9 @@ impl Recorder {
             return Vec::new();
         }
         let mut out = changes(old, new);
+        if fold_many_routes(&mut out) {
+            self.force_checkpoint.insert(new.addr.clone());
+        }
         if all.len() < 2 {
             return out;
         }
@@ -578,11 +640,13 @@ impl Recorder {
             return false;
         }
         let complete = || view.topics.iter().all(|t| view.routes.contains_key(t));
-        let due = match self.checkpoints.get(&view.addr) {
-            None => true,
-            Some((_, false)) => complete(),
-            Some((at, true)) => changed && now_ms.saturating_sub(*at) >= CHECKPOINT_EVERY_MS,
-        };
+        let forced = self.force_checkpoint.remove(&view.addr);
+        let due = forced
+            || match self.checkpoints.get(&view.addr) {
+                None => true,
+                Some((_, false)) => complete(),
+                Some((at, true)) => changed && now_ms.saturating_sub(*at) >= CHECKPOINT_EVERY_MS,
+            };
         if due {
             self.checkpoints
                 .insert(view.addr.clone(), (now_ms, complete()));

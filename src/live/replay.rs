@@ -50,6 +50,8 @@ pub fn replay<'a>(
 
 fn apply(view: &mut NamesrvView, r: &Record) {
     match &r.change {
+        // Its poll's checkpoint holds the routes it names.
+        Change::RoutesChanged { .. } => fetched(view, r.at_ms),
         Change::RecordingStarted { .. }
         | Change::DisagreementStarted(_)
         | Change::DisagreementEnded(_)

@@ -311,3 +311,26 @@ fn records_read_in_chinese_with_rocketmqs_names_kept() {
         "开始记录：列出了 1 个 broker 和 3 个 topic"
     );
 }
+
+#[test]
+fn a_broker_leaving_many_topics_is_one_record_and_a_checkpoint() {
+    let topics: Vec<String> = (0..100).map(|i| format!("T{i:03}")).collect();
+    let both = Some(route(&[("broker-a", 6), ("broker-b", 6)]));
+    let only_a = Some(route(&[("broker-a", 6)]));
+    let with = |at, r: &Option<TopicRouteData>, brokers| {
+        let routes: Vec<(&str, Option<TopicRouteData>)> =
+            topics.iter().map(|t| (t.as_str(), r.clone())).collect();
+        view(at, brokers, &routes)
+    };
+    let (old, new) = (with(1_000, &both, AB), with(2_000, &only_a, &AB[..1]));
+    let mut rec = Recorder::new();
+    assert!(rec.wants_checkpoint(&old, false, 1_000), "the first one");
+    let got = rec.observe(&old, &new, std::slice::from_ref(&new), 2_000);
+    assert_eq!(kinds(&got), ["broker_gone", "routes_changed"]);
+    assert_eq!(
+        got[1].change.describe(),
+        "the routes of 100 topics changed: T000, T001, T002, T003, T004, T005, T006, T007 …"
+    );
+    assert!(rec.wants_checkpoint(&new, true, 2_000), "kept whole instead of 100 routes");
+    assert!(!rec.wants_checkpoint(&new, true, 3_000), "once");
+}
