@@ -331,6 +331,9 @@ fn a_broker_leaving_many_topics_is_one_record_and_a_checkpoint() {
         got[1].change.describe(),
         "the routes of 100 topics changed: T000, T001, T002, T003, T004, T005, T006, T007 …"
     );
-    assert!(rec.wants_checkpoint(&new, true, 2_000), "kept whole instead of 100 routes");
+    assert!(
+        rec.wants_checkpoint(&new, true, 2_000),
+        "kept whole instead of 100 routes"
+    );
     assert!(!rec.wants_checkpoint(&new, true, 3_000), "once");
 }
