@@ -33,7 +33,7 @@ mod history {
 
     use routelab::bridge::hub::Hub;
     use routelab::bridge::metrics::Metrics;
-    use routelab::history::{HistoryConfig, Store};
+    use routelab::history::{Checkpoints, HistoryConfig, Store};
     use routelab::live::alerts::AlertConfig;
     use routelab::live::history::Recorder;
     use routelab::live::{NamesrvStatus, NamesrvView, RouteEntry, Source, SourceKind};
@@ -170,7 +170,7 @@ mod history {
     }
 
     /// A day of the cluster, one route change a minute, ending now, recorded as the bridge does.
-    fn record_a_day(path: &Path) -> usize {
+    fn record_a_day(path: &Path) -> (usize, NamesrvView) {
         let mut store = Store::open_for_writing(path).unwrap();
         let mut recorder = Recorder::new();
         let end = routelab::bridge::now_ms();
@@ -198,7 +198,7 @@ mod history {
             }
             prev = view.clone();
         }
-        records
+        (records, view)
     }
 
     fn file_bytes(path: &Path) -> u64 {
@@ -227,7 +227,7 @@ mod history {
 
         let day = dir.join("day.sqlite3");
         let started = Instant::now();
-        let records = record_a_day(&day);
+        let (records, live) = record_a_day(&day);
         let bytes = file_bytes(&day);
         println!(
             "a day, one route change a minute: {records} records, {:.1} MB on disk (written in {:.1} s)",
@@ -265,7 +265,9 @@ mod history {
                 .wrapping_add(1442695040888963407);
             let t = newest - (seed >> 33) % DAY_MS;
             let start = Instant::now();
-            let past = store.at(&[NS.to_owned()], t).unwrap();
+            let past = store
+                .at(&[NS.to_owned()], t, &Checkpoints::default())
+                .unwrap();
             at.push(start.elapsed().as_secs_f64() * 1e3);
             assert_eq!(past.namesrvs[0].routes.len(), TOPICS);
         }
@@ -275,6 +277,34 @@ mod history {
         println!(
             "the cluster as of a random moment of the day (/history/at): median {:.1} ms, p95 {p95:.1} ms",
             median(at)
+        );
+
+        // As the live page asks (`from=live`): the checkpoints kept between moments, the answer the
+        // changes from the live view, written as JSON.
+        let kept = Checkpoints::default();
+        let live = [live];
+        let mut from_live = Vec::new();
+        let mut largest = 0;
+        for _ in 0..20 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let t = newest - (seed >> 33) % DAY_MS;
+            let start = Instant::now();
+            let mut past = store.at(&[NS.to_owned()], t, &kept).unwrap();
+            past.from_live = Some(routelab::live::replay::from_live(1, &live, &past.namesrvs));
+            past.namesrvs.clear();
+            let json = serde_json::to_string(&past).unwrap();
+            from_live.push(start.elapsed().as_secs_f64() * 1e3);
+            largest = largest.max(json.len());
+        }
+        let mut sorted_live = from_live.clone();
+        sorted_live.sort_by(f64::total_cmp);
+        let p95_live = sorted_live[(sorted_live.len() * 95).div_ceil(100) - 1];
+        println!(
+            "the same as changes from the live view, checkpoints kept (/history/at?…&from=live): median {:.1} ms, p95 {p95_live:.1} ms, at most {:.0} KB",
+            median(from_live.clone()),
+            largest as f64 / 1e3
         );
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
@@ -293,6 +323,7 @@ mod history {
                 "day_bytes": bytes,
                 "history_since_1h_ms": cli,
                 "at_p95_ms": p95,
+                "at_from_live_p95_ms": p95_live,
             });
             std::fs::write(path, serde_json::to_string_pretty(&figures).unwrap()).unwrap();
         }

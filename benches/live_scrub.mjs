@@ -4,7 +4,7 @@
 // release bridge polling it every second with its history on; the page it serves. Once the history
 // holds the full cluster and a few changes (broker-3 leaving and coming back), the bench clicks
 // timeline marks 20 times, alternating between moments and "Back to live", and reports the time
-// from the click to the past moment drawn (every panel showing it). BENCH_JSON=FILE writes the
+// from the click to the past moment drawn (every panel showing it), measured in the page. BENCH_JSON=FILE writes the
 // figures for scripts/bench. Never a test: nothing here fails on time.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,15 +82,29 @@ try {
 
   // One moment per mark time (marks of one poll share it; the one drawn on top takes the click).
   const marks = [...new Set(await page.$$eval('[data-testid=live-mark]', (els) => els.map((e) => e.getAttribute('data-t'))))];
+  // Timed in the page: from the click event to the frame that shows the moment (a MutationObserver
+  // sees "as of …" drawn, then the next animation frame), so the test driver's own work on a page
+  // of 10,000 topic options is not counted.
+  const arm = (t) => page.evaluate((t) => {
+    window.routelabSeek = new Promise((resolve) => {
+      let clicked;
+      document.addEventListener('click', (e) => { clicked = e.timeStamp; }, { capture: true, once: true });
+      const drawn = () => document.querySelector(`[data-testid=live-past][data-t="${t}"]`);
+      const observer = new MutationObserver(() => {
+        if (clicked === undefined || !drawn()) return;
+        observer.disconnect();
+        requestAnimationFrame(() => resolve(performance.now() - clicked));
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+  }, t);
   const times = [];
   for (let i = 0; i < SEEKS; i++) {
     const t = marks[i % marks.length];
-    const began = performance.now();
+    await arm(t);
     await page.locator(`[data-testid=live-mark][data-t="${t}"]`).last().click();
-    await page.locator(`[data-testid=live-past][data-t="${t}"]`).waitFor({ timeout: 30_000 });
-    // Drawn: the next frame after the panels rendered the moment.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-    times.push(performance.now() - began);
+    times.push(await page.evaluate(() => window.routelabSeek));
+    if (process.env.BENCH_VERBOSE) console.log(`seek to ${t}: ${times[times.length - 1].toFixed(0)} ms`);
     await page.click('[data-testid=live-now]');
     await page.locator('[data-testid=live-past]').waitFor({ state: 'detached' });
   }
@@ -99,15 +113,16 @@ try {
   let bytes = 0;
   for (let i = 0; i < SEEKS; i++) {
     const began = performance.now();
-    const body = await (await fetch(`http://127.0.0.1:${httpPort}/history/at?t=${marks[i % marks.length]}`)).text();
+    const body = await (await fetch(`http://127.0.0.1:${httpPort}/history/at?t=${marks[i % marks.length]}&from=live`)).text();
     answers.push(performance.now() - began);
-    bytes = body.length;
+    bytes = Math.max(bytes, body.length);
   }
   answers.sort((a, b) => a - b);
-  console.log(`  of which the bridge's answer to /history/at: p50 ${answers[SEEKS / 2].toFixed(0)} ms (${(bytes / 1e6).toFixed(1)} MB of JSON)`);
+  const bridge = { p50_ms: answers[SEEKS / 2], max_kb: bytes / 1e3 };
+  console.log(`  of which the bridge's answer (/history/at?t=…&from=live, as the page asks): p50 ${bridge.p50_ms.toFixed(0)} ms, at most ${bridge.max_kb.toFixed(0)} KB of JSON`);
   times.sort((a, b) => a - b);
   const q = (p) => times[Math.min(times.length - 1, Math.ceil(times.length * p) - 1)];
-  const figures = { topics: TOPICS, seeks: SEEKS, p50_ms: q(0.5), p95_ms: q(0.95), max_ms: times[times.length - 1] };
+  const figures = { topics: TOPICS, seeks: SEEKS, p50_ms: q(0.5), p95_ms: q(0.95), max_ms: times[times.length - 1], bridge };
   console.log(`live page, ${TOPICS} topics: click a history mark → that moment drawn: p50 ${figures.p50_ms.toFixed(0)} ms, p95 ${figures.p95_ms.toFixed(0)} ms, max ${figures.max_ms.toFixed(0)} ms (target p95 ≤ 200 ms)`);
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(figures, null, 2));
   again.close();

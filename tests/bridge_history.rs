@@ -22,6 +22,7 @@ use bridge::{config, connect, http_get, metric, start, DEADLINE};
 use peer::{register_broker, topics, Peer, ScratchDir};
 use routelab::history::{HistoryConfig, Query, Store};
 use routelab::live::history::Record;
+use routelab::live::replay::{Past, Rebuilt};
 use routelab::live::ServerMessage;
 
 /// Every record in the history at `path` (none while it does not exist yet).
@@ -177,7 +178,7 @@ async fn a_broker_leaving_a_wiped_perm_and_a_namesrv_restart_are_recorded_and_pr
     // The page's view of the past: the cluster just before and just after broker-b left.
     let gone = all.iter().find(|r| kind("broker_gone")(r)).unwrap();
     let listed_at = |body: &str| -> Vec<String> {
-        let past: routelab::live::replay::Past = serde_json::from_str(body).unwrap();
+        let past: Past = serde_json::from_str(body).unwrap();
         assert_eq!(past.namesrvs.len(), 1);
         routelab::live::compare::members(&past.namesrvs[0])
             .into_iter()
@@ -193,6 +194,32 @@ async fn a_broker_leaving_a_wiped_perm_and_a_namesrv_restart_are_recorded_and_pr
     assert_eq!(listed_at(&before), ["broker-a", "broker-b"]);
     let (_, after) = http_get(&bridge, &format!("/history/at?t={}", gone.at_ms)).await;
     assert_eq!(listed_at(&after), ["broker-a"]);
+    // The page's way: the same moment as changes from the live views, applied to the viewer's
+    // live state when it holds the update named (asked again when it has moved past it).
+    let whole: Past = serde_json::from_str(&before).unwrap();
+    let mut rebuilt = None;
+    for _ in 0..20 {
+        let (status, body) = http_get(
+            &bridge,
+            &format!("/history/at?t={}&from=live", gone.since_ms.unwrap()),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let answer: Past = serde_json::from_str(&body).unwrap();
+        assert!(answer.namesrvs.is_empty(), "{body}");
+        let seq = answer.from_live.as_ref().unwrap().seq;
+        viewer
+            .wait_until("the update the answer names", |s| s.seq >= seq)
+            .await;
+        if let Rebuilt::Views(views) = answer.rebuild(viewer.state.seq, &viewer.state.namesrvs) {
+            rebuilt = Some(views);
+            break;
+        }
+    }
+    assert_eq!(rebuilt, Some(whole.namesrvs));
+    let (status, body) = http_get(&bridge, "/history/at?t=1&from=yesterday").await;
+    assert_eq!(status, 400);
+    assert!(body.contains("from=live"), "{body}");
     let (_, changes) = http_get(&bridge, "/history/changes").await;
     let changes: serde_json::Value = serde_json::from_str(&changes).unwrap();
     let kinds: Vec<&str> = changes["records"]

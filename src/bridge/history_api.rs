@@ -1,7 +1,8 @@
 //! The history over HTTP, for the live page's timeline: `GET /history/changes` (what changed in a
 //! time range) and `GET /history/at` (every NameServer's view and the alerts as of a moment,
-//! rebuilt by [`crate::live::replay`]). The same token as `/ws` guards them; they read the database
-//! on a blocking thread, on a connection of their own, so polling and writing never wait for them.
+//! rebuilt by [`crate::live::replay`]; with `from=live`, as what differs from the live views, which
+//! is what the page asks for). The same token as `/ws` guards them; they read the database on a
+//! blocking thread, on a connection of their own, so polling and writing never wait for them.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,6 +34,8 @@ pub struct ChangesParams {
 pub struct AtParams {
     /// The moment (ms since the Unix epoch).
     pub t: u64,
+    /// `live`: answer with what differs from the live views (`from_live`) instead of whole views.
+    pub from: Option<String>,
 }
 
 fn refuse(status: StatusCode, error: String) -> Response {
@@ -113,9 +116,27 @@ pub async fn at(
     let Ok(Query(p)) = params else {
         return refuse(
             StatusCode::BAD_REQUEST,
-            "t is milliseconds since 1970, e.g. ?t=1764730000000".into(),
+            "t is milliseconds since 1970, e.g. ?t=1764730000000 (and &from=live for changes from the live views)".into(),
         );
     };
+    let from_live = match p.from.as_deref() {
+        None => false,
+        Some("live") => true,
+        Some(other) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                format!("from={other} is not known: from=live, or leave it out for whole views"),
+            )
+        }
+    };
     let namesrvs = app.hub.namesrv_addrs();
-    blocking(move || Store::open_for_reading(&path)?.at(&namesrvs, p.t)).await
+    blocking(move || {
+        let mut past = Store::open_for_reading(&path)?.at(&namesrvs, p.t, &app.checkpoints)?;
+        if from_live {
+            past.from_live = Some(app.hub.from_live(&past.namesrvs));
+            past.namesrvs.clear();
+        }
+        Ok(past)
+    })
+    .await
 }

@@ -127,6 +127,14 @@ impl Hub {
         self.lock().views.iter().map(|v| v.addr.clone()).collect()
     }
 
+    /// What turns the live views (those of the current `seq`, which the answer names) into `past`:
+    /// the past as a viewer holding the live state can rebuild it from a small answer. Computed
+    /// under the lock (a comparison, no copy of the views): a poll waits for it at most that long.
+    pub fn from_live(&self, past: &[NamesrvView]) -> crate::live::replay::FromLive {
+        let inner = self.lock();
+        crate::live::replay::from_live(inner.seq, &inner.views, past)
+    }
+
     /// The alerts active now.
     pub fn alerts(&self) -> Vec<Alert> {
         active_alerts(&self.lock())

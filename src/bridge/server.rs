@@ -69,6 +69,8 @@ pub struct App {
     pub viewer_slots: ViewerSlots,
     /// The history being recorded, served at `/history/…` (`None`: no history).
     pub history: Option<std::path::PathBuf>,
+    /// The checkpoints `/history/at` decoded last, kept for the next moment asked for.
+    pub checkpoints: crate::history::Checkpoints,
 }
 
 /// At most `max` viewers at once, counted from the upgrade on, so upgrades racing each other

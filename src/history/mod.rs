@@ -19,7 +19,7 @@ pub mod writer;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use store::{Query, Store, StoreError};
+pub use store::{Checkpoints, Query, Store, StoreError};
 pub use writer::{Sink, Writer};
 
 /// The history's flags, shared by `routelab bridge` and `routelab namesrv`.

@@ -59,33 +59,37 @@ pub fn brokers_in_disagreement<V: Borrow<NamesrvView>>(views: &[V]) -> BTreeSet<
         .collect()
 }
 
-/// What a NameServer with data would answer for `topic`: its fetched route (sorted, so member order
-/// does not count), TOPIC_NOT_EXIST (`Some(None)`) when the topic is not in its topic list, or `None`
-/// when it lists the topic but its route has not been fetched yet.
-pub fn answer(view: &NamesrvView, topic: &str) -> Option<Option<TopicRouteData>> {
+/// What a NameServer with data would answer for `topic`: its fetched route, TOPIC_NOT_EXIST
+/// (`Some(None)`) when the topic is not in its topic list, or `None` when it lists the topic but its
+/// route has not been fetched yet.
+fn answer<'a>(view: &'a NamesrvView, topic: &str) -> Option<Option<&'a TopicRouteData>> {
     match view.routes.get(topic) {
-        Some(e) => Some(e.route.as_ref().map(TopicRouteData::sorted)),
+        Some(e) => Some(e.route.as_ref()),
         None if !view.topics.contains(topic) => Some(None),
         None => None,
     }
 }
 
-fn answers<'a, V: Borrow<NamesrvView>>(
-    views: &'a [V],
-    topic: &'a str,
-) -> impl Iterator<Item = Option<TopicRouteData>> + 'a {
-    views
-        .iter()
-        .map(Borrow::borrow)
-        .filter(|v| has_data(v))
-        .filter_map(move |v| answer(v, topic))
+/// Whether two answers are the same route, member order aside. Most routes arrive in the same
+/// order from every NameServer, so the sorted copies are made only when the plain ones differ (the
+/// live page asks this of every topic when it draws).
+fn same_answer(a: Option<&TopicRouteData>, b: Option<&TopicRouteData>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a == b || a.sorted() == b.sorted(),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 /// Whether the NameServers that answered for `topic` gave different routes.
 pub fn route_differs<V: Borrow<NamesrvView>>(views: &[V], topic: &str) -> bool {
-    let mut it = answers(views, topic);
+    let mut it = views
+        .iter()
+        .map(Borrow::borrow)
+        .filter(|v| has_data(v))
+        .filter_map(|v| answer(v, topic));
     match it.next() {
-        Some(first) => it.any(|r| r != first),
+        Some(first) => it.any(|r| !same_answer(r, first)),
         None => false,
     }
 }
@@ -119,4 +123,69 @@ pub fn views_agree(views: &[NamesrvView]) -> bool {
     };
     let bodies = route_bodies(first);
     it.all(|v| v.cluster == first.cluster && route_bodies(v) == bodies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::route_differs;
+    use crate::live::{NamesrvView, RouteEntry};
+    use crate::model::{QueueData, TopicRouteData};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn queue(broker: &str, perm: i32) -> QueueData {
+        QueueData {
+            broker_name: broker.into(),
+            perm,
+            read_queue_nums: 4,
+            topic_sys_flag: 0,
+            write_queue_nums: 4,
+        }
+    }
+
+    fn view(addr: &str, queues: Vec<QueueData>) -> NamesrvView {
+        let mut v = NamesrvView::new(addr);
+        v.fetched_at_ms = Some(1);
+        v.topics.insert("T".into());
+        let route = TopicRouteData {
+            queue_datas: queues,
+            ..TopicRouteData::default()
+        };
+        v.routes.insert(
+            "T".into(),
+            RouteEntry {
+                fetched_at_ms: 1,
+                route: Some(route),
+                error: None,
+            },
+        );
+        v
+    }
+
+    /// Member order is not a disagreement (the plain comparison fails, the sorted one decides); a
+    /// perm that differs is, in either order.
+    #[test]
+    fn member_order_does_not_count_a_perm_does() {
+        let a = view(
+            "ns-1:9876",
+            vec![queue("broker-a", 6), queue("broker-b", 6)],
+        );
+        let same = view(
+            "ns-2:9876",
+            vec![queue("broker-b", 6), queue("broker-a", 6)],
+        );
+        let wiped = view(
+            "ns-2:9876",
+            vec![queue("broker-b", 4), queue("broker-a", 6)],
+        );
+        assert!(!route_differs(&[a.clone(), a.clone()], "T"));
+        assert!(!route_differs(&[a.clone(), same], "T"));
+        assert!(route_differs(&[a.clone(), wiped], "T"));
+        let mut unlisted = NamesrvView::new("ns-3:9876");
+        unlisted.fetched_at_ms = Some(1);
+        assert!(
+            route_differs(&[a, unlisted], "T"),
+            "a route against TOPIC_NOT_EXIST"
+        );
+    }
 }

@@ -21,8 +21,13 @@ use crate::model::BrokerData;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Past {
     pub at_ms: u64,
-    /// In the bridge's order; a NameServer with nothing recorded by then is `connecting`.
+    /// In the bridge's order; a NameServer with nothing recorded by then is `connecting`. Empty
+    /// when `from_live` carries the views instead.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub namesrvs: Vec<NamesrvView>,
+    /// Asked for with `from=live`: the views as what differs from the live ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_live: Option<FromLive>,
     pub alerts: Vec<Alert>,
 }
 
@@ -189,5 +194,8 @@ pub fn alerts_at<'a>(records: impl IntoIterator<Item = &'a Record>, at_ms: u64) 
     active.into_values().collect()
 }
 
+mod from_live;
 #[cfg(test)]
 mod tests;
+
+pub use from_live::{from_live, FromLive, Rebuilt, SharedRoutes};

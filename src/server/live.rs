@@ -142,6 +142,7 @@ pub(super) async fn start(
         commands,
         viewer_slots: ViewerSlots::new(access.max_viewers),
         history: history_path,
+        checkpoints: Default::default(),
     });
     let stop = shared.shutdown.clone();
     let listener = LimitedListener::new(listener, access.max_viewers + EXTRA_HTTP_CONNECTIONS);

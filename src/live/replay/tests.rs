@@ -158,3 +158,111 @@ fn the_alerts_of_a_moment_are_those_fired_and_not_yet_resolved() {
     );
     assert_eq!(at(3_000), [("master_lost".to_owned(), 2_000)]);
 }
+
+/// The past sent as changes from the live views is the past itself, whatever the two hold (a
+/// NameServer with no data then, one failing now, routes come and gone); and it is applied only to
+/// the live update it was made against.
+#[test]
+fn the_past_from_the_live_views_is_the_past() {
+    for seed in 0..200 {
+        let mut rng = SeededRng::new(seed);
+        let addrs = ["10.0.0.1:9876", "10.0.0.2:9876"];
+        let view = |rng: &mut SeededRng, addr: &str, at: u64| {
+            let mut v = match rng.next_below(6) {
+                0 => NamesrvView::new(addr),
+                _ => random_view(rng, at),
+            };
+            v.addr = addr.to_owned();
+            if rng.next_below(4) == 0 {
+                v.status = NamesrvStatus::Failing;
+                v.error = Some("timed out".into());
+            }
+            v
+        };
+        let live: Vec<NamesrvView> = addrs.iter().map(|a| view(&mut rng, a, 9_000)).collect();
+        let past: Vec<NamesrvView> = addrs.iter().map(|a| view(&mut rng, a, 3_000)).collect();
+        let answer = Past {
+            at_ms: 3_000,
+            namesrvs: Vec::new(),
+            from_live: Some(from_live(7, &live, &past)),
+            alerts: Vec::new(),
+        };
+        let json = serde_json::to_string(&answer).unwrap();
+        let answer: Past = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            answer.clone().rebuild(6, &live),
+            Rebuilt::Early(answer.clone()),
+            "seed {seed}"
+        );
+        assert_eq!(
+            answer.clone().rebuild(8, &live),
+            Rebuilt::Late,
+            "seed {seed}"
+        );
+        assert_eq!(
+            answer.rebuild(7, &live),
+            Rebuilt::Views(past),
+            "seed {seed}"
+        );
+    }
+}
+
+/// A whole answer (asked for without `from=live`) needs no live state.
+#[test]
+fn a_whole_past_is_its_views() {
+    let past = vec![random_view(&mut SeededRng::new(1), 1_000)];
+    let answer = Past {
+        at_ms: 1_000,
+        namesrvs: past.clone(),
+        from_live: None,
+        alerts: Vec::new(),
+    };
+    assert_eq!(answer.rebuild(42, &[]), Rebuilt::Views(past));
+}
+
+/// A broker gone in the past and back now changes every route the same way: each distinct body
+/// is sent once, whatever the number of topics.
+#[test]
+fn routes_changed_the_same_way_share_one_body() {
+    let mut live = NamesrvView::new("10.0.0.1:9876");
+    live.fetched_at_ms = Some(9_000);
+    let route = |groups: &[&str]| {
+        TopicRouteData {
+        queue_datas: groups
+            .iter()
+            .map(|g| {
+                serde_json::from_value::<QueueData>(serde_json::json!({
+                    "brokerName": g, "readQueueNums": 8, "writeQueueNums": 8, "perm": 6, "topicSysFlag": 0
+                }))
+                .unwrap()
+            })
+            .collect(),
+        ..TopicRouteData::default()
+    }
+    };
+    for i in 0..1_000 {
+        live.topics.insert(format!("T{i:04}"));
+        live.routes.insert(
+            format!("T{i:04}"),
+            RouteEntry {
+                fetched_at_ms: 9_000,
+                route: Some(route(&["broker-a", "broker-b"])),
+                error: None,
+            },
+        );
+    }
+    let mut past = live.clone();
+    for entry in past.routes.values_mut() {
+        entry.route = Some(route(&["broker-a"]));
+    }
+    let from = from_live(3, std::slice::from_ref(&live), std::slice::from_ref(&past));
+    assert_eq!(from.routes.bodies, [route(&["broker-a"])]);
+    assert!(serde_json::to_string(&from).unwrap().len() < 40_000);
+    let answer = Past {
+        at_ms: 3_000,
+        namesrvs: Vec::new(),
+        from_live: Some(from),
+        alerts: Vec::new(),
+    };
+    assert_eq!(answer.rebuild(3, &[live]), Rebuilt::Views(vec![past]));
+}

@@ -4,9 +4,12 @@
 //! showed it gone, which is what the viewer can honestly say.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::rc::Rc;
 
 use crate::i18n::{live, Lang};
-use crate::live::compare::{has_data, members, Member};
+use crate::live::compare::{
+    brokers_in_disagreement, has_data, members, topics_in_disagreement, Member,
+};
 use crate::live::{LiveError, LiveState, NamesrvStatus, ServerMessage};
 
 /// How many feed lines are kept.
@@ -113,6 +116,36 @@ pub struct LiveData {
     /// The cluster as of an earlier moment, rebuilt by the bridge from its history, while the
     /// viewer looks at it (live updates go on arriving into `state` meanwhile).
     pub past: Option<LiveState>,
+    /// What the panels read of `state`, and of `past`.
+    derived: Derived,
+    past_derived: Derived,
+}
+
+/// What the panels read of a state that changes only with its tables: made when they change, not
+/// at every redraw (a cluster of 10,000 topics spent most of a redraw collecting its topics and
+/// comparing every route between NameServers).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Derived {
+    /// Every topic any NameServer lists or has a route for, sorted.
+    pub topics: Rc<Vec<String>>,
+    /// How many topics' routes and how many brokers the NameServers disagree on.
+    pub topics_disagreeing: usize,
+    pub brokers_disagreeing: usize,
+}
+
+impl Derived {
+    fn of(state: &LiveState) -> Self {
+        let topics: BTreeSet<&String> = state
+            .namesrvs
+            .iter()
+            .flat_map(|v| v.topics.iter().chain(v.routes.keys()))
+            .collect();
+        Self {
+            topics: Rc::new(topics.into_iter().cloned().collect()),
+            topics_disagreeing: topics_in_disagreement(&state.namesrvs).len(),
+            brokers_disagreeing: brokers_in_disagreement(&state.namesrvs).len(),
+        }
+    }
 }
 
 impl LiveData {
@@ -121,26 +154,60 @@ impl LiveData {
         self.past.as_ref().unwrap_or(&self.state)
     }
 
-    /// Looks at the cluster as `past` says it was (`None`: back to live).
-    pub fn show_past(&mut self, past: Option<crate::live::replay::Past>) {
-        self.past = past.map(|p| LiveState {
+    /// What the panels read of the shown state.
+    pub fn derived(&self) -> &Derived {
+        match self.past {
+            Some(_) => &self.past_derived,
+            None => &self.derived,
+        }
+    }
+
+    /// Every topic the shown state lists or has a route for, sorted.
+    pub fn topics(&self) -> Rc<Vec<String>> {
+        self.derived().topics.clone()
+    }
+
+    /// Looks at the cluster as it was at `at_ms`: these views and alerts.
+    pub fn show_past(
+        &mut self,
+        at_ms: u64,
+        namesrvs: Vec<crate::live::NamesrvView>,
+        alerts: Vec<crate::live::alerts::Alert>,
+    ) {
+        let past = LiveState {
             source: self.state.source.clone(),
             seq: self.state.seq,
-            server_time_ms: p.at_ms,
-            namesrvs: p.namesrvs,
-            alerts: p.alerts,
-        });
+            server_time_ms: at_ms,
+            namesrvs,
+            alerts,
+        };
+        self.past_derived = Derived::of(&past);
+        self.past = Some(past);
+    }
+
+    /// Back to the live state.
+    pub fn show_live(&mut self) {
+        self.past = None;
+        self.past_derived = Derived::default();
     }
 
     /// Applies a message and records what it changed. On error nothing changes.
     pub fn apply(&mut self, message: ServerMessage) -> Result<(), LiveError> {
         // Routes whose body an update changes (not first fetches), read before applying.
         let mut changed_routes: Vec<(String, String)> = Vec::new();
+        // Whether the tables may have changed ([`Derived`] is made again then).
+        let mut tables_moved = matches!(message, ServerMessage::Snapshot(_));
         if let ServerMessage::Update(u) = &message {
             for d in &u.namesrvs {
                 let Some(view) = self.state.namesrv(&d.addr) else {
                     continue;
                 };
+                // Data where there was none counts too: only views with data are compared.
+                tables_moved |= view.fetched_at_ms.is_some() != d.fetched_at_ms.is_some()
+                    || d.cluster.is_some()
+                    || d.topics.is_some()
+                    || !d.routes.is_empty()
+                    || !d.routes_removed.is_empty();
                 for (topic, entry) in &d.routes {
                     if view
                         .routes
@@ -153,6 +220,9 @@ impl LiveData {
             }
         }
         self.state.apply(message)?;
+        if tables_moved {
+            self.derived = Derived::of(&self.state);
+        }
         self.changed.clear();
         // One feed line per NameServer: a broker leaving changes many routes at once.
         let mut by_ns: BTreeMap<String, Vec<String>> = BTreeMap::new();

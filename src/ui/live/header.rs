@@ -7,7 +7,6 @@ use yew::prelude::*;
 use super::state::{Conn, LiveMsg, LiveStore};
 use super::LiveProps;
 use crate::i18n::{controls, live, Lang};
-use crate::live::compare::{brokers_in_disagreement, topics_in_disagreement};
 use crate::live::{fork, Freshness, NamesrvView, SourceKind};
 use crate::sim::Scenario;
 use crate::ui::fmt_secs;
@@ -198,9 +197,10 @@ struct LiveHeaderPropsStore {
 fn Disagreement(props: &LiveHeaderPropsStore) -> Html {
     let lang = props.store.lang;
     let data = props.store.data.borrow();
-    let views = &data.shown().namesrvs;
-    let topics = topics_in_disagreement(views).len();
-    let brokers = brokers_in_disagreement(views).len();
+    let (topics, brokers) = (
+        data.derived().topics_disagreeing,
+        data.derived().brokers_disagreeing,
+    );
     if topics + brokers == 0 {
         return html! {};
     }

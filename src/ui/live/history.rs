@@ -84,7 +84,13 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
             if let (Some(t), Some(url)) = (
                 store.seek,
                 store.url.as_deref().and_then(|u| {
-                    http_url(u, &format!("history/at?t={}", store.seek.unwrap_or(0)))
+                    // Changes from the live views the page holds: a small answer even for a large
+                    // cluster (whole views only when the live state keeps moving under them).
+                    let from = if store.seek_whole { "" } else { "&from=live" };
+                    http_url(
+                        u,
+                        &format!("history/at?t={}{from}", store.seek.unwrap_or(0)),
+                    )
                 }),
             ) {
                 let (dispatch, lang) = (store.dispatcher(), store.lang);

@@ -2,7 +2,6 @@
 //! (same markup and hooks as the simulator's route view), with how old each answer is and whether the
 //! NameServers disagree.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -26,27 +25,17 @@ fn is_system(data: &LiveData, topic: &str) -> bool {
     )
 }
 
-/// Every topic any NameServer lists or has a route for.
-fn all_topics(data: &LiveData) -> BTreeSet<&str> {
-    data.shown()
-        .namesrvs
-        .iter()
-        .flat_map(|v| v.topics.iter().chain(v.routes.keys()))
-        .map(String::as_str)
-        .collect()
-}
-
 /// The chosen topic, else the first user topic, else the first topic.
 pub fn chosen_topic(data: &LiveData, chosen: Option<&str>) -> String {
-    let topics = all_topics(data);
     chosen
         .map(str::to_owned)
         .or_else(|| {
+            let topics = data.topics();
             topics
                 .iter()
                 .find(|t| !is_system(data, t))
-                .or(topics.iter().next())
-                .map(|t| (*t).to_owned())
+                .or(topics.first())
+                .cloned()
         })
         .unwrap_or_else(|| "TBW102".into())
 }
@@ -57,9 +46,11 @@ pub fn LiveRoute(props: &LiveProps) -> Html {
     let lang = store.lang;
     let data = store.data.borrow();
     let topic = chosen_topic(&data, store.topic.as_deref());
-    let mut topics = all_topics(&data);
-    topics.insert(&topic);
-    let topics: Rc<Vec<String>> = Rc::new(topics.into_iter().map(str::to_owned).collect());
+    let mut topics = data.topics();
+    // A topic chosen earlier that no NameServer knows any more stays choosable.
+    if let Err(at) = topics.binary_search(&topic) {
+        Rc::make_mut(&mut topics).insert(at, topic.clone());
+    }
     let disagree = route_differs(&data.shown().namesrvs, &topic);
     let on_select = {
         let store = store.clone();

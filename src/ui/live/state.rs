@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::data::LiveData;
 use crate::i18n::{live, Lang};
+use crate::live::replay::{Past, Rebuilt};
 use crate::live::{LiveError, ServerMessage};
 use crate::ui::lesson::initial_lang;
 
@@ -144,7 +145,18 @@ pub struct LiveModel {
     /// The moment asked for with [`LiveMsg::Seek`]; the glue fetches it when `seeks` moves.
     pub seek: Option<u64>,
     pub seeks: u64,
+    /// Ask for whole views, not changes from the live ones (after the live state moved on under
+    /// the answers [`ASKS_FROM_LIVE`] times).
+    pub seek_whole: bool,
+    /// Answers for the moment asked for that came too late for the live state.
+    late_answers: u32,
+    /// An answer made against a live update that has not arrived yet, kept until it does.
+    pending_past: Option<(u64, Past)>,
 }
+
+/// How many times a moment is asked for as changes from the live views before whole views are
+/// asked for instead.
+pub const ASKS_FROM_LIVE: u32 = 3;
 
 /// The timeline's data, as last fetched from `/history/changes`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -191,7 +203,7 @@ pub enum LiveMsg {
     /// Show the cluster as of this moment (server time, ms).
     Seek(u64),
     /// `/history/at` answered for the moment asked for (or why not).
-    Past(u64, Result<crate::live::replay::Past, String>),
+    Past(u64, Result<Past, String>),
     /// Show the live state again.
     BackToLive,
 }
@@ -218,6 +230,28 @@ impl LiveModel {
             history: History::Loading,
             seek: None,
             seeks: 0,
+            seek_whole: false,
+            late_answers: 0,
+            pending_past: None,
+        }
+    }
+
+    /// Shows the past `answer` describes (asked for as moment `t`), once the live state it was made
+    /// against is here; asks again if the live state has moved on.
+    fn show_answer(&mut self, t: u64, answer: Past) {
+        let (at_ms, alerts) = (answer.at_ms, answer.alerts.clone());
+        let rebuilt = {
+            let data = self.data.borrow();
+            answer.rebuild(data.state.seq, &data.state.namesrvs)
+        };
+        match rebuilt {
+            Rebuilt::Views(views) => self.data.borrow_mut().show_past(at_ms, views, alerts),
+            Rebuilt::Early(answer) => self.pending_past = Some((t, answer)),
+            Rebuilt::Late => {
+                self.late_answers += 1;
+                self.seek_whole = self.late_answers >= ASKS_FROM_LIVE;
+                self.seeks += 1;
+            }
         }
     }
 
@@ -242,6 +276,11 @@ impl LiveModel {
         let result = self.data.borrow_mut().apply(message);
         match result {
             Ok(()) => {
+                if let Some((t, answer)) = self.pending_past.take() {
+                    if self.seek == Some(t) {
+                        self.show_answer(t, answer);
+                    }
+                }
                 self.clock_offset_ms = sent_at_ms as f64 - at_ms;
                 if snapshot {
                     self.conn = Conn::Live;
@@ -323,6 +362,9 @@ impl Reducible for LiveModel {
             LiveMsg::Seek(t) => {
                 s.seek = Some(t);
                 s.seeks += 1;
+                s.seek_whole = false;
+                s.late_answers = 0;
+                s.pending_past = None;
             }
             // Only the answer for the moment asked for last counts (answers may cross).
             LiveMsg::Past(t, result) => {
@@ -330,7 +372,7 @@ impl Reducible for LiveModel {
                     return self;
                 }
                 match result {
-                    Ok(past) => s.data.borrow_mut().show_past(Some(past)),
+                    Ok(answer) => s.show_answer(t, answer),
                     Err(why) => {
                         s.seek = None;
                         s.history = History::Unavailable(why);
@@ -339,7 +381,8 @@ impl Reducible for LiveModel {
             }
             LiveMsg::BackToLive => {
                 s.seek = None;
-                s.data.borrow_mut().show_past(None);
+                s.pending_past = None;
+                s.data.borrow_mut().show_live();
             }
         }
         s.version += 1;
