@@ -157,7 +157,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         commands: None,
         viewer_slots: server::ViewerSlots::new(config.max_viewers),
         history: history.path().map(Into::into),
-        checkpoints: Default::default(),
+        checkpoints: history.checkpoints(),
     });
     let router = server::router(app);
     let stop = shutdown.clone();

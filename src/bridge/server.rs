@@ -70,7 +70,7 @@ pub struct App {
     /// The history being recorded, served at `/history/…` (`None`: no history).
     pub history: Option<std::path::PathBuf>,
     /// The checkpoints `/history/at` decoded last, kept for the next moment asked for.
-    pub checkpoints: crate::history::Checkpoints,
+    pub checkpoints: std::sync::Arc<crate::history::Checkpoints>,
 }
 
 /// At most `max` viewers at once, counted from the upgrade on, so upgrades racing each other

@@ -95,6 +95,8 @@ pub enum Opened {
         sink: Sink,
         writer: Writer,
         path: PathBuf,
+        /// The checkpoints written and read, decoded, shared with `/history/at`.
+        checkpoints: std::sync::Arc<Checkpoints>,
     },
     Off,
     Failed(StoreError),
@@ -106,6 +108,15 @@ impl Opened {
         match self {
             Opened::Recording { sink, .. } => Some(sink.clone()),
             _ => None,
+        }
+    }
+
+    /// The decoded checkpoints `/history/at` shares with the writer (an empty set when not
+    /// recording).
+    pub fn checkpoints(&self) -> std::sync::Arc<Checkpoints> {
+        match self {
+            Opened::Recording { checkpoints, .. } => checkpoints.clone(),
+            _ => std::sync::Arc::default(),
         }
     }
 
@@ -154,11 +165,13 @@ pub fn open(config: &HistoryConfig, now_ms: fn() -> u64) -> Opened {
     };
     match Store::open_for_writing(path) {
         Ok(store) => {
-            let (sink, writer) = Writer::start(store, config.retain, now_ms);
+            let checkpoints = std::sync::Arc::new(Checkpoints::default());
+            let (sink, writer) = Writer::start(store, config.retain, now_ms, checkpoints.clone());
             Opened::Recording {
                 sink,
                 writer,
                 path: path.clone(),
+                checkpoints,
             }
         }
         Err(e) => {

@@ -222,8 +222,8 @@ impl Store {
         tx.commit().map_err(sqlite)
     }
 
-    /// Keeps a NameServer's whole view as of `at_ms`.
-    pub fn checkpoint(&mut self, at_ms: u64, view: &NamesrvView) -> Result<(), StoreError> {
+    /// Keeps a NameServer's whole view as of `at_ms`; returns its row id.
+    pub fn checkpoint(&mut self, at_ms: u64, view: &NamesrvView) -> Result<i64, StoreError> {
         use std::io::Write;
         let json = serde_json::to_vec(view)
             .map_err(|e| StoreError::new(&self.path, format!("cannot write a checkpoint: {e}")))?;
@@ -236,7 +236,7 @@ impl Store {
                 "INSERT INTO checkpoint (at_ms, namesrv, view) VALUES (?1, ?2, ?3)",
                 params![to_sql(at_ms), view.addr, blob],
             )
-            .map(|_| ())
+            .map(|_| self.conn.last_insert_rowid())
             .map_err(|e| StoreError::from_sqlite(&self.path, &e))
     }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::store::Store;
+use super::store::{Checkpoints, Store};
 use crate::live::history::Record;
 use crate::live::NamesrvView;
 
@@ -94,8 +94,14 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Starts writing to `store`, keeping `retain` of history (measured against `now_ms()`).
-    pub fn start(store: Store, retain: Duration, now_ms: fn() -> u64) -> (Sink, Writer) {
+    /// Starts writing to `store`, keeping `retain` of history (measured against `now_ms()`); each
+    /// checkpoint written is handed to `checkpoints` too.
+    pub fn start(
+        store: Store,
+        retain: Duration,
+        now_ms: fn() -> u64,
+        checkpoints: Arc<Checkpoints>,
+    ) -> (Sink, Writer) {
         let (tx, rx) = mpsc::sync_channel(QUEUE);
         let counters = Arc::new(Counters::default());
         let thread_counters = Arc::clone(&counters);
@@ -103,7 +109,10 @@ impl Writer {
         let thread_stop = Arc::clone(&stop);
         let thread = std::thread::Builder::new()
             .name("routelab-history".into())
-            .spawn(move || run(store, rx, retain, now_ms, &thread_counters, &thread_stop));
+            .spawn(move || {
+                let ends = (&*thread_counters, &*thread_stop, &*checkpoints);
+                run(store, rx, retain, now_ms, ends)
+            });
         let thread = match thread {
             Ok(t) => Some(t),
             Err(e) => {
@@ -136,8 +145,7 @@ fn run(
     rx: Receiver<Item>,
     retain: Duration,
     now_ms: fn() -> u64,
-    counters: &Counters,
-    stop: &AtomicBool,
+    (counters, stop, checkpoints): (&Counters, &AtomicBool, &Checkpoints),
 ) {
     let retain_ms = u64::try_from(retain.as_millis()).unwrap_or(u64::MAX);
     let prune = |store: &mut Store| match store.prune(now_ms().saturating_sub(retain_ms)) {
@@ -158,14 +166,14 @@ fn run(
         };
         // Whatever records else are waiting go into the same transaction.
         let mut batch = Vec::new();
-        let mut checkpoints = Vec::new();
+        let mut pending = Vec::new();
         for item in first
             .into_iter()
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
         {
             match item {
                 Item::Records(r) => batch.extend(r),
-                Item::Checkpoint(at, view) => checkpoints.push((at, view)),
+                Item::Checkpoint(at, view) => pending.push((at, view)),
             }
         }
         if !batch.is_empty() {
@@ -184,10 +192,13 @@ fn run(
                 }
             }
         }
-        for (at, view) in checkpoints {
-            if let Err(e) = store.checkpoint(at, &view) {
-                fail(counters, e.to_string());
-                return;
+        for (at, view) in pending {
+            match store.checkpoint(at, &view) {
+                Ok(id) => checkpoints.keep(id, Arc::new(*view)),
+                Err(e) => {
+                    fail(counters, e.to_string());
+                    return;
+                }
             }
         }
         if last {

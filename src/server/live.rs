@@ -114,6 +114,7 @@ pub(super) async fn start(
     );
     let history_line = history.describe();
     let history_path = history.path().map(std::path::Path::to_path_buf);
+    let checkpoints = history.checkpoints();
     if let crate::history::Opened::Recording { writer, .. } = history {
         // Written out when the server stops.
         let stop = shared.shutdown.clone();
@@ -142,7 +143,7 @@ pub(super) async fn start(
         commands,
         viewer_slots: ViewerSlots::new(access.max_viewers),
         history: history_path,
-        checkpoints: Default::default(),
+        checkpoints,
     });
     let stop = shared.shutdown.clone();
     let listener = LimitedListener::new(listener, access.max_viewers + EXTRA_HTTP_CONNECTIONS);

@@ -17,8 +17,9 @@ use crate::live::NamesrvView;
 /// moments (a broker leaving and coming back each start a checkpoint of their own).
 const KEPT: usize = 4;
 
-/// The checkpoints rebuilt moments started from last, decoded: at most [`KEPT`], the least recently
-/// used given up first. Each is one NameServer's whole view, as large as the bridge's live one.
+/// Decoded checkpoints: the ones written last and the ones rebuilt moments started from last, at
+/// most [`KEPT`], the least recently used given up first. Each is one NameServer's whole view, as
+/// large as the bridge's live one.
 #[derive(Debug, Default)]
 pub struct Checkpoints {
     /// Checkpoint row ids and their views, the most recently used last.
@@ -26,7 +27,7 @@ pub struct Checkpoints {
 }
 
 impl Checkpoints {
-    fn get(&self, id: i64) -> Option<Arc<NamesrvView>> {
+    pub(crate) fn get(&self, id: i64) -> Option<Arc<NamesrvView>> {
         let mut decoded = self.decoded.lock().unwrap_or_else(PoisonError::into_inner);
         let at = decoded.iter().position(|(kept, _)| *kept == id)?;
         let entry = decoded.remove(at);
@@ -35,7 +36,9 @@ impl Checkpoints {
         Some(view)
     }
 
-    fn keep(&self, id: i64, view: Arc<NamesrvView>) {
+    /// Keeps the view of checkpoint `id` (the writer hands over each one it writes, so the recent
+    /// past is rebuilt without decoding anything).
+    pub fn keep(&self, id: i64, view: Arc<NamesrvView>) {
         let mut decoded = self.decoded.lock().unwrap_or_else(PoisonError::into_inner);
         decoded.retain(|(kept, _)| *kept != id);
         if decoded.len() == KEPT {

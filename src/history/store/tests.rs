@@ -210,3 +210,30 @@ fn a_place_that_cannot_be_written_is_named_with_the_fix() {
     assert!(e.contains("cannot create /proc/routelab-none"), "{e}");
     assert!(e.contains("--history PATH somewhere writable"), "{e}");
 }
+
+/// The writer hands each checkpoint it writes to the shared set, so the recent past is rebuilt
+/// from memory; what is rebuilt from it is what decoding the file gives.
+#[test]
+fn checkpoints_written_are_kept_decoded() {
+    let dir = Scratch::new("kept");
+    let path = dir.0.join("history.sqlite3");
+    let kept = std::sync::Arc::new(Checkpoints::default());
+    let store = Store::open_for_writing(&path).unwrap();
+    let (sink, writer) = crate::history::Writer::start(
+        store,
+        std::time::Duration::from_secs(3600),
+        || 10_000,
+        kept.clone(),
+    );
+    let mut view = NamesrvView::new("ns-1:9876");
+    view.topics.insert("A".into());
+    sink.checkpoint(1_000, view.clone());
+    writer.finish();
+    assert_eq!(kept.get(1).as_deref(), Some(&view));
+    let reader = Store::open_for_reading(&path).unwrap();
+    let ns = ["ns-1:9876".to_owned()];
+    assert_eq!(
+        reader.at(&ns, 2_000, &kept).unwrap(),
+        reader.at(&ns, 2_000, &Checkpoints::default()).unwrap()
+    );
+}

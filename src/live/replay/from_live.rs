@@ -25,6 +25,24 @@ pub struct FromLive {
     pub routes: SharedRoutes,
 }
 
+impl FromLive {
+    /// Whether the past holds the same tables as the live views these changes apply to (only
+    /// statuses and times differ), so what a viewer derives from the tables holds for both.
+    pub fn keeps_tables(&self, live: &[NamesrvView]) -> bool {
+        self.routes.is_empty()
+            && self.namesrvs.iter().all(|d| {
+                let had_data = live
+                    .iter()
+                    .find(|v| v.addr == d.addr)
+                    .is_some_and(|v| v.fetched_at_ms.is_some());
+                d.cluster.is_none()
+                    && d.topics.is_none()
+                    && d.routes_removed.is_empty()
+                    && had_data == d.fetched_at_ms.is_some()
+            })
+    }
+}
+
 /// The deltas' changed routes with each distinct body once.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SharedRoutes {

@@ -187,6 +187,24 @@ fn the_past_from_the_live_views_is_the_past() {
             from_live: Some(from_live(7, &live, &past)),
             alerts: Vec::new(),
         };
+        let same = live.iter().zip(&past).all(|(l, p)| {
+            (&l.cluster, &l.topics, &l.routes, l.fetched_at_ms.is_some())
+                == (&p.cluster, &p.topics, &p.routes, p.fetched_at_ms.is_some())
+        });
+        let keeps = answer.from_live.as_ref().unwrap().keeps_tables(&live);
+        assert!(
+            !keeps || same,
+            "seed {seed}: said to keep the tables, but they differ"
+        );
+        let mut later = live.clone();
+        for v in &mut later {
+            v.status = NamesrvStatus::Failing;
+            v.last_attempt_ms = Some(12_000);
+        }
+        assert!(
+            from_live(7, &live, &later).keeps_tables(&live),
+            "seed {seed}: only statuses moved"
+        );
         let json = serde_json::to_string(&answer).unwrap();
         let answer: Past = serde_json::from_str(&json).unwrap();
         assert_eq!(

@@ -140,10 +140,16 @@ impl Derived {
             .iter()
             .flat_map(|v| v.topics.iter().chain(v.routes.keys()))
             .collect();
+        // One NameServer with data has nobody to disagree with.
+        let compared = state.namesrvs.iter().filter(|v| has_data(v)).count() > 1;
         Self {
             topics: Rc::new(topics.into_iter().cloned().collect()),
-            topics_disagreeing: topics_in_disagreement(&state.namesrvs).len(),
-            brokers_disagreeing: brokers_in_disagreement(&state.namesrvs).len(),
+            topics_disagreeing: compared
+                .then(|| topics_in_disagreement(&state.namesrvs).len())
+                .unwrap_or(0),
+            brokers_disagreeing: compared
+                .then(|| brokers_in_disagreement(&state.namesrvs).len())
+                .unwrap_or(0),
         }
     }
 }
@@ -167,12 +173,14 @@ impl LiveData {
         self.derived().topics.clone()
     }
 
-    /// Looks at the cluster as it was at `at_ms`: these views and alerts.
+    /// Looks at the cluster as it was at `at_ms`: these views and alerts. `live_tables`: they
+    /// hold the live state's tables (only statuses and times differ).
     pub fn show_past(
         &mut self,
         at_ms: u64,
         namesrvs: Vec<crate::live::NamesrvView>,
         alerts: Vec<crate::live::alerts::Alert>,
+        live_tables: bool,
     ) {
         let past = LiveState {
             source: self.state.source.clone(),
@@ -181,7 +189,11 @@ impl LiveData {
             namesrvs,
             alerts,
         };
-        self.past_derived = Derived::of(&past);
+        self.past_derived = if live_tables {
+            self.derived.clone()
+        } else {
+            Derived::of(&past)
+        };
         self.past = Some(past);
     }
 

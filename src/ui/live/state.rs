@@ -240,12 +240,23 @@ impl LiveModel {
     /// against is here; asks again if the live state has moved on.
     fn show_answer(&mut self, t: u64, answer: Past) {
         let (at_ms, alerts) = (answer.at_ms, answer.alerts.clone());
-        let rebuilt = {
+        let (rebuilt, live_tables) = {
             let data = self.data.borrow();
-            answer.rebuild(data.state.seq, &data.state.namesrvs)
+            let live_tables = answer
+                .from_live
+                .as_ref()
+                .is_some_and(|f| f.keeps_tables(&data.state.namesrvs));
+            (
+                answer.rebuild(data.state.seq, &data.state.namesrvs),
+                live_tables,
+            )
         };
         match rebuilt {
-            Rebuilt::Views(views) => self.data.borrow_mut().show_past(at_ms, views, alerts),
+            Rebuilt::Views(views) => {
+                self.data
+                    .borrow_mut()
+                    .show_past(at_ms, views, alerts, live_tables);
+            }
             Rebuilt::Early(answer) => self.pending_past = Some((t, answer)),
             Rebuilt::Late => {
                 self.late_answers += 1;
