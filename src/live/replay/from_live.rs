@@ -47,10 +47,13 @@ impl FromLive {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SharedRoutes {
     pub bodies: Vec<TopicRouteData>,
-    /// For each delta, in order: topic → `[fetched_at_ms, index in bodies or null (no route),
-    /// error or null]`.
-    pub entries: Vec<BTreeMap<String, (u64, Option<usize>, Option<String>)>>,
+    /// For each delta, in order: topic → its entry.
+    pub entries: Vec<BTreeMap<String, SharedEntry>>,
 }
+
+/// A route entry naming its body: `[fetched_at_ms, index in bodies or null (no route), error or
+/// null]`.
+pub type SharedEntry = (u64, Option<usize>, Option<String>);
 
 impl SharedRoutes {
     fn is_empty(&self) -> bool {
@@ -132,15 +135,42 @@ impl Past {
         if from.seq < live_seq {
             return Rebuilt::Late;
         }
-        let mut views = live.to_vec();
-        if let Some(mut from) = self.from_live {
-            from.routes.put_back(&mut from.namesrvs);
-            for delta in from.namesrvs {
-                if let Some(view) = views.iter_mut().find(|v| v.addr == delta.addr) {
-                    view.apply(delta);
-                }
-            }
-        }
+        let Some(mut from) = self.from_live else {
+            return Rebuilt::Views(self.namesrvs);
+        };
+        from.routes.put_back(&mut from.namesrvs);
+        let views = live
+            .iter()
+            .map(
+                |view| match from.namesrvs.iter().position(|d| d.addr == view.addr) {
+                    Some(i) => {
+                        let delta = from.namesrvs.swap_remove(i);
+                        // The routes the delta replaces are not copied first: when a broker was gone
+                        // then, that is every route.
+                        let mut past = NamesrvView {
+                            addr: view.addr.clone(),
+                            status: view.status,
+                            error: view.error.clone(),
+                            fetched_at_ms: view.fetched_at_ms,
+                            last_attempt_ms: view.last_attempt_ms,
+                            poll_duration_ms: view.poll_duration_ms,
+                            cluster: view.cluster.clone(),
+                            topics: view.topics.clone(),
+                            routes: view
+                                .routes
+                                .iter()
+                                .filter(|(topic, _)| !delta.routes.contains_key(*topic))
+                                .map(|(topic, entry)| (topic.clone(), entry.clone()))
+                                .collect(),
+                            broker_live: view.broker_live.clone(),
+                        };
+                        past.apply(delta);
+                        past
+                    }
+                    None => view.clone(),
+                },
+            )
+            .collect();
         Rebuilt::Views(views)
     }
 }
