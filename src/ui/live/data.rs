@@ -142,14 +142,18 @@ impl Derived {
             .collect();
         // One NameServer with data has nobody to disagree with.
         let compared = state.namesrvs.iter().filter(|v| has_data(v)).count() > 1;
+        let (topics_disagreeing, brokers_disagreeing) = if compared {
+            (
+                topics_in_disagreement(&state.namesrvs).len(),
+                brokers_in_disagreement(&state.namesrvs).len(),
+            )
+        } else {
+            (0, 0)
+        };
         Self {
             topics: Rc::new(topics.into_iter().cloned().collect()),
-            topics_disagreeing: compared
-                .then(|| topics_in_disagreement(&state.namesrvs).len())
-                .unwrap_or(0),
-            brokers_disagreeing: compared
-                .then(|| brokers_in_disagreement(&state.namesrvs).len())
-                .unwrap_or(0),
+            topics_disagreeing,
+            brokers_disagreeing,
         }
     }
 }
