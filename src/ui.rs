@@ -4,7 +4,7 @@
 //! bundles. `state` holds the simulator's reducer (pure:
 //! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
 //! live mode; `gate` lets the clock render one group of panels per frame; `timeline` is the
-//! painted timeline that seeks; `topology` draws the cluster as a picture and `inspector` shows
+//! painted timeline that seeks, drawn on `track`, the track live mode's history uses too; `topology` draws the cluster as a picture and `inspector` shows
 //! the node clicked in it; each other module is one panel.
 
 mod app;
@@ -28,6 +28,7 @@ mod timebar;
 mod timeline;
 mod topic_picker;
 mod topology;
+mod track;
 mod vlist;
 
 pub use feed::{FeedList, FeedListProps, FEED_SHOWN_FIRST};

@@ -7,10 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::state::Msg;
+use super::track::Track;
 use super::{dec, Store};
 use crate::i18n::{workshop, Lang};
 use crate::sim::timeline::{Mark, MarkKind};
@@ -57,15 +57,6 @@ pub struct TimelineProps {
     pub store: Store,
 }
 
-/// The virtual ms under a pointer at `client_x` over the track `el` spanning `span` ms, clamped to
-/// what has been reached.
-fn time_at(el: &web_sys::Element, client_x: i32, span: u64, head: u64) -> u64 {
-    let rect = el.get_bounding_client_rect();
-    let width = rect.width().max(1.0);
-    let x = (f64::from(client_x) - rect.left()).clamp(0.0, width);
-    ((x / width * span as f64) as u64).min(head)
-}
-
 #[component]
 pub fn TimelineView(props: &TimelineProps) -> Html {
     let store = &props.store;
@@ -75,26 +66,9 @@ pub fn TimelineView(props: &TimelineProps) -> Html {
         (tl.now(), tl.head(), tl.at_head(), tl.marks().len())
     };
     let span = span_for(head);
-    let pct = |t: u64| t as f64 * 100.0 / span as f64;
-    let seek_at = |drag: bool| {
+    let seek = {
         let store = store.clone();
-        Callback::from(move |e: MouseEvent| {
-            if drag && e.buttons() & 1 == 0 {
-                return;
-            }
-            let Some(el) = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            else {
-                return;
-            };
-            let t = time_at(&el, e.client_x(), span, head);
-            let shown = store.timeline.borrow().now();
-            // A drag over the same spot (mouse moves within a pixel's ms) does not replay again.
-            if !drag || t.abs_diff(shown) >= span / 2000 {
-                store.dispatch(Msg::Seek(t));
-            }
-        })
+        Callback::from(move |t: u64| store.dispatch(Msg::Seek(t)))
     };
     let to_head = {
         let store = store.clone();
@@ -116,12 +90,10 @@ pub fn TimelineView(props: &TimelineProps) -> Html {
                 <button data-testid="now" class={classes!("tl-now", (!at_head).then_some("primary"))} disabled={at_head}
                     onclick={to_head} title={lang.t(workshop::BACK_TO_NOW_HINT)}>{ lang.t(workshop::BACK_TO_NOW) }</button>
             </div>
-            <div class="tl-track" onmousedown={seek_at(false)} onmousemove={seek_at(true)}
+            <Track from={0} to={span} reached={head} cursor={Some(now)} on_seek={seek}
                 title={lang.t(workshop::TRACK_HINT)}>
-                <div class="tl-reached" style={format!("width:{}%", dec(pct(head), 3))} />
                 <MarksLayer store={store.clone()} {span} {count} epoch={store.marks_epoch} />
-                <div class="tl-cursor" style={format!("left:{}%", dec(pct(now), 3))} />
-            </div>
+            </Track>
             <div class="tl-scale" aria-hidden="true">
                 <span>{ "0:00" }</span><span>{ clock_text(span / 2) }</span><span>{ clock_text(span) }</span>
             </div>

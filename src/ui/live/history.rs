@@ -1,7 +1,8 @@
 //! The bridge's history on the live page: a timeline of the changes it recorded (`/history/changes`,
-//! fetched every few seconds), marks to click and a slider to drag, and "the cluster as of 03:12:40"
-//! (`/history/at`) shown by every panel until "Back to live". The fetches are the only I/O here; what
-//! they bring goes through the reducer.
+//! fetched every few seconds), drawn on the workshop's timeline track ([`crate::ui::track`]): marks
+//! and the track to click, a slider to drag, and "the cluster as of 03:12:40" (`/history/at`) shown
+//! by every panel until "Back to live". The fetches are the only I/O here; what they bring goes
+//! through the reducer.
 
 use gloo_timers::callback::Interval;
 use wasm_bindgen::JsValue;
@@ -14,6 +15,7 @@ use crate::i18n::live;
 use crate::live::replay::{Changes, Past};
 use crate::ui::fetch::fetch_answer;
 use crate::ui::fmt_secs;
+use crate::ui::track::{left, Track};
 
 /// How often the timeline asks for new changes (ms).
 const REFRESH_MS: u32 = 5_000;
@@ -127,24 +129,16 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
         .map_or(changes.since_ms, |r| r.at_ms);
     let to = now.max(changes.until_ms).max(first + 1);
     let from = first.saturating_sub((to - first) / 20 + 1_000);
-    let span = (to - from) as f64;
-    let at = |t: u64| {
-        format!(
-            "left: {:.3}%",
-            (t.saturating_sub(from)) as f64 / span * 100.0
-        )
-    };
+    let at = |t: u64| left(from, to, t);
     let shown_at = data.past.as_ref().map(|p| p.server_time_ms);
     let seek = |t: u64| {
         let dispatch = store.dispatcher();
         Callback::from(move |_: MouseEvent| dispatch.dispatch(LiveMsg::Seek(t)))
     };
-    let on_scrub = {
+    // The end of the track is now.
+    let seek_or_live = {
         let dispatch = store.dispatcher();
-        Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let t = input.value().parse::<f64>().unwrap_or(0.0) as u64;
-            // The end of the track is now.
+        Callback::from(move |t: u64| {
             if t + 1_000 >= to {
                 dispatch.dispatch(LiveMsg::BackToLive);
             } else {
@@ -152,6 +146,10 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
             }
         })
     };
+    let on_scrub = seek_or_live.reform(|e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        input.value().parse::<f64>().unwrap_or(0.0) as u64
+    });
     let back = {
         let dispatch = store.dispatcher();
         Callback::from(move |_: MouseEvent| dispatch.dispatch(LiveMsg::BackToLive))
@@ -173,7 +171,8 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
             data-state="loaded" data-from={from.to_string()} data-to={to.to_string()} aria-label={lang.t(live::HISTORY)}
             title={lang.t(live::HISTORY_WHAT)}>
             <span class="label">{ lang.t(live::HISTORY) }</span>
-            <div class="track">
+            <Track {from} {to} reached={to} cursor={shown_at} on_seek={seek_or_live} drag={false}
+                title={lang.t(live::SCRUB)}>
                 { for {
                     let mut marks: Vec<_> = changes.records.iter().collect();
                     marks.sort_by_key(|r| weight(tone(r.change.kind())));
@@ -184,11 +183,11 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
                         <button class={classes!("mark", tone(kind))} data-testid="live-mark" data-kind={kind}
                             data-t={r.at_ms.to_string()} style={at(r.at_ms)}
                             title={format!("{} · {}", clock_time(r.at_ms), r.change.describe_in(lang))}
+                            onmousedown={Callback::from(|e: MouseEvent| e.stop_propagation())}
                             onclick={seek(r.at_ms)} />
                     }
                 }) }
-                { for shown_at.map(|t| html!{ <span class="cursor" style={at(t)} /> }) }
-            </div>
+            </Track>
             <input type="range" data-testid="live-scrub" aria-label={lang.t(live::SCRUB)} title={lang.t(live::SCRUB)}
                 min={from.to_string()} max={to.to_string()} step="1000"
                 value={shown_at.unwrap_or(to).to_string()} onchange={on_scrub} />
