@@ -7,7 +7,8 @@
 //!
 //! # Layout
 //!
-//! - [`store`]: the database (schema, append, prune, query) and its errors in plain words.
+//! - [`store`]: the database (schema, append, prune, query) and its errors in plain words; its
+//!   `past` rebuilds a moment, keeping decoded checkpoints in [`Checkpoints`].
 //! - [`writer`]: the thread that writes, fed through a bounded queue so polls never wait.
 //! - [`cli`]: `routelab history`.
 //! - this file: the `--history`, `--no-history`, `--retain` flags and where the file goes.

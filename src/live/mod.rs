@@ -13,7 +13,8 @@
 //! - [`view`]: [`NamesrvView`], [`RouteEntry`], [`NamesrvStatus`], [`BrokerLive`] and freshness.
 //! - [`delta`]: [`NamesrvDelta`] — diff and apply.
 //! - [`message`]: [`ServerMessage`] ([`Snapshot`], [`Update`]), [`ClientMessage`], [`Source`].
-//! - [`replay`]: the cluster as it was, rebuilt from a checkpoint and the history's records.
+//! - [`replay`]: the cluster as it was, rebuilt from a checkpoint and the history's records, and
+//!   sent as what differs from the live views (`replay::from_live`).
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
