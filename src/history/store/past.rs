@@ -18,7 +18,7 @@ use crate::live::NamesrvView;
 const KEPT: usize = 4;
 
 /// Decoded checkpoints: the ones written last and the ones rebuilt moments started from last, at
-/// most [`KEPT`], the least recently used given up first. Each is one NameServer's whole view, as
+/// most `KEPT` (four), the least recently used given up first. Each is one NameServer's whole view, as
 /// large as the bridge's live one.
 #[derive(Debug, Default)]
 pub struct Checkpoints {
