@@ -108,6 +108,12 @@ mod history {
         v[v.len() / 2]
     }
 
+    fn percentile_95(v: &[f64]) -> f64 {
+        let mut sorted = v.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        sorted[(sorted.len() * 95).div_ceil(100) - 1]
+    }
+
     fn hub(history: Option<&Path>) -> (Hub, routelab::history::Opened) {
         let opened = routelab::history::open(
             &HistoryConfig {
@@ -257,13 +263,17 @@ mod history {
 
         let store = Store::open_for_reading(&day).unwrap();
         let newest = store.newest_ms().unwrap().unwrap();
-        let mut at = Vec::new();
+        // Random moments of the day, the same ones on every run.
         let mut seed = 7u64;
-        for _ in 0..20 {
+        let mut moment = || {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let t = newest - (seed >> 33) % DAY_MS;
+            newest - (seed >> 33) % DAY_MS
+        };
+        let mut at = Vec::new();
+        for _ in 0..20 {
+            let t = moment();
             let start = Instant::now();
             let past = store
                 .at(&[NS.to_owned()], t, &Checkpoints::default())
@@ -271,9 +281,7 @@ mod history {
             at.push(start.elapsed().as_secs_f64() * 1e3);
             assert_eq!(past.namesrvs[0].routes.len(), TOPICS);
         }
-        let mut sorted = at.clone();
-        sorted.sort_by(f64::total_cmp);
-        let p95 = sorted[(sorted.len() * 95).div_ceil(100) - 1];
+        let p95 = percentile_95(&at);
         println!(
             "the cluster as of a random moment of the day (/history/at): median {:.1} ms, p95 {p95:.1} ms",
             median(at)
@@ -286,10 +294,7 @@ mod history {
         let mut from_live = Vec::new();
         let mut largest = 0;
         for _ in 0..20 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let t = newest - (seed >> 33) % DAY_MS;
+            let t = moment();
             let start = Instant::now();
             let mut past = store.at(&[NS.to_owned()], t, &kept).unwrap();
             past.from_live = Some(routelab::live::replay::from_live(1, &live, &past.namesrvs));
@@ -298,9 +303,7 @@ mod history {
             from_live.push(start.elapsed().as_secs_f64() * 1e3);
             largest = largest.max(json.len());
         }
-        let mut sorted_live = from_live.clone();
-        sorted_live.sort_by(f64::total_cmp);
-        let p95_live = sorted_live[(sorted_live.len() * 95).div_ceil(100) - 1];
+        let p95_live = percentile_95(&from_live);
         println!(
             "the same as changes from the live view, checkpoints kept (/history/at?…&from=live): median {:.1} ms, p95 {p95_live:.1} ms, at most {:.0} KB",
             median(from_live.clone()),

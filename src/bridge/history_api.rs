@@ -35,25 +35,42 @@ pub struct AtParams {
     /// The moment (ms since the Unix epoch).
     pub t: u64,
     /// `live`: answer with what differs from the live views (`from_live`) instead of whole views.
-    pub from: Option<String>,
+    pub from: Option<PastFrom>,
+}
+
+/// What `/history/at`'s answer is made from (`from=`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PastFrom {
+    Live,
 }
 
 fn refuse(status: StatusCode, error: String) -> Response {
     (status, Json(serde_json::json!({ "error": error }))).into_response()
 }
 
-/// The history's path, or the status and words explaining why there is none; the token checked
-/// first.
-fn path(app: &App, query: Option<&str>) -> Result<PathBuf, (StatusCode, String)> {
+/// The history's path and the request's parameters, or the status and words to refuse with (not a
+/// `Response`: clippy finds it too large an `Err`): the token checked first, then that there is a
+/// history, then the parameters (`usage` says what they are).
+fn checked<P>(
+    app: &App,
+    query: Option<&str>,
+    params: Result<Query<P>, QueryRejection>,
+    usage: &str,
+) -> Result<(PathBuf, P), (StatusCode, String)> {
     if check_token(query, app.token.as_deref()).is_err() {
         return Err((StatusCode::UNAUTHORIZED, "missing or wrong ?token=".into()));
     }
-    app.history.clone().ok_or_else(|| {
-        (
+    let Some(path) = app.history.clone() else {
+        return Err((
             StatusCode::NOT_FOUND,
             "this server keeps no history (--no-history, or it could not be opened: its log says why)".into(),
-        )
-    })
+        ));
+    };
+    match params {
+        Ok(Query(p)) => Ok((path, p)),
+        Err(_) => Err((StatusCode::BAD_REQUEST, usage.into())),
+    }
 }
 
 async fn blocking<T: Serialize + Send + 'static>(
@@ -71,15 +88,10 @@ pub async fn changes(
     RawQuery(raw): RawQuery,
     params: Result<Query<ChangesParams>, QueryRejection>,
 ) -> Response {
-    let path = match path(&app, raw.as_deref()) {
-        Ok(p) => p,
+    let usage = "since and until are milliseconds since 1970";
+    let (path, p) = match checked(&app, raw.as_deref(), params, usage) {
+        Ok(checked) => checked,
         Err((status, why)) => return refuse(status, why),
-    };
-    let Ok(Query(p)) = params else {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            "since and until are milliseconds since 1970".into(),
-        );
     };
     let until_ms = p.until.unwrap_or_else(super::now_ms);
     let since_ms = p.since.unwrap_or(until_ms.saturating_sub(24 * 3_600_000));
@@ -109,30 +121,15 @@ pub async fn at(
     RawQuery(raw): RawQuery,
     params: Result<Query<AtParams>, QueryRejection>,
 ) -> Response {
-    let path = match path(&app, raw.as_deref()) {
-        Ok(p) => p,
+    let usage = "t is milliseconds since 1970, e.g. ?t=1764730000000 (and &from=live for changes from the live views)";
+    let (path, p) = match checked(&app, raw.as_deref(), params, usage) {
+        Ok(checked) => checked,
         Err((status, why)) => return refuse(status, why),
-    };
-    let Ok(Query(p)) = params else {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            "t is milliseconds since 1970, e.g. ?t=1764730000000 (and &from=live for changes from the live views)".into(),
-        );
-    };
-    let from_live = match p.from.as_deref() {
-        None => false,
-        Some("live") => true,
-        Some(other) => {
-            return refuse(
-                StatusCode::BAD_REQUEST,
-                format!("from={other} is not known: from=live, or leave it out for whole views"),
-            )
-        }
     };
     let namesrvs = app.hub.namesrv_addrs();
     blocking(move || {
         let mut past = Store::open_for_reading(&path)?.at(&namesrvs, p.t, &app.checkpoints)?;
-        if from_live {
+        if let Some(PastFrom::Live) = p.from {
             past.from_live = Some(app.hub.from_live(&past.namesrvs));
             past.namesrvs.clear();
         }

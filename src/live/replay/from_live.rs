@@ -125,19 +125,17 @@ pub enum Rebuilt {
 impl Past {
     /// Every view as of the moment, from the answer and the viewer's live state (`live_seq`, its
     /// views). A whole answer needs no live state.
-    pub fn rebuild(self, live_seq: u64, live: &[NamesrvView]) -> Rebuilt {
-        let Some(from) = self.from_live.as_ref() else {
+    pub fn rebuild(mut self, live_seq: u64, live: &[NamesrvView]) -> Rebuilt {
+        let Some(mut from) = self.from_live.take() else {
             return Rebuilt::Views(self.namesrvs);
         };
         if from.seq > live_seq {
+            self.from_live = Some(from);
             return Rebuilt::Early(self);
         }
         if from.seq < live_seq {
             return Rebuilt::Late;
         }
-        let Some(mut from) = self.from_live else {
-            return Rebuilt::Views(self.namesrvs);
-        };
         from.routes.put_back(&mut from.namesrvs);
         let views = live
             .iter()
