@@ -52,6 +52,7 @@ pub mod admin;
 pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bridge;
+pub mod classroom;
 mod decimal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod demo;

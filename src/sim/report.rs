@@ -56,6 +56,19 @@ pub struct RunOutput {
 }
 
 impl Sim {
+    /// A fingerprint of the world: every NameServer's tables, the producers' counts, the clock
+    /// and the timers fired (FNV-1a over their JSON). Two pages showing the same moment of the
+    /// same run have the same hash: the classroom's load test compares students with it.
+    pub fn state_hash(&self) -> u64 {
+        let json = serde_json::to_vec(&self.final_state()).unwrap_or_default();
+        let fired = self.fired().to_le_bytes();
+        json.iter()
+            .chain(fired.iter())
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+
     /// The current state in RocketMQ's table names.
     pub fn final_state(&self) -> FinalState {
         FinalState {

@@ -168,6 +168,11 @@ impl Timeline {
             .collect()
     }
 
+    /// The teacher's actions of this branch with their virtual ms, in the order applied.
+    pub fn branch_actions(&self) -> impl Iterator<Item = (u64, &Action)> {
+        self.actions.iter().map(|a| (a.at_ms, &a.action))
+    }
+
     /// The scenario with the teacher's actions merged in: running it gives this branch.
     pub fn branch_scenario(&self) -> Scenario {
         let mut s = self.base.clone();
