@@ -56,6 +56,8 @@ mod cli {
         Demo(routelab::demo::DemoArgs),
         // Help text: the doc comment of HistoryCliArgs (src/history/cli.rs).
         History(routelab::history::cli::HistoryCliArgs),
+        // Help text: the doc comment of ClassroomArgs (src/classroom/server/mod.rs).
+        Classroom(routelab::classroom::server::ClassroomArgs),
     }
 
     #[derive(clap::Args)]
@@ -92,6 +94,7 @@ mod cli {
             Command::Namesrv(args) => routelab::server::cli::main(args),
             Command::Demo(args) => routelab::demo::cli::main(args),
             Command::History(args) => routelab::history::cli::main(args),
+            Command::Classroom(args) => routelab::classroom::server::cli::main(args),
         }
     }
 

@@ -125,11 +125,17 @@ pub fn router(app: Arc<App>) -> Router {
 
 /// A file of the dashboard compiled into the binary (`index.html` for a directory), or 404.
 async fn embedded_file(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
-    let mut path = uri.path().trim_start_matches('/').to_owned();
+    asset_response(&app.assets, uri.path()).await
+}
+
+/// The dashboard's file at URL path `path` (`index.html` for a directory), or 404; shared with
+/// `routelab classroom`.
+pub(crate) async fn asset_response(assets: &Assets, path: &str) -> Response {
+    let mut path = path.trim_start_matches('/').to_owned();
     if path.is_empty() || path.ends_with('/') {
         path.push_str("index.html");
     }
-    match app.assets.read(&path).await {
+    match assets.read(&path).await {
         Some(bytes) => {
             // Trunk names the bundles by their hash; the pages that name them must be fetched anew.
             let cache = if path.ends_with(".html") {

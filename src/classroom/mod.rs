@@ -17,3 +17,5 @@ pub mod follow;
 pub mod protocol;
 pub mod publish;
 pub mod room;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod server;
