@@ -8,6 +8,7 @@
 //! the node clicked in it; each other module is one panel.
 
 mod app;
+mod classroom;
 mod clock;
 mod cluster;
 mod feed;
@@ -22,6 +23,7 @@ mod ring;
 mod root;
 mod route;
 mod scenario_bar;
+mod socket;
 mod state;
 mod tables;
 mod timebar;

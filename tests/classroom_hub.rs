@@ -125,7 +125,11 @@ async fn only_the_teachers_token_drives() {
     let mut t = Teacher::open(&teacher_url(&h), None, "crash-hang-stop").await;
     t.publish().await;
     let mut s = student(&h, "mallory").await;
-    s.until("the scenario", |p| p.world.is_some()).await;
+    // Once the teacher's scenario and clock both reached the student, the room is still.
+    s.until("the teacher's clock", |p| {
+        p.world.is_some() && p.follower.room().clock.jump == 0
+    })
+    .await;
     let before = h.hub().room().state().clone();
     s.send(&TeacherMsg::Actions {
         rev: before.rev,
@@ -259,7 +263,8 @@ async fn a_restarted_hub_resumes_the_room() {
     t.tl.advance_to(60_000);
     let mut publisher = routelab::classroom::publish::Publisher::new();
     publisher.reconnected(t.page.follower.room().rev);
-    for m in publisher.publish(&t.shown(), false) {
+    let source = t.source.clone();
+    for m in publisher.publish(&t.shown(), || source, false) {
         t.page.send(&m).await;
     }
     let mut s = s;

@@ -40,6 +40,8 @@ pub struct Synced {
     /// The teacher's moment now: while the clock plays, the page moves its world toward it at
     /// its own pace (the browser within a frame's budget).
     pub target_ms: u64,
+    /// The teacher's actions applied by this sync, in order (a lesson's task may be among them).
+    pub applied: Vec<crate::sim::Action>,
     /// Actions the world refused (the teacher's world took them, so this means the two worlds
     /// differ: shown to the student, never silently dropped).
     pub refused: Vec<String>,
@@ -220,7 +222,10 @@ impl Follower {
         while let Some(a) = self.room.actions.get(self.mirror.applied) {
             out.jumped |= go_to(tl, a.at_ms, &mut out.events);
             match tl.apply(a.action.clone()) {
-                Ok((_, events)) => out.events.extend(events),
+                Ok((_, events)) => {
+                    out.events.extend(events);
+                    out.applied.push(a.action.clone());
+                }
                 Err(e) => out.refused.push(e.to_string()),
             }
             self.mirror.applied += 1;

@@ -1,5 +1,8 @@
 //! What the teacher's page, the hub and the students' pages say to each other: JSON text messages
-//! over one WebSocket each (`/room/ws`), tagged by `type`. docs/classroom-protocol.md describes
+//! over one WebSocket each (`/room/ws`), each an object whose one key names it (`{"clock": {…}}`;
+//! a message without fields is a string: `"resync"`). That form, serde's default for enums, is
+//! read without buffering the message first: in the page's WebAssembly a `type` field cost about
+//! 35 KB of reader code. docs/classroom-protocol.md describes
 //! them for people; this is the one definition the three sides share.
 //!
 //! The room is never a state of the world: it is the scenario, the teacher's actions with their
@@ -12,7 +15,7 @@ use crate::sim::Action;
 
 /// Where the room's scenario comes from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// A shipped preset or lesson by name: every page has it (`scenarios/NAME.json`).
     Preset { name: String },
@@ -121,7 +124,7 @@ impl RoomState {
 
 /// What only the teacher's connection may send.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum TeacherMsg {
     /// A new world: a scenario loaded or reset (`rev` bumped). Actions start empty.
     Scenario {
@@ -150,7 +153,7 @@ pub enum TeacherMsg {
 
 /// What a student's connection may send. Anything else closes that student's connection.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StudentMsg {
     /// The student's choice for the question of lesson step `step`.
     Answer { step: usize, choice: usize },
@@ -181,7 +184,7 @@ pub struct Tally {
 
 /// What the hub sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum HubMsg {
     /// The whole room: on connecting and on a resync. `hub_ms` is the hub's clock when sent (ms
     /// since the Unix epoch, so it goes on across a restart of the hub).

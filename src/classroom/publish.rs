@@ -10,7 +10,6 @@ pub struct Shown {
     /// Which world this is: changes when the page loads a scenario or resets (any value that
     /// differs from the last one's).
     pub world: u64,
-    pub source: Source,
     pub actions: Vec<RoomAction>,
     pub clock: Clock,
     pub lesson: Option<LessonPos>,
@@ -52,17 +51,23 @@ impl Publisher {
         self.room = room;
     }
 
-    /// What to send so the hub's room shows `now`. `refresh_clock`: send the clock even if only
+    /// What to send so the hub's room shows `now`; `source` is asked for only when the world is
+    /// new (a scenario's text can be megabytes). `refresh_clock`: send the clock even if only
     /// its time moved (a playing clock is re-anchored every few seconds, so pages do not drift
     /// from a teacher's page that runs slower than its speed).
-    pub fn publish(&mut self, now: &Shown, refresh_clock: bool) -> Vec<TeacherMsg> {
+    pub fn publish(
+        &mut self,
+        now: &Shown,
+        source: impl FnOnce() -> Source,
+        refresh_clock: bool,
+    ) -> Vec<TeacherMsg> {
         let mut out = Vec::new();
         if self.world != Some(now.world) {
             self.rev += 1;
             self.world = Some(now.world);
             out.push(TeacherMsg::Scenario {
                 rev: self.rev,
-                source: now.source.clone(),
+                source: source(),
             });
             // As the hub takes it: no actions, the clock at 0 (a jump), no lesson yet.
             self.room.actions.clear();
@@ -114,9 +119,6 @@ mod tests {
     fn shown(world: u64, actions: &[u64], t_ms: u64, playing: bool) -> Shown {
         Shown {
             world,
-            source: Source::Preset {
-                name: "crash-hang-stop".into(),
-            },
             actions: actions
                 .iter()
                 .map(|&at_ms| RoomAction {
@@ -134,6 +136,13 @@ mod tests {
             },
             lesson: None,
         }
+    }
+
+    fn publish(p: &mut Publisher, now: &Shown, refresh: bool) -> Vec<TeacherMsg> {
+        let source = || Source::Preset {
+            name: "crash-hang-stop".into(),
+        };
+        p.publish(now, source, refresh)
     }
 
     fn kinds(msgs: &[TeacherMsg]) -> Vec<String> {
@@ -155,42 +164,50 @@ mod tests {
     fn says_only_what_changed() {
         let mut p = Publisher::new();
         assert_eq!(
-            kinds(&p.publish(&shown(1, &[], 0, false), false)),
+            kinds(&publish(&mut p, &shown(1, &[], 0, false), false)),
             ["scenario 1", "clock 0"]
         );
-        assert!(p.publish(&shown(1, &[], 0, false), false).is_empty());
+        assert!(publish(&mut p, &shown(1, &[], 0, false), false).is_empty());
         // Playing: the time moving is not news, until a refresh.
         assert_eq!(
-            kinds(&p.publish(&shown(1, &[], 0, true), false)),
+            kinds(&publish(&mut p, &shown(1, &[], 0, true), false)),
             ["clock 0"]
         );
-        assert!(p.publish(&shown(1, &[], 900, true), false).is_empty());
+        assert!(publish(&mut p, &shown(1, &[], 900, true), false).is_empty());
         assert_eq!(
-            kinds(&p.publish(&shown(1, &[], 2_000, true), true)),
+            kinds(&publish(&mut p, &shown(1, &[], 2_000, true), true)),
             ["clock 2000"]
         );
         // An action, then a fork that replaces it, then a pause.
         assert_eq!(
-            kinds(&p.publish(&shown(1, &[3_000], 3_000, true), false)),
+            kinds(&publish(&mut p, &shown(1, &[3_000], 3_000, true), false)),
             ["actions 0+1", "clock 3000"]
         );
         assert_eq!(
-            kinds(&p.publish(&shown(1, &[3_000, 4_000], 4_000, true), false)),
+            kinds(&publish(
+                &mut p,
+                &shown(1, &[3_000, 4_000], 4_000, true),
+                false
+            )),
             ["actions 1+1", "clock 4000"]
         );
         assert_eq!(
-            kinds(&p.publish(&shown(1, &[3_000, 3_500], 3_500, false), false)),
+            kinds(&publish(
+                &mut p,
+                &shown(1, &[3_000, 3_500], 3_500, false),
+                false
+            )),
             ["actions 1+1", "clock 3500"]
         );
         // A reset: a new world from the same file.
         assert_eq!(
-            kinds(&p.publish(&shown(2, &[], 0, false), false)),
+            kinds(&publish(&mut p, &shown(2, &[], 0, false), false)),
             ["scenario 2", "clock 0"]
         );
         // After the hub restarted: everything again, as a newer revision than the hub has.
         p.reconnected(7);
         assert_eq!(
-            kinds(&p.publish(&shown(2, &[100], 100, false), false)),
+            kinds(&publish(&mut p, &shown(2, &[100], 100, false), false)),
             ["scenario 8", "actions 0+1", "clock 100"]
         );
     }

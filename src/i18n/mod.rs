@@ -12,8 +12,10 @@
 //! - [`checks`]: what a scenario's checks say is wrong (the forms show it).
 //! - [`controls`]: the workshop's forms, picture, inspector and lesson player, and its errors.
 //! - [`live`]: live mode's page.
+//! - [`classroom`]: the classroom's bars (the teacher's and the students').
 
 pub mod checks;
+pub mod classroom;
 pub mod controls;
 pub mod events;
 pub mod live;
@@ -215,7 +217,8 @@ mod tests {
     /// show a value in one and lose it in the other).
     #[test]
     fn every_phrase_has_both_languages() {
-        let catalogues: [(&str, &[(&str, Phrase)]); 5] = [
+        let catalogues: [(&str, &[(&str, Phrase)]); 6] = [
+            ("classroom", super::classroom::ALL),
             ("events", super::events::ALL),
             ("checks", super::checks::ALL),
             ("controls", super::controls::ALL),

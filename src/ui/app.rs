@@ -6,6 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew::Reducible;
 
+use super::classroom::{use_classroom, ClassBar};
 use super::clock::{use_shortcuts, use_sim_clock, SHORTCUTS};
 use super::cluster::{ClusterPart, ClusterView};
 use super::feed::FeedView;
@@ -55,6 +56,7 @@ fn initial_state() -> AppState {
         }
     };
     s.lang = lang;
+    s.class = super::classroom::class_from_url().map(|c| Rc::new(std::cell::RefCell::new(c)));
     s
 }
 
@@ -121,6 +123,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     });
     use_sim_clock(store.clone());
     use_shortcuts(store.clone());
+    use_classroom(store.clone());
     let tab = use_state(|| Tab::Tables);
     let note = store.base.note.clone();
     let lang = store.lang;
@@ -140,6 +143,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <LangToggle store={store.clone()} />
                 <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
             </header>
+            <ClassBar store={store.clone()} />
             { for note.map(|n| html!{
                 <div class="note" data-testid="note"><b>{ lang.t(workshop::WATCH_FOR) }</b>
                     <ul>{ for n.points(lang).iter().map(|pt| html!{ <li>{ pt.clone() }</li> }) }</ul>

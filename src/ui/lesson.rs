@@ -57,15 +57,23 @@ pub fn LessonView(props: &LessonProps) -> Html {
             </div>
         }
     });
+    // A student following the teacher: the steps are the teacher's, an answer waits for the reveal.
+    let following = store.class.as_ref().is_some_and(|c| c.borrow().following());
+    let waiting = store
+        .class
+        .as_ref()
+        .and_then(|c| c.borrow().pending.as_ref().map(|(s, a)| (*s, a.chosen)))
+        .filter(|(s, _)| *s == i)
+        .map(|(_, chosen)| chosen);
     let predict = step.predict.as_ref().map(|p| {
         let answer = player.answer();
         let choices = p.choices.iter().enumerate().map(|(k, c)| {
-            let chosen = answer.is_some_and(|a| a.chosen == k);
+            let chosen = answer.is_some_and(|a| a.chosen == k) || waiting == Some(k);
             // Whether a choice is right is not on the page until the learner has answered.
             let correct = answer.map(|a| a.outcome.right.contains(&k).to_string());
             html! {
                 <button class={classes!("choice", chosen.then_some("chosen"))} data-testid="predict-choice"
-                    data-index={k.to_string()} data-correct={correct} disabled={answer.is_some()}
+                    data-index={k.to_string()} data-correct={correct} disabled={answer.is_some() || waiting.is_some()}
                     onclick={send(LessonMsg::Answer(k))}>{ c.label(lang) }</button>
             }
         });
@@ -90,6 +98,9 @@ pub fn LessonView(props: &LessonProps) -> Html {
             <div class="predict">
                 <p class="question"><b>{ lang.t(controls::PREDICT) }</b>{ p.question.get(lang) }</p>
                 <div class="choices">{ for choices }</div>
+                { if waiting.is_some() && answer.is_none() {
+                    html! { <p class="predict-waiting" data-testid="predict-waiting" role="status">{ lang.t(crate::i18n::classroom::ANSWER_SENT) }</p> }
+                } else { html! {} } }
                 { for result }
             </div>
         }
@@ -119,6 +130,9 @@ pub fn LessonView(props: &LessonProps) -> Html {
             { for predict }
             { for task }
             { for until }
+            { if following {
+                html! { <p class="hint lesson-led">{ lang.t(crate::i18n::classroom::TEACHER_LEADS) }</p> }
+            } else { html! {
             <nav class="lesson-nav">
                 <button data-testid="lesson-back" disabled={i == 0} onclick={send(LessonMsg::Back)}
                     title={lang.t(controls::BACK_TITLE)}>
@@ -127,6 +141,7 @@ pub fn LessonView(props: &LessonProps) -> Html {
                     title={lang.t(controls::NEXT_TITLE)}>
                     { lang.t(if last { controls::LESSON_FINISH } else { controls::LESSON_NEXT }) }</button>
             </nav>
+            } } }
             { if player.finished() { html! { <p class="hint">{ lang.t(controls::LESSON_FINISHED) }</p> } } else { html! {} } }
         </section>
     }

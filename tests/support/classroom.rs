@@ -148,7 +148,8 @@ impl Page {
                 }
             }
             Received::Missed => {
-                self.send(&serde_json::json!({"type": "resync"})).await;
+                self.send(&routelab::classroom::protocol::StudentMsg::Resync)
+                    .await;
                 return;
             }
             Received::Roster(r) => self.roster = Some(r),
@@ -241,7 +242,6 @@ impl Teacher {
     pub fn shown(&self) -> Shown {
         Shown {
             world: self.world,
-            source: self.source.clone(),
             actions: self
                 .tl
                 .branch_actions()
@@ -263,7 +263,8 @@ impl Teacher {
     /// Sends what changed; returns how many messages.
     pub async fn publish(&mut self) -> usize {
         let shown = self.shown();
-        let msgs = self.publisher.publish(&shown, false);
+        let source = self.source.clone();
+        let msgs = self.publisher.publish(&shown, || source, false);
         for m in &msgs {
             self.page.send(m).await;
         }

@@ -22,6 +22,7 @@ struct Student {
 
 /// The teacher's page, the hub's room and the students, with one clock (the hub's ms) for all.
 struct Class {
+    source: Source,
     teacher: Timeline,
     world: u64,
     jump: u64,
@@ -37,6 +38,9 @@ struct Class {
 impl Class {
     fn new() -> Self {
         let mut c = Class {
+            source: Source::Preset {
+                name: PRESET.into(),
+            },
             teacher: world(),
             world: 1,
             jump: 0,
@@ -58,9 +62,6 @@ impl Class {
     fn shown(&self) -> Shown {
         Shown {
             world: self.world,
-            source: Source::Preset {
-                name: PRESET.into(),
-            },
             actions: self
                 .teacher
                 .branch_actions()
@@ -81,7 +82,8 @@ impl Class {
 
     fn publish(&mut self) {
         let shown = self.shown();
-        for m in self.publisher.publish(&shown, false) {
+        let source = self.source.clone();
+        for m in self.publisher.publish(&shown, || source, false) {
             let out = self.room.teacher(m, self.hub_ms).unwrap();
             self.deliver(out, None);
         }

@@ -188,6 +188,14 @@ impl Player {
         self.entered[self.current]
     }
 
+    /// Shows step `step` as someone else walks the lesson (a classroom's teacher): steps passed
+    /// are left as by Next, steps returned to as by Back, the new ones begun at `now`.
+    pub fn go_to_step(&mut self, lesson: &Lesson, step: usize, now: u64) {
+        let step = step.min(self.len().saturating_sub(1));
+        while self.current < step && self.next(lesson, now) {}
+        while self.current > step && self.back().is_some() {}
+    }
+
     /// Whether the whole lesson was walked (the last step left with Next).
     pub fn finished(&self) -> bool {
         self.states

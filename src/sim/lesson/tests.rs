@@ -342,3 +342,30 @@ fn a_producer_task_is_done_by_its_group_topic_and_namesrv() {
     assert!(!task.done_by(&added(0.2, Some("ns-1"))));
     assert!(!task.done_by(&added(0.2, None)));
 }
+
+/// A classroom's student shows the teacher's step: forward as by Next, backward as by Back.
+#[test]
+fn a_follower_goes_to_the_teachers_step() {
+    let sc = with_lesson(&lesson_of(&[step(""), step(FREEZE_B), step(""), step("")])).unwrap();
+    let lesson = sc.lesson.as_ref().unwrap();
+    let mut p = Player::new(lesson, 0);
+    p.go_to_step(lesson, 2, 5_000);
+    assert_eq!(p.current(), 2);
+    assert_eq!(p.entered(2), Some(5_000));
+    // The task of step 1 was not done here: skipped, as Next leaves it.
+    assert_eq!(
+        p.states(),
+        [
+            StepState::Done,
+            StepState::Skipped,
+            StepState::Current,
+            StepState::Ahead
+        ]
+    );
+    p.go_to_step(lesson, 0, 9_000);
+    assert_eq!(p.current(), 0);
+    assert_eq!(p.states()[1..], [StepState::Ahead; 3]);
+    // Past the end: the last step.
+    p.go_to_step(lesson, 99, 9_000);
+    assert_eq!(p.current(), 3);
+}

@@ -130,7 +130,7 @@ impl AppState {
     }
 
     /// The lesson being walked, to change (the state's copy of it: states are cloned per message).
-    fn run_mut(&mut self) -> Option<&mut LessonRun> {
+    pub(super) fn run_mut(&mut self) -> Option<&mut LessonRun> {
         self.lesson.as_mut().map(Rc::make_mut)
     }
 

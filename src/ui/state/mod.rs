@@ -4,10 +4,12 @@
 //! [`Timeline`], so a moment in the past shows exactly what it showed then.
 
 mod changes;
+mod class;
 mod frames;
 mod lesson;
 
 use changes::{changed_keys, touches_tables};
+pub use class::{Class, ClassMsg, Link, Role};
 pub use frames::{Budget, Panels};
 pub use lesson::{LessonMsg, LessonRun};
 
@@ -86,6 +88,18 @@ pub struct AppState {
     pub lesson: Option<Rc<LessonRun>>,
     /// The language lessons are shown in.
     pub lang: Lang,
+    /// Which world this is: a new number for every scenario loaded or reset (the classroom's
+    /// teacher publishes a new one, its students start theirs again).
+    pub world: u64,
+    /// Bumped on every jump of the moment shown (seek, fork, undo), for the classroom's clock.
+    pub jumps: u64,
+    /// The classroom this page is in (`?room=`), shared by every state of the page.
+    pub class: Option<Rc<RefCell<Class>>>,
+}
+
+thread_local! {
+    /// The last world number given.
+    static WORLDS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 impl PartialEq for AppState {
@@ -154,6 +168,8 @@ pub enum Msg {
     /// ← and →: the lesson's Back and Next while one runs, else the timeline's marks.
     KeyBack,
     KeyForward,
+    /// The classroom's connection, the hub's messages and the class bar's buttons.
+    Class(ClassMsg),
 }
 
 impl AppState {
@@ -214,6 +230,12 @@ impl AppState {
             picture: None,
             lesson: None,
             lang: Lang::En,
+            world: WORLDS.with(|w| {
+                w.set(w.get() + 1);
+                w.get()
+            }),
+            jumps: 0,
+            class: None,
         }
     }
 
@@ -255,13 +277,12 @@ impl AppState {
             Ok(mut sc) => {
                 let lesson = sc.lesson.take();
                 let mut next = AppState::new(sc);
-                next.lang = self.lang;
                 match lesson {
                     // A lesson's file: its scenario, walked with the player.
                     Some(l) => next.lesson = Some(Rc::new(LessonRun::new(name, l))),
                     None => next.preset = Some(name),
                 }
-                Rc::new(next)
+                self.world_loaded(next)
             }
             Err(e) => {
                 self.error = Some(self.lang.fill(
@@ -321,6 +342,7 @@ impl AppState {
 
     /// After a seek or an undo: every panel shows another moment, so everything is new.
     fn jumped(&mut self) {
+        self.jumps += 1;
         self.sync_digest();
         self.changed = Rc::default();
         self.tables_version += 1;
@@ -443,7 +465,27 @@ impl AppState {
 impl Reducible for AppState {
     type Action = Msg;
 
+    /// The message, with the classroom around it: a following student's touch starts exploring,
+    /// and the teacher's page publishes what changed.
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        let mut this = self;
+        if this.class.is_some() {
+            let mut s = (*this).clone();
+            if s.class_before(&msg) {
+                s.version += 1;
+                s.panel_versions = [s.version; Panels::COUNT];
+                return Rc::new(s);
+            }
+            this = Rc::new(s);
+        }
+        let next = this.reduce_inner(msg);
+        next.publish();
+        next
+    }
+}
+
+impl AppState {
+    fn reduce_inner(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut s = (*self).clone();
         // Every message changes what is shown, except a frame the clock does not render; a frame
         // the clock renders shows one group of panels.
@@ -466,7 +508,11 @@ impl Reducible for AppState {
                 if !s.playing {
                     return self;
                 }
-                s.play_for(dt_ms, budget.as_ref());
+                if s.class.as_ref().is_some_and(|c| c.borrow().follows_clock()) {
+                    s.follow_for(budget.as_ref());
+                } else {
+                    s.play_for(dt_ms, budget.as_ref());
+                }
             }
             Msg::TogglePlay => {
                 s.playing = !s.playing;
@@ -481,7 +527,7 @@ impl Reducible for AppState {
             Msg::Advance(ms) => s.advance_by(ms),
             Msg::AdvanceToExpiry => s.advance_to_expiry(),
             Msg::Apply(action) => s.apply(action),
-            Msg::Load(scenario) => return Rc::new(AppState::new(*scenario)),
+            Msg::Load(scenario) => return s.world_loaded(AppState::new(*scenario)),
             Msg::LoadPreset(name) => match preset(&name).map(|p| p.json) {
                 Some(Some(json)) => return s.preset_loaded(name, json),
                 Some(None) => s.loading = Some(name),
@@ -513,7 +559,7 @@ impl Reducible for AppState {
             Msg::Reset => {
                 let mut next = AppState::new((*s.base).clone());
                 next.preset = s.preset.clone();
-                return Rc::new(next);
+                return s.world_loaded(next);
             }
             Msg::SelectTopic(t) => {
                 s.topic = t;
@@ -552,6 +598,11 @@ impl Reducible for AppState {
             Msg::KeyForward if s.lesson.is_some() => s.lesson_msg(LessonMsg::Next),
             Msg::KeyBack => s.seek_mark(false),
             Msg::KeyForward => s.seek_mark(true),
+            Msg::Class(m) => {
+                if let Some(next) = s.class_msg(m) {
+                    return next;
+                }
+            }
         }
         Rc::new(s)
     }
