@@ -110,6 +110,13 @@ if (history) {
     `${fmt(history.day_bytes / 1e6, 1)} MB (${fmt(history.day_records, 0)} records)`, '< 50 MB', met(history.day_bytes < 50e6)]);
   rows.push(['`routelab history --since 1h` on that day', `${fmt(history.history_since_1h_ms, 1)} ms`, '< 50 ms', met(history.history_since_1h_ms < 50)]);
 }
+const classroom = load('classroom.json');
+if (classroom) {
+  rows.push([`classroom, ${classroom.students} students on loopback: a teacher's move → every student shows the same state (${classroom.moves} moves)`,
+    `p50 ${fmt(classroom.lag_p50_ms, 1)} ms, p99 ${fmt(classroom.lag_p99_ms, 1)} ms`, '≤ 500 ms', met(classroom.lag_max_ms <= 500)]);
+  rows.push([`classroom: ${classroom.restarted} students killed and restarted mid-lesson, until all caught up`,
+    `${fmt(classroom.restart_catch_up_ms, 0)} ms`, 'all catch up', met(Number.isFinite(classroom.restart_catch_up_ms))]);
+}
 const scrub = load('scrub.json');
 if (scrub) {
   rows.push([`live page, ${fmt(scrub.topics, 0)} topics: a history mark clicked → that moment drawn (Chromium, ${scrub.seeks} seeks)`,

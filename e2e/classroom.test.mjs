@@ -150,3 +150,30 @@ test('a student follows the teacher, explores on their own, and follows again', 
   assert.deepEqual(teacherErrors, []);
   assert.deepEqual(studentErrors, []);
 });
+
+test('the class answers the teacher\'s lesson question, and the teacher reveals the result', async () => {
+  assert.ok(hub, 'the first test started the classroom');
+  const { page: teacher, errors: teacherErrors } = await openPage(`${hub.teacher}#lesson=lesson-2-heartbeats`);
+  await teacher.locator('[data-testid=lesson]').waitFor({ timeout: 15_000 });
+  const { page: student, errors: studentErrors } = await openPage(hub.students);
+  await student.locator('[data-testid=lesson]').waitFor({ timeout: 15_000 });
+  assert.equal(await student.textContent('[data-testid=lesson-step]'), '1 / 6');
+  assert.equal(await student.locator('[data-testid=lesson-next]').count(), 0, 'the teacher leads');
+
+  // Step 2 asks why broker-a will be removed: the student answers, the teacher sees it.
+  await teacher.click('[data-testid=lesson-next]');
+  await waitFor(async () => (await student.textContent('[data-testid=lesson-step]')) === '2 / 6', 'the teacher\'s step');
+  await sameAsTeacher(teacher, student, 'at step 2');
+  await student.click('[data-testid=predict-choice][data-index="1"]');
+  await student.locator('[data-testid=predict-waiting]').waitFor();
+  assert.equal(await student.locator('[data-testid=predict-choice][data-correct]').count(), 0, 'not before the reveal');
+  await teacher.locator('[data-testid=class-tally-bar][data-count="1"]').waitFor({ timeout: 10_000 });
+  await shot(teacher, 'classroom-lesson-teacher.png');
+
+  await teacher.click('[data-testid=class-reveal]');
+  await student.locator('[data-testid=predict-result]').waitFor({ timeout: 10_000 });
+  assert.equal(await student.getAttribute('[data-testid=predict-choice][data-index="1"]', 'data-correct'), 'true');
+  await shot(student, 'classroom-lesson-student.png');
+  assert.deepEqual(teacherErrors, []);
+  assert.deepEqual(studentErrors, []);
+});

@@ -29,5 +29,7 @@ phrases! {
     REFUSED: "The classroom refused: {why}", "课堂拒绝了：{why}";
     /// A student's answer, sent, before the teacher reveals it.
     ANSWER_SENT: "Your answer is in. The teacher reveals the result to everyone.", "你的回答已提交，老师会向全班公布结果。";
+    /// A lesson step's task, on a following student's page: the teacher does it.
+    TEACHER_DOES: "The teacher will: ", "老师将会：";
     TEACHER_LEADS: "The teacher leads this lesson: the steps follow the teacher's.", "这节课由老师带领：步骤跟随老师切换。";
 }

@@ -23,7 +23,10 @@ const STUDENT_KEY: &str = "routelab.student";
 
 /// The classroom the URL asks for (`?room=CODE[&teacher=TOKEN]`), if any.
 pub fn class_from_url() -> Option<Class> {
-    let search = web_sys::window()?.location().search().ok()?;
+    let location = web_sys::window()?.location();
+    let search = location.search().ok()?;
+    // A page opened on a scenario of its own (a share link, `#lesson=`) drives with it.
+    let adopt = location.hash().ok().is_none_or(|h| h.is_empty());
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     let code = params.get("room").filter(|c| !c.is_empty())?;
     let role = if params.get("teacher").is_some() {
@@ -31,7 +34,7 @@ pub fn class_from_url() -> Option<Class> {
     } else {
         Role::Student
     };
-    Some(Class::new(role, code))
+    Some(Class::new(role, code, adopt))
 }
 
 /// `ws(s)://HOST/room/ws?…` for this page.

@@ -47,18 +47,23 @@ pub fn LessonView(props: &LessonProps) -> Html {
         };
         html! { <span class={classes!("dot", class)} title={format!("{} {}", k + 1, run.lesson.steps[k].title.get(lang))} /> }
     });
+    // A student following the teacher: the steps are the teacher's, an answer waits for the reveal.
+    let following = store.class.as_ref().is_some_and(|c| c.borrow().following());
     let task = step.task.as_ref().map(|t| {
         let done = player.task_done();
+        let label = match (done, following) {
+            (true, _) => controls::TASK_DONE,
+            (false, true) => crate::i18n::classroom::TEACHER_DOES,
+            (false, false) => controls::YOUR_TURN,
+        };
         html! {
             <div class={classes!("lesson-task", done.then_some("done"))} data-testid="lesson-task" data-done={done.to_string()}>
-                <b>{ lang.t(if done { controls::TASK_DONE } else { controls::YOUR_TURN }) }</b>
+                <b>{ lang.t(label) }</b>
                 { t.action.describe_in(lang) }
-                { if done { html! {} } else { html! { <p class="hint">{ t.hint.get(lang) }</p> } } }
+                { if done || following { html! {} } else { html! { <p class="hint">{ t.hint.get(lang) }</p> } } }
             </div>
         }
     });
-    // A student following the teacher: the steps are the teacher's, an answer waits for the reveal.
-    let following = store.class.as_ref().is_some_and(|c| c.borrow().following());
     let waiting = store
         .class
         .as_ref()

@@ -52,6 +52,9 @@ pub struct Class {
     publisher: Publisher,
     /// The teacher's page has started publishing (else a welcome with a room going is adopted).
     publishing: bool,
+    /// A teacher's page opened without a scenario of its own (no share link, no `#lesson=`):
+    /// it shows the room going on, if any, rather than replacing it.
+    adopt: bool,
     /// A student stepped aside ("Explore on my own").
     pub exploring: bool,
     /// …and changed their world meanwhile (following again starts it from the scenario).
@@ -78,10 +81,12 @@ pub struct Class {
 }
 
 impl Class {
-    pub fn new(role: Role, code: String) -> Self {
+    /// `adopt`: see [`Class`]'s field.
+    pub fn new(role: Role, code: String, adopt: bool) -> Self {
         Self {
             role,
             code,
+            adopt,
             link: Link::Connecting,
             follower: Follower::new(),
             publisher: Publisher::new(),
@@ -303,7 +308,7 @@ impl AppState {
                 }
                 let mut c = class.borrow_mut();
                 let going = c.follower.room().source.is_some();
-                if c.publishing || !going {
+                if c.publishing || !going || !c.adopt {
                     // This page's world is the room's: tell the hub everything again.
                     let rev = c.follower.room().rev;
                     c.publisher.reconnected(rev);
