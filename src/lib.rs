@@ -8,6 +8,8 @@
 //!
 //! - `admin` (native only): `routelab admin`, mqadmin's NameServer commands over `net`.
 //! - [`bench`](mod@bench): the core benchmark suite, run natively and in the browser with the caller's clock.
+//! - [`classroom`]: `routelab classroom`: the room's protocol, the hub's room, the teacher's
+//!   publisher and the students' follower (core, both targets), and the hub's server (native).
 //! - [`i18n`]: the languages of the workshop (English, 简体中文).
 //! - [`java_order`]: the iteration order of Java's HashMap, HashSet, Hashtable, Properties and
 //!   ConcurrentHashMap, which the route manager follows wherever RocketMQ's order leaves its tables.

@@ -5,7 +5,8 @@
 //! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
 //! live mode; `gate` lets the clock render one group of panels per frame; `timeline` is the
 //! painted timeline that seeks, drawn on `track`, the track live mode's history uses too; `topology` draws the cluster as a picture and `inspector` shows
-//! the node clicked in it; each other module is one panel.
+//! the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub and the
+//! class bar) and `socket` the WebSocket it shares with live mode; each other module is one panel.
 
 mod app;
 mod classroom;
