@@ -177,3 +177,29 @@ test('the class answers the teacher\'s lesson question, and the teacher reveals 
   assert.deepEqual(teacherErrors, []);
   assert.deepEqual(studentErrors, []);
 });
+
+test('after the hub restarts, the teacher\'s page and the students reconnect and the room goes on', async () => {
+  assert.ok(hub, 'the first test started the classroom');
+  const port = Number(new globalThis.URL(hub.teacher).port);
+  const { page: teacher, errors: teacherErrors } = await openPage(hub.teacher);
+  await teacher.locator('[data-testid=class-bar][data-state=teaching]').waitFor();
+  const { page: student, errors: studentErrors } = await openPage(hub.students);
+  await student.locator('[data-testid=class-bar][data-state=following]').waitFor({ timeout: 15_000 });
+  await sameAsTeacher(teacher, student, 'before the restart');
+
+  const before = hub.teacher;
+  hub.child.kill('SIGTERM');
+  await new Promise((r) => hub.child.once('exit', r));
+  await teacher.locator('[data-testid=class-bar][data-state=lost]').waitFor({ timeout: 10_000 });
+  hub = await startClassroom(port);
+  assert.equal(hub.teacher, before, 'the same room and token, kept in --state');
+  await teacher.locator('[data-testid=class-bar][data-state=teaching]').waitFor({ timeout: 20_000 });
+  await student.locator('[data-testid=class-bar][data-state=following]').waitFor({ timeout: 20_000 });
+
+  await teacher.click('[data-testid=advance][data-secs="30"]');
+  await sameAsTeacher(teacher, student, 'after the restart');
+  // The pages' own reconnection attempts are logged by the browser as failed connections.
+  const real = (errors) => errors.filter((e) => !/WebSocket connection .* failed/.test(e));
+  assert.deepEqual(real(teacherErrors), []);
+  assert.deepEqual(real(studentErrors), []);
+});

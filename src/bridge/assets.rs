@@ -41,6 +41,14 @@ impl Assets {
         }
     }
 
+    /// Whether the workshop's page is there (`routelab classroom` checks it at start).
+    pub fn has_workshop(&self) -> bool {
+        match self {
+            Assets::Dir(dir) => dir.join("index.html").is_file(),
+            Assets::Embedded => embedded::has_dashboard(),
+        }
+    }
+
     /// Whether live mode's page is there (checked at start, to say so when it is not).
     pub fn has_live_page(&self) -> bool {
         match self {

@@ -78,6 +78,8 @@ pub struct Handle {
     addr: SocketAddr,
     hub: Arc<Hub>,
     links: Links,
+    /// Why the pages cannot be served, if the workshop's files are missing.
+    built: Result<(), String>,
     kept: String,
     shutdown: CancellationToken,
     server: JoinHandle<()>,
@@ -251,9 +253,17 @@ pub async fn run(args: ClassroomArgs) -> Result<Handle, String> {
     let room = Room::new(kept.code.clone(), links.students.clone(), kept.state);
     let hub = Arc::new(Hub::new(room, saver));
     let shutdown = CancellationToken::new();
+    let assets = Assets::choose(args.dist.as_deref());
+    let built = assets.has_workshop().then_some(()).ok_or_else(|| {
+        format!(
+            "the workshop's page is not in {}: {}",
+            assets.describe(),
+            crate::bridge::assets::how_to_build()
+        )
+    });
     let app = Arc::new(http::App {
         hub: Arc::clone(&hub),
-        assets: Assets::choose(args.dist.as_deref()),
+        assets,
         listen: addr,
         allow_origins,
         token: kept.token,
@@ -276,6 +286,7 @@ pub async fn run(args: ClassroomArgs) -> Result<Handle, String> {
         addr,
         hub,
         links,
+        built,
         kept: kept_text,
         shutdown,
         server,
@@ -298,8 +309,12 @@ pub fn startup_message(h: &Handle) -> String {
              only the teacher's link can drive: keep it to yourself"
         )
     };
+    let pages = match &h.built {
+        Ok(()) => "the teacher's page shows the students' link and its QR code".to_owned(),
+        Err(why) => format!("WARNING: {why}"),
+    };
     format!(
-        "routelab classroom: room {code}, {kept}\nteacher: {teacher}\nstudents: {students}\n  {reach}\n  the teacher's page shows the students' link and its QR code",
+        "routelab classroom: room {code}, {kept}\nteacher: {teacher}\nstudents: {students}\n  {reach}\n  {pages}",
         code = h.hub().code(),
         kept = h.kept(),
         teacher = h.links().teacher,
