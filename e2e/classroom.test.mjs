@@ -19,6 +19,7 @@ const DIST = process.env.ROUTELAB_DIST; // unset: the dashboard inside the relea
 let context;
 let scratch;
 let hub;
+let lessonTeacher; // the second test's teacher's page, replaced by the third's
 
 function freePort() {
   return new Promise((res) => {
@@ -174,6 +175,7 @@ test('the class answers the teacher\'s lesson question, and the teacher reveals 
   await student.locator('[data-testid=predict-result]').waitFor({ timeout: 10_000 });
   assert.equal(await student.getAttribute('[data-testid=predict-choice][data-index="1"]', 'data-correct'), 'true');
   await shot(student, 'classroom-lesson-student.png');
+  lessonTeacher = teacher;
   assert.deepEqual(teacherErrors, []);
   assert.deepEqual(studentErrors, []);
 });
@@ -183,6 +185,9 @@ test('after the hub restarts, the teacher\'s page and the students reconnect and
   const port = Number(new globalThis.URL(hub.teacher).port);
   const { page: teacher, errors: teacherErrors } = await openPage(hub.teacher);
   await teacher.locator('[data-testid=class-bar][data-state=teaching]').waitFor();
+  // One page drives a room: the earlier teacher's page says another took over, and stays out.
+  await lessonTeacher.locator('[data-testid=class-bar][data-state=replaced]').waitFor({ timeout: 10_000 });
+  assert.equal(await lessonTeacher.locator('[data-testid=class-drive]').count(), 1);
   const { page: student, errors: studentErrors } = await openPage(hub.students);
   await student.locator('[data-testid=class-bar][data-state=following]').waitFor({ timeout: 15_000 });
   await sameAsTeacher(teacher, student, 'before the restart');

@@ -271,3 +271,23 @@ async fn a_restarted_hub_resumes_the_room() {
     shows(&mut s, t.shows(), "after the teacher came back").await;
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_teachers_page_takes_over_from_the_first() {
+    let dir = ScratchDir::new("classroom");
+    let h = start(dir.path()).await;
+    let mut first = Teacher::open(&teacher_url(&h), None, "crash-hang-stop").await;
+    first.publish().await;
+    let second = Teacher::open(&teacher_url(&h), None, "crash-hang-stop").await;
+    // One page drives a room: the first is told why it was closed and does not drive any more.
+    match first.page.until_closed().await {
+        Closed::Code(code, why) => {
+            assert_eq!(code, routelab::classroom::protocol::REPLACED_CLOSE_CODE);
+            assert!(why.contains("another page"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(h.hub().connected().0, 1);
+    drop(second);
+    h.shutdown().await;
+}

@@ -214,6 +214,11 @@ pub enum HubMsg {
     Refused { why: String },
 }
 
+/// The close code a teacher's page gets when another teacher's page took over the room (one
+/// page drives a room; 4000–4999 are the application's own codes). The page does not reconnect by
+/// itself: it offers to drive again.
+pub const REPLACED_CLOSE_CODE: u16 = 4001;
+
 /// Largest message a student may send (an answer is about 40 bytes).
 pub const MAX_STUDENT_MESSAGE: usize = 1024;
 /// Largest message the teacher may send: a scenario file (a fork of a 10,000-topic live cluster

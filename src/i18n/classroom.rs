@@ -25,6 +25,9 @@ phrases! {
     JOINING: "Joining room {code}…", "正在加入课堂 {code}…";
     WAITING_FOR_TEACHER: "Waiting for the teacher to start", "等待老师开始";
     LOST: "Connection to the classroom lost: trying again in {s} s", "与课堂的连接已断开：{s} 秒后重试";
+    /// A teacher's page whose link was opened on another page, which drives the room now.
+    REPLACED: "Another page opened the teacher's link and drives the room now. ", "另一个页面打开了老师链接，现在由它主持课堂。";
+    DRIVE_HERE: "Drive from this page", "改由本页面主持";
     CONNECTING: "Connecting to the classroom…", "正在连接课堂…";
     REFUSED: "The classroom refused: {why}", "课堂拒绝了：{why}";
     /// A student's answer, sent, before the teacher reveals it.

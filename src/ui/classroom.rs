@@ -96,11 +96,11 @@ pub fn use_classroom(store: Store) {
                     &url,
                     move || d.0.dispatch(Msg::Class(ClassMsg::Opened)),
                     move |text| d.1.dispatch(Msg::Class(ClassMsg::Frame(text))),
-                    move |_, _| d.2.dispatch(Msg::Class(ClassMsg::Closed)),
+                    move |code, _| d.2.dispatch(Msg::Class(ClassMsg::Closed(code))),
                 );
                 match opened {
                     Ok(s) => *current.borrow_mut() = Some(s),
-                    Err(_) => dispatcher.dispatch(Msg::Class(ClassMsg::Closed)),
+                    Err(_) => dispatcher.dispatch(Msg::Class(ClassMsg::Closed(0))),
                 }
             }
             move || drop(current.borrow_mut().take())
@@ -159,7 +159,7 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
         html! { <p class="class-refused" role="alert">{ lang.fill(words::REFUSED, &[("why", why)]) }</p> }
     });
     let link = match c.link {
-        Link::Open => None,
+        Link::Open | Link::Replaced => None,
         Link::Connecting => Some(lang.t(words::CONNECTING).to_owned()),
         Link::Lost { retry_ms } => {
             Some(lang.fill(words::LOST, &[("s", &(retry_ms / 1000).max(1).to_string())]))
@@ -174,6 +174,7 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
                 Callback::from(move |_: MouseEvent| big_qr.set(!*big_qr))
             };
             let state = match c.link {
+                Link::Replaced => "replaced",
                 Link::Lost { .. } => "lost",
                 _ if !c.follower.welcomed() => "joining",
                 _ => "teaching",
@@ -189,6 +190,11 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
                             { lang.fill(words::ROSTER, &[("following", &r.following.to_string()), ("exploring", &r.exploring.to_string()), ("disconnected", &r.disconnected.to_string())]) }
                         </span>
                         { for link.map(|l| html! { <span class="class-link-state">{ l }</span> }) }
+                        { if c.link == Link::Replaced { html! {
+                            <span class="class-link-state">{ lang.t(words::REPLACED) }
+                                <button class="primary" data-testid="class-drive" onclick={send(ClassMsg::Retry)}>{ lang.t(words::DRIVE_HERE) }</button>
+                            </span>
+                        } } else { html! {} } }
                     </div>
                     { tally(store, &c, lang, send(ClassMsg::Reveal)) }
                     <button class="class-qr" onclick={toggle} title={lang.t(if *big_qr { words::SMALLER_QR } else { words::BIGGER_QR })}>

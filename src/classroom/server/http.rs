@@ -24,7 +24,7 @@ use crate::bridge::access::{check_origin, check_token, Refusal};
 use crate::bridge::assets::Assets;
 use crate::bridge::now_ms;
 use crate::bridge::server::asset_response;
-use crate::classroom::protocol::{MAX_STUDENT_MESSAGE, MAX_TEACHER_MESSAGE};
+use crate::classroom::protocol::{MAX_STUDENT_MESSAGE, MAX_TEACHER_MESSAGE, REPLACED_CLOSE_CODE};
 
 /// What the handlers share.
 #[derive(Debug)]
@@ -208,6 +208,8 @@ enum End {
     Refused(String),
     Broken(String),
     Kicked,
+    /// Another teacher's page took over.
+    Replaced,
 }
 
 async fn serve(app: Arc<App>, socket: WebSocket, role: Role, slot: Option<OwnedSemaphorePermit>) {
@@ -256,28 +258,49 @@ async fn serve(app: Arc<App>, socket: WebSocket, role: Role, slot: Option<OwnedS
             _ = writer => End::Gone,
             end = reader => end,
             _ = conn.kicked.cancelled() => End::Kicked,
+            _ = conn.replaced.cancelled() => End::Replaced,
             _ = app.shutdown.cancelled() => End::Kicked,
         }
     };
     app.hub.disconnect(id);
     drop(slot);
-    match end {
+    let close = |code: u16, why: &str| CloseFrame {
+        code,
+        reason: truncate(why, 120).into(),
+    };
+    let frame = match end {
         End::Refused(why) => {
             tracing::info!(connection = id, "closing a student's page: {why}");
-            let frame = CloseFrame {
-                // 1008: policy violation.
-                code: 1008,
-                reason: truncate(&why, 120).into(),
-            };
-            let _ = tokio::time::timeout(
-                Duration::from_secs(1),
-                sink.send(Message::Close(Some(frame))),
-            )
-            .await;
+            // 1008: policy violation.
+            Some(close(1008, &why))
         }
-        End::Kicked => tracing::info!(connection = id, "page disconnected by the hub"),
-        End::Gone => tracing::info!(connection = id, "page left"),
-        End::Broken(why) => tracing::info!(connection = id, "page's connection ended: {why}"),
+        End::Replaced => {
+            tracing::info!(connection = id, "another teacher's page took over");
+            Some(close(
+                REPLACED_CLOSE_CODE,
+                "another page took over as the teacher's",
+            ))
+        }
+        End::Kicked => {
+            tracing::info!(connection = id, "page disconnected by the hub");
+            None
+        }
+        End::Gone => {
+            tracing::info!(connection = id, "page left");
+            None
+        }
+        End::Broken(why) => {
+            tracing::info!(connection = id, "page's connection ended: {why}");
+            None
+        }
+    };
+    if let Some(frame) = frame {
+        // Bounded: the page may not be reading either.
+        let _ = tokio::time::timeout(
+            Duration::from_secs(1),
+            sink.send(Message::Close(Some(frame))),
+        )
+        .await;
     }
 }
 

@@ -24,12 +24,14 @@ pub enum Role {
     Student(String),
 }
 
-/// One page's end: what to send it, and a token cancelled when the hub drops it.
+/// One page's end: what to send it, and tokens cancelled when the hub drops it.
 #[derive(Debug)]
 pub struct Connection {
     pub id: u64,
     pub rx: mpsc::Receiver<Arc<str>>,
     pub kicked: CancellationToken,
+    /// A teacher's page another teacher's page replaced (one page drives a room).
+    pub replaced: CancellationToken,
 }
 
 #[derive(Debug)]
@@ -37,6 +39,7 @@ struct Conn {
     role: Role,
     tx: mpsc::Sender<Arc<str>>,
     kicked: CancellationToken,
+    replaced: CancellationToken,
 }
 
 #[derive(Debug)]
@@ -92,11 +95,18 @@ impl Hub {
         (teachers, inner.conns.len() - teachers)
     }
 
-    /// A page connected: it gets the room at once.
+    /// A page connected: it gets the room at once. A teacher's page replaces the one that drove
+    /// until now: two pages publishing their own worlds would take the class back and forth.
     pub fn connect(&self, role: Role, hub_ms: u64) -> Connection {
         let (tx, rx) = mpsc::channel(QUEUE);
         let kicked = CancellationToken::new();
+        let replaced = CancellationToken::new();
         let mut inner = self.lock();
+        if role == Role::Teacher {
+            for c in inner.conns.values().filter(|c| c.role == Role::Teacher) {
+                c.replaced.cancel();
+            }
+        }
         let id = inner.next_id;
         inner.next_id += 1;
         let out = match &role {
@@ -109,10 +119,16 @@ impl Hub {
                 role,
                 tx,
                 kicked: kicked.clone(),
+                replaced: replaced.clone(),
             },
         );
         deliver(&mut inner, out, id);
-        Connection { id, rx, kicked }
+        Connection {
+            id,
+            rx,
+            kicked,
+            replaced,
+        }
     }
 
     /// A page's connection ended.

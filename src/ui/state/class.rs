@@ -14,6 +14,7 @@ use super::{AppState, Budget, LessonMsg, Msg};
 use crate::classroom::follow::{Follower, Received};
 use crate::classroom::protocol::{
     Clock, HubMsg, LessonPos, RoomAction, Roster, Source, StudentMsg, Tally, TeacherMsg,
+    REPLACED_CLOSE_CODE,
 };
 use crate::classroom::publish::{Publisher, Shown};
 use crate::sim::lesson::player::Answered;
@@ -40,6 +41,8 @@ pub enum Link {
     Lost {
         retry_ms: u32,
     },
+    /// A teacher's page another teacher's page took over from: it waits to be asked to drive.
+    Replaced,
 }
 
 /// A page's part in a classroom.
@@ -129,8 +132,9 @@ impl Class {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClassMsg {
     Opened,
-    Closed,
-    /// The reconnect timer fired.
+    /// The socket closed, with its close code.
+    Closed(u16),
+    /// The reconnect timer fired (or the teacher asked to drive from this page again).
     Retry,
     /// A text frame from the hub.
     Frame(String),
@@ -231,7 +235,14 @@ impl AppState {
                 c.link = Link::Open;
                 c.failures = 0;
             }
-            ClassMsg::Closed => {
+            ClassMsg::Closed(code) if code == REPLACED_CLOSE_CODE => {
+                let mut c = class.borrow_mut();
+                c.link = Link::Replaced;
+                // Asked to drive again, it takes the room as the other page left it.
+                c.publishing = false;
+                c.adopt = true;
+            }
+            ClassMsg::Closed(_) => {
                 let mut c = class.borrow_mut();
                 c.failures += 1;
                 // 1, 2, 4, 8 s, then every 10 s: a restarting hub is back within seconds.
