@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROKER_BIN, startBroker } from './support/broker.mjs';
+import { waitFor } from './support/process.mjs';
 import { ROUTELAB, startNamesrv, stopNamesrv } from './support/namesrv.mjs';
 import { Connection } from './support/remoting.mjs';
 
@@ -44,18 +45,6 @@ let server;
 let nameSrv;
 let broker;
 
-async function waitFor(check, what, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch { /* not yet */ }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; broker output:\n${broker?.output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 before(async () => {
   assert.ok(existsSync(ROUTELAB), `${ROUTELAB} is missing: run cargo build (or set ROUTELAB_BIN)`);
   assert.ok(existsSync(BROKER_BIN), `${BROKER_BIN} is missing: run scripts/setup --peer (about 14 minutes, once)`);
@@ -78,7 +67,8 @@ before(async () => {
   const api = new MQClientAPI({ nameSrv, httpclient: {}, logger, responseTimeout: 5000 });
   await api.ready();
   try {
-    await waitFor(() => api.getTopicRouteInfoFromNameServer(TOPIC, 3000), `${TOPIC} in the route`);
+    await waitFor(() => api.getTopicRouteInfoFromNameServer(TOPIC, 3000),
+      () => `${TOPIC} in the route; broker output:\n${broker?.output}`);
   } finally {
     await api.close();
   }

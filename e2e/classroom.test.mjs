@@ -7,10 +7,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { freePort, waitFor } from './support/process.mjs';
+import { launchChromium } from './support/workshop.mjs';
 
 const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
 const BIN = resolve(process.env.ROUTELAB_BIN ?? process.env.ROUTELAB_RELEASE_BIN ?? 'target/release/routelab');
@@ -20,24 +20,6 @@ let context;
 let scratch;
 let hub;
 let lessonTeacher; // the second test's teacher's page, replaced by the third's
-
-function freePort() {
-  return new Promise((res) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => res(port));
-    });
-  });
-}
-
-async function waitFor(check, what, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try { if (await check()) return; } catch { /* not yet */ }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 // Starts the classroom and reads its two links from the lines it prints.
 async function startClassroom(port) {
@@ -56,13 +38,7 @@ before(async () => {
   assert.ok(existsSync(BIN), `${BIN} is missing: run scripts/release`);
   mkdirSync(SHOTS, { recursive: true });
   scratch = mkdtempSync(join(tmpdir(), 'routelab-classroom-'));
-  context = await chromium.launchPersistentContext(join(scratch, 'chromium'), {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1500, height: 1000 },
-  });
+  context = await launchChromium(join(scratch, 'chromium'));
 });
 
 after(async () => {

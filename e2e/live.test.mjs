@@ -10,7 +10,8 @@ import { copyFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, readdir
 import net from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { freePort, waitFor } from './support/process.mjs';
+import { launchChromium } from './support/workshop.mjs';
 import { Connection, registerBroker } from './support/remoting.mjs';
 
 const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
@@ -22,24 +23,6 @@ const PEER = process.env.ROUTELAB_PEER_BIN
 const children = [];
 let context;
 let scratch;
-
-function freePort() {
-  return new Promise((res) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => res(port));
-    });
-  });
-}
-
-async function waitFor(check, what, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try { if (await check()) return; } catch { /* not yet */ }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const accepts = (port) => new Promise((res) => {
   const s = net.connect(port, '127.0.0.1', () => { s.destroy(); res(true); });
@@ -78,13 +61,7 @@ before(async () => {
   ROUTELAB = join(scratch, 'deployed', 'routelab');
   copyFileSync(RELEASE, ROUTELAB);
   assert.deepEqual(readdirSync(join(scratch, 'deployed')), ['routelab'], 'the binary alone');
-  context = await chromium.launchPersistentContext(join(scratch, 'chromium'), {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1500, height: 1000 },
-  });
+  context = await launchChromium(join(scratch, 'chromium'));
 });
 
 after(async () => {

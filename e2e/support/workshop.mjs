@@ -10,6 +10,17 @@ import { chromium } from 'playwright-core';
 export const URL = process.env.E2E_URL ?? 'http://127.0.0.1:8080/';
 export const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
 
+// Debian's Chromium, headless, with a profile in `userDataDir` and the tests' window size.
+export function launchChromium(userDataDir) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1500, height: 1000 },
+  });
+}
+
 // Starts one browser for the file's tests (node:test hooks) and returns `open(path)`, which loads
 // a page, waits for the dashboard's clock and collects the page's errors (uncaught ones and the
 // console's). `{ dashboard: false }`: another page, only uncaught errors collected.
@@ -19,13 +30,7 @@ export function workshopBrowser() {
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     userDataDir = mkdtempSync(join(tmpdir(), 'routelab-e2e-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1500, height: 1000 },
-    });
+    context = await launchChromium(userDataDir);
   });
   after(async () => {
     await context?.close();

@@ -3,6 +3,7 @@
 //! what the hub has and says only the difference.
 
 use super::protocol::{Clock, LessonPos, RoomAction, RoomState, Source, TeacherMsg};
+use crate::sim::timeline::Timeline;
 
 /// What the teacher's page shows, as the room should have it.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,6 +14,35 @@ pub struct Shown {
     pub actions: Vec<RoomAction>,
     pub clock: Clock,
     pub lesson: Option<LessonPos>,
+}
+
+impl Shown {
+    /// What a teacher's page showing `tl` publishes: the branch's actions, the moment shown and
+    /// how its clock runs (`jump`: the page's count of jumps), the lesson step.
+    pub fn of(
+        tl: &Timeline,
+        world: u64,
+        (playing, speed, jump): (bool, f64, u64),
+        lesson: Option<LessonPos>,
+    ) -> Shown {
+        Shown {
+            world,
+            actions: tl
+                .branch_actions()
+                .map(|(at_ms, a)| RoomAction {
+                    at_ms,
+                    action: a.clone(),
+                })
+                .collect(),
+            clock: Clock {
+                t_ms: tl.now(),
+                playing,
+                speed,
+                jump,
+            },
+            lesson,
+        }
+    }
 }
 
 /// See the [module docs](self).

@@ -14,9 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use routelab::classroom::follow::{Follower, Received};
-use routelab::classroom::protocol::{
-    Clock, HubMsg, LessonPos, RoomAction, Roster, Source, Tally, TeacherMsg,
-};
+use routelab::classroom::protocol::{HubMsg, LessonPos, Roster, Source, Tally, TeacherMsg};
 use routelab::classroom::publish::{Publisher, Shown};
 use routelab::sim::timeline::Timeline;
 use routelab::sim::{preset_json, Action, Scenario};
@@ -240,24 +238,8 @@ impl Teacher {
     }
 
     pub fn shown(&self) -> Shown {
-        Shown {
-            world: self.world,
-            actions: self
-                .tl
-                .branch_actions()
-                .map(|(at_ms, a)| RoomAction {
-                    at_ms,
-                    action: a.clone(),
-                })
-                .collect(),
-            clock: Clock {
-                t_ms: self.tl.now(),
-                playing: self.playing,
-                speed: 10.0,
-                jump: self.jump,
-            },
-            lesson: self.lesson.clone(),
-        }
+        let clock = (self.playing, 10.0, self.jump);
+        Shown::of(&self.tl, self.world, clock, self.lesson.clone())
     }
 
     /// Sends what changed; returns how many messages.

@@ -2,7 +2,7 @@
 //! moves every follower shows the same world (same state hash, same moment).
 
 use super::*;
-use crate::classroom::protocol::{Clock, RoomAction, Source, StudentMsg};
+use crate::classroom::protocol::{Source, StudentMsg};
 use crate::classroom::publish::{Publisher, Shown};
 use crate::classroom::room::{Deliver, Room};
 use crate::sim::{preset_json, Action, Scenario};
@@ -60,24 +60,12 @@ impl Class {
     }
 
     fn shown(&self) -> Shown {
-        Shown {
-            world: self.world,
-            actions: self
-                .teacher
-                .branch_actions()
-                .map(|(at_ms, a)| RoomAction {
-                    at_ms,
-                    action: a.clone(),
-                })
-                .collect(),
-            clock: Clock {
-                t_ms: self.teacher.now(),
-                playing: self.playing,
-                speed: 10.0,
-                jump: self.jump,
-            },
-            lesson: None,
-        }
+        Shown::of(
+            &self.teacher,
+            self.world,
+            (self.playing, 10.0, self.jump),
+            None,
+        )
     }
 
     fn publish(&mut self) {

@@ -13,8 +13,7 @@ use std::rc::Rc;
 use super::{AppState, Budget, LessonMsg, Msg};
 use crate::classroom::follow::{Follower, Received};
 use crate::classroom::protocol::{
-    Clock, HubMsg, LessonPos, RoomAction, Roster, Source, StudentMsg, Tally, TeacherMsg,
-    REPLACED_CLOSE_CODE,
+    HubMsg, LessonPos, Roster, Source, StudentMsg, Tally, TeacherMsg, REPLACED_CLOSE_CODE,
 };
 use crate::classroom::publish::{Publisher, Shown};
 use crate::sim::lesson::player::Answered;
@@ -469,23 +468,8 @@ impl AppState {
                 revealed: revealed.as_ref() == Some(&(run.name.clone(), step)),
             }
         });
-        Shown {
-            world: self.world,
-            actions: tl
-                .branch_actions()
-                .map(|(at_ms, a)| RoomAction {
-                    at_ms,
-                    action: a.clone(),
-                })
-                .collect(),
-            clock: Clock {
-                t_ms: tl.now(),
-                playing: self.playing,
-                speed: self.speed,
-                jump: self.jumps,
-            },
-            lesson,
-        }
+        let clock = (self.playing, self.speed, self.jumps);
+        Shown::of(&tl, self.world, clock, lesson)
     }
 
     /// The room's source for this world: a preset or lesson by name when unchanged, else the
