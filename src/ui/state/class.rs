@@ -63,6 +63,9 @@ pub struct Class {
     acted: bool,
     /// The page is loading the room's scenario; the world it makes is the room's.
     awaiting_world: bool,
+    /// A teacher's page taking over the room it opened on: it follows the room until its world is
+    /// the room's, then drives.
+    adopting: bool,
     /// The `AppState::world` built for the room's current scenario.
     room_world: Option<u64>,
     pub roster: Roster,
@@ -96,6 +99,7 @@ impl Class {
             exploring: false,
             acted: false,
             awaiting_world: false,
+            adopting: false,
             room_world: None,
             roster: Roster::default(),
             tally: None,
@@ -121,9 +125,10 @@ impl Class {
     }
 
     /// Whether the page's clock follows the teacher's: a following student, or a teacher's page
-    /// still taking over the room it opened on.
+    /// still taking over the room it opened on (a teacher's page the hub has not answered yet
+    /// plays on its own).
     pub fn follows_clock(&self) -> bool {
-        self.following() || (self.role == Role::Teacher && !self.publishing)
+        self.following() || self.adopting
     }
 }
 
@@ -325,6 +330,7 @@ impl AppState {
                     c.publishing = true;
                 } else {
                     // A teacher's page opened on a room going on: show what the room shows.
+                    c.adopting = true;
                     drop(c);
                     return self.load_room_world(class);
                 }
@@ -370,7 +376,7 @@ impl AppState {
             if std::mem::take(&mut c.awaiting_world) {
                 c.follower.world_loaded();
                 c.room_world = Some(next.world);
-                let adopting = c.role == Role::Teacher;
+                let adopting = c.adopting;
                 drop(c);
                 next.follow_now();
                 if adopting {
@@ -378,6 +384,7 @@ impl AppState {
                     let room = c.follower.room().clone();
                     c.publisher.adopted(next.world, room);
                     c.publishing = true;
+                    c.adopting = false;
                 }
             }
         }
