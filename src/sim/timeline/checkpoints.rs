@@ -10,8 +10,11 @@ use crate::sim::Sim;
 pub const MAX_CHECKPOINTS: usize = 64;
 /// The work (timers fired and actions applied) between two snapshots at first; doubled each time
 /// the snapshots are thinned, so a run of any length keeps at most [`MAX_CHECKPOINTS`] and
-/// replaying from one to the next always repeats about the same share of the run.
-const FIRST_SPACING: u64 = 2_000;
+/// replaying from one to the next always repeats about the same share of the run. Small: a small
+/// world's hour (crash-hang-stop fires about 16,000 timers) then fills the snapshots it may keep
+/// rather than 8 of them, and a seek replays an eighth of the work (in the page, where a replay
+/// costs ten times what it does natively); a big world thins to the same spacing as before.
+const FIRST_SPACING: u64 = 250;
 
 /// The world at a moment of the history, with what the dashboard derived up to it.
 #[derive(Clone, Debug)]
