@@ -133,15 +133,29 @@ pub struct Broker {
     pub broker_name: String,
     pub broker_id: i64,
     pub addr: String,
+    /// Its group's `zoneName` and `enableActingMaster` when it appeared (a 5.x NameServer writes
+    /// them at every registration), so a replay rebuilds a group that appeared after a checkpoint
+    /// as it was. Absent on 4.x and in records written before they were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_acting_master: Option<bool>,
 }
 
-impl From<Member> for Broker {
-    fn from(m: Member) -> Self {
+impl Broker {
+    /// The member `m` of `view`, with its group's attributes there.
+    fn in_view(m: &Member, view: &NamesrvView) -> Self {
+        let group = view
+            .cluster
+            .broker_addr_table
+            .get(&crate::model::BrokerName::from(m.name.as_str()));
         Self {
-            cluster: m.cluster,
-            broker_name: m.name,
+            cluster: m.cluster.clone(),
+            broker_name: m.name.clone(),
             broker_id: m.id,
-            addr: m.addr,
+            addr: m.addr.clone(),
+            zone_name: group.and_then(|g| g.zone_name.clone()),
+            enable_acting_master: group.and_then(|g| g.enable_acting_master),
         }
     }
 }
@@ -272,10 +286,18 @@ pub fn changes(old: &NamesrvView, new: &NamesrvView) -> Vec<Record> {
             members(new).into_iter().collect(),
         );
         for m in was.difference(&is) {
-            out.push(record(at, since, Change::BrokerGone(m.clone().into())));
+            out.push(record(
+                at,
+                since,
+                Change::BrokerGone(Broker::in_view(m, old)),
+            ));
         }
         for m in is.difference(&was) {
-            out.push(record(at, since, Change::BrokerAppeared(m.clone().into())));
+            out.push(record(
+                at,
+                since,
+                Change::BrokerAppeared(Broker::in_view(m, new)),
+            ));
         }
     }
 

@@ -70,6 +70,12 @@ fn apply(view: &mut NamesrvView, r: &Record) {
                 .or_insert_with(|| {
                     BrokerData::new(b.cluster.as_str().into(), b.broker_name.as_str().into())
                 });
+            // A 5.x registration sets both on the group (RouteInfoManager.registerBroker); a record
+            // without them (4.x, or written before they were kept) leaves the group as it was.
+            if b.enable_acting_master.is_some() {
+                group.enable_acting_master = b.enable_acting_master;
+                group.zone_name = b.zone_name.clone();
+            }
             group
                 .broker_addrs
                 .insert(b.broker_id, b.addr.as_str().into());

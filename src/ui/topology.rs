@@ -8,7 +8,7 @@
 //! each with `data-state` (`running`, `frozen`, `killed`, `stopped`; a NameServer `up`). Above
 //! [`COLLAPSE_ABOVE`] brokers each group is one node, `node-group-<name>`.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -169,12 +169,33 @@ struct Picture {
     height: f64,
 }
 
+/// The groups whose queues are all read-only on every NameServer that routes them (write perm
+/// wiped). A walk over each NameServer's topicQueueTable: on big-cluster (10,000 topics) it took more
+/// than a frame, so the picture makes it again only when a table changed, not at every render.
+fn read_only_groups(sim: &Sim) -> BTreeSet<String> {
+    let mut writable: BTreeMap<&str, bool> = BTreeMap::new();
+    for ns in sim.namesrvs() {
+        for (_, queues) in ns.manager.topic_queue_table().iter() {
+            for (name, qd) in queues {
+                let w = writable.entry(name.as_str()).or_insert(false);
+                *w |= is_writeable(qd.perm);
+            }
+        }
+    }
+    writable
+        .into_iter()
+        .filter(|(_, w)| !*w)
+        .map(|(name, _)| name.to_owned())
+        .collect()
+}
+
 /// Lays the world out, its words in `lang`. `picks` gives the recent sends per producer for the
 /// flow thickness.
 fn picture(
     lang: Lang,
     sim: &Sim,
     picks: &BTreeMap<crate::model::ProducerGroup, VecDeque<super::state::Pick>>,
+    read_only: &BTreeSet<String>,
 ) -> Picture {
     let now = sim.now();
     let collapse = collapsed(sim);
@@ -209,16 +230,6 @@ fn picture(
             .or_default()
             .push(i);
     }
-    // Which groups still have a writable queue on some NameServer (read-only: write perm wiped).
-    let mut writable: BTreeMap<&str, bool> = BTreeMap::new();
-    for ns in sim.namesrvs() {
-        for (_, queues) in ns.manager.topic_queue_table().iter() {
-            for (name, qd) in queues {
-                let w = writable.entry(name.as_str()).or_insert(false);
-                *w |= is_writeable(qd.perm);
-            }
-        }
-    }
     let member_w = if collapse { 34.0 } else { 110.0 };
     let (mut x, mut y) = (left - 10.0, 170.0);
     let row_h = if collapse { 70.0 } else { 110.0 };
@@ -239,7 +250,7 @@ fn picture(
             .filter_map(|ns| ns.manager.broker_addr_table().get(name))
             .map(|bd| bd.broker_addrs.contains_key(&crate::model::MASTER_ID))
             .collect();
-        let read_only = writable.get(name).is_some_and(|w| !*w);
+        let read_only = read_only.contains(*name);
         groups.push(GroupBox {
             name: (*name).to_owned(),
             x,
@@ -439,8 +450,16 @@ pub struct TopologyProps {
 #[component]
 pub fn TopologyView(props: &TopologyProps) -> Html {
     let store = &props.store;
+    // The same key as the tables' rows (tables.rs): the world shown and its tables' version.
+    let read_only = use_memo(
+        (
+            std::rc::Rc::as_ptr(&store.timeline) as usize,
+            store.tables_version,
+        ),
+        |_| read_only_groups(&store.sim()),
+    );
     let sim = store.sim();
-    let pic = picture(store.lang, &sim, &store.picks);
+    let pic = picture(store.lang, &sim, &store.picks, &read_only);
     let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
     let now = sim.now();
     // Pulses of what happened within the last moment of real time at this speed; none while

@@ -25,6 +25,10 @@ fn random_view(rng: &mut SeededRng, at: u64) -> NamesrvView {
             continue;
         }
         let mut group = BrokerData::new("DefaultCluster".into(), (*g).into());
+        // A 5.x NameServer's group attributes, fixed by the broker's config: a group that appears
+        // after a checkpoint must come back with them.
+        group.enable_acting_master = Some(i % 2 == 0);
+        group.zone_name = (i < 2).then(|| format!("zone-{i}"));
         group
             .broker_addrs
             .insert(0, format!("10.0.0.{i}:10911").into());
