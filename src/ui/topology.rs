@@ -552,7 +552,8 @@ fn esc(text: &str) -> String {
 }
 
 /// The picture without its pulses, as the SVG markup of its three layers: the groups' boxes (which
-/// give the picture its size), the edges, the nodes (on top, where clicks land); its words in `lang`.
+/// give the picture its size), the edges, the groups' labels and the nodes (on top, where clicks
+/// land); its words in `lang`.
 fn drawing(
     lang: Lang,
     pic: &Picture,
@@ -569,6 +570,7 @@ fn drawing(
         r#"<svg class="topology groups" viewBox="{view_box}" role="img" aria-label="{}">"#,
         esc(lang.t(controls::PICTURE_LABEL))
     );
+    let mut labels = String::new();
     for g in &pic.groups {
         let mut class = String::from("group-box");
         let mut note = String::new();
@@ -600,17 +602,19 @@ fn drawing(
             px(g.w),
             esc(&lang.fill(controls::GROUP_TITLE, &[("name", &g.name), ("note", &note)]))
         );
+        out.push_str("</g>");
         if !collapsed {
+            // The label goes on top, over the edges: a busy group's send edges cross its box, and
+            // its state ("read-only", "no master") must stay readable.
             let _ = write!(
-                out,
-                r#"<text x="{}" y="{}" class="group-label">{}{}</text>"#,
+                labels,
+                r#"<g class="{class}"><text x="{}" y="{}" class="group-label">{}{}</text></g>"#,
                 px(g.x + 6.0),
                 px(g.y + 16.0),
                 esc(&g.name),
                 esc(&words)
             );
         }
-        out.push_str("</g>");
     }
     out.push_str("</svg>");
     let groups = std::mem::replace(&mut out, open("edges"));
@@ -631,6 +635,7 @@ fn drawing(
     }
     out.push_str("</svg>");
     let edges = std::mem::replace(&mut out, open("nodes"));
+    out.push_str(&labels);
     for n in &pic.nodes {
         let sel = if selected == Some(&n.select) {
             " selected"
