@@ -104,11 +104,8 @@ struct NsTablesProps {
 #[component]
 fn NsTables(props: &NsTablesProps) -> Html {
     let (store, i) = (&props.store, props.ns);
-    let key = (
-        std::rc::Rc::as_ptr(&store.timeline) as usize,
-        store.tables_version,
-        props.filter.clone(),
-    );
+    let (world, version) = store.tables_key();
+    let key = (world, version, props.filter.clone());
     let total = *use_memo(key.clone(), |(_, _, f)| {
         store.sim().namesrvs().get(i).map_or(0, |ns| {
             ns.manager
@@ -120,7 +117,7 @@ fn NsTables(props: &NsTablesProps) -> Html {
         })
     });
     let topic_cb = (*use_memo(key.clone(), |(_, _, f)| topic_rows(store, i, f.clone()))).clone();
-    let addr_cb = (*use_memo((key.0, key.1), |_| addr_rows(store, i))).clone();
+    let addr_cb = (*use_memo(store.tables_key(), |_| addr_rows(store, i))).clone();
     let sim = store.sim();
     let Some(ns) = sim.namesrvs().get(i) else {
         return html! {};

@@ -450,14 +450,7 @@ pub struct TopologyProps {
 #[component]
 pub fn TopologyView(props: &TopologyProps) -> Html {
     let store = &props.store;
-    // The same key as the tables' rows (tables.rs): the world shown and its tables' version.
-    let read_only = use_memo(
-        (
-            std::rc::Rc::as_ptr(&store.timeline) as usize,
-            store.tables_version,
-        ),
-        |_| read_only_groups(&store.sim()),
-    );
+    let read_only = use_memo(store.tables_key(), |_| read_only_groups(&store.sim()));
     let sim = store.sim();
     let pic = picture(store.lang, &sim, &store.picks, &read_only);
     let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));

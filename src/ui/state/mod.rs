@@ -188,6 +188,12 @@ impl AppState {
             .unwrap_or_else(|| !super::topology::collapsed(&self.sim()))
     }
 
+    /// What views derived from the route tables are kept by: the world shown and its tables'
+    /// version (`tables_version`), so they are made again only when a table changed.
+    pub fn tables_key(&self) -> (usize, u64) {
+        (Rc::as_ptr(&self.timeline) as usize, self.tables_version)
+    }
+
     /// The world at the moment shown.
     pub fn sim(&self) -> Ref<'_, Sim> {
         Ref::map(self.timeline.borrow(), Timeline::sim)
