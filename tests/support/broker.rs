@@ -60,11 +60,62 @@ pub struct Broker {
     dir: ScratchDir,
 }
 
+/// How many times a broker that exits before it has started is started again, on new ports and a
+/// new store. Once in many CI runs the broker quit at startup with code 70 (its startup rolls back
+/// when any step fails, the first registration with the NameServer included); each failed attempt
+/// is printed with the lines that say why, and a second start shows whether it recurs.
+const START_ATTEMPTS: usize = 3;
+
+/// What the broker prints once its startup is complete: listeners up and registered with every
+/// NameServer. Accepting connections is not enough: the first registration comes after the
+/// listeners, and a failed one rolls the whole startup back.
+const STARTED: &str = "started successfully";
+
+/// The lines of a broker's log that say why it stopped (errors, its startup rollback), then its
+/// last lines.
+fn why_it_stopped(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut why: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains("ERROR") || l.contains("Rolling back") || l.contains("cause="))
+        .collect();
+    why.push("--- the last lines it printed:");
+    why.extend(&lines[lines.len().saturating_sub(10)..]);
+    why.join("\n")
+}
+
 impl Broker {
     /// Starts broker `name` of `DefaultCluster` registering with the NameServer at `namesrv`, and
-    /// waits until it accepts connections (it registers at start, then again after 10 s and every
-    /// 30 s).
+    /// waits until it has started and accepts connections (it registers at start, then again after
+    /// 10 s and every 30 s).
     pub fn start(namesrv: &str, name: &str) -> Self {
+        let mut failures = Vec::new();
+        for attempt in 1..=START_ATTEMPTS {
+            let mut broker = Self::spawn(namesrv, name);
+            match broker.wait_started() {
+                Ok(()) => {
+                    if !failures.is_empty() {
+                        eprintln!("broker {name} started at attempt {attempt}");
+                    }
+                    return broker;
+                }
+                Err(why) => {
+                    let failure = format!("attempt {attempt}: {why}");
+                    eprintln!("{failure}");
+                    failures.push(failure);
+                }
+            }
+        }
+        panic!(
+            "broker {name} did not start in {START_ATTEMPTS} attempts (note: it refuses to start \
+             when it cannot register with its NameServer, or a port it was given is taken):\n{}",
+            failures.join("\n\n")
+        );
+    }
+
+    /// One start, on new ports with a new store.
+    fn spawn(namesrv: &str, name: &str) -> Self {
         let bin = broker_bin();
         let dir = ScratchDir::new("broker");
         let port = free_listen_port();
@@ -121,37 +172,37 @@ impl Broker {
             .stderr(err)
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
-        let mut broker = Self {
+        Self {
             child: Some(child),
             name: name.to_owned(),
             cluster: cluster.to_owned(),
             port,
             ha_port,
             dir,
-        };
-        broker.wait_ready();
-        broker
+        }
     }
 
-    fn wait_ready(&mut self) {
+    /// Waits until the broker has started and accepts connections; says why when it exited first.
+    fn wait_started(&mut self) -> Result<(), String> {
         let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, self.port));
         let start = Instant::now();
         loop {
-            if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
-                return;
+            if self.log().contains(STARTED)
+                && TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok()
+            {
+                return Ok(());
             }
             if let Some(Ok(Some(status))) = self.child.as_mut().map(|c| c.try_wait()) {
-                panic!(
-                    "the broker exited with {status} before listening on {addr} (note: it refuses \
-                     to start when the disk holding its store, here the temp directory, is more than \
-                     75 % full); log:\n{}",
-                    self.log()
-                );
+                self.child = None;
+                return Err(format!(
+                    "the broker exited with {status} before it started on {addr}:\n{}",
+                    why_it_stopped(&self.log())
+                ));
             }
             assert!(
                 start.elapsed() < START_LIMIT,
-                "the broker did not listen on {addr} within {START_LIMIT:?}; log:\n{}",
-                self.log()
+                "the broker did not start on {addr} within {START_LIMIT:?}:\n{}",
+                why_it_stopped(&self.log())
             );
             std::thread::sleep(Duration::from_millis(20));
         }
