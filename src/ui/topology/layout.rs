@@ -1,0 +1,323 @@
+//! Where the picture's nodes, group boxes and edges go, and how each looks, from the world shown.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use super::super::state::Selection;
+use super::super::state_name;
+use super::collapsed;
+use crate::i18n::{controls, Lang};
+use crate::model::perm::is_writeable;
+use crate::sim::Sim;
+
+/// Sends to a broker within this many virtual ms thicken its edge.
+const FLOW_WINDOW_MS: u64 = 10_000;
+/// The drawing's width in SVG units.
+pub(super) const W: f64 = 1000.0;
+
+/// A node's place and look.
+pub(super) struct Node {
+    pub(super) id: String,
+    pub(super) testid: String,
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) label: String,
+    pub(super) sub: String,
+    pub(super) state: &'static str,
+    /// What clicking it selects.
+    pub(super) select: Selection,
+    pub(super) kind: &'static str,
+}
+
+/// One broker group's box.
+pub(super) struct GroupBox {
+    pub(super) name: String,
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) w: f64,
+    /// No NameServer holds the group.
+    pub(super) gone: bool,
+    /// The NameServers hold the group, none with a master.
+    pub(super) no_master: bool,
+    pub(super) read_only: bool,
+}
+
+pub(super) struct Picture {
+    pub(super) nodes: Vec<Node>,
+    pub(super) groups: Vec<GroupBox>,
+    /// (from id, to id, class, stroke width, title).
+    pub(super) edges: Vec<(String, String, &'static str, f64, String)>,
+    pub(super) height: f64,
+}
+
+/// The groups whose queues are all read-only on every NameServer that routes them (write perm
+/// wiped). A walk over each NameServer's topicQueueTable: on big-cluster (10,000 topics) it took more
+/// than a frame, so the picture makes it again only when a table changed, not at every render.
+pub(super) fn read_only_groups(sim: &Sim) -> BTreeSet<String> {
+    let mut writable: BTreeMap<&str, bool> = BTreeMap::new();
+    for ns in sim.namesrvs() {
+        for (_, queues) in ns.manager.topic_queue_table().iter() {
+            for (name, qd) in queues {
+                let w = writable.entry(name.as_str()).or_insert(false);
+                *w |= is_writeable(qd.perm);
+            }
+        }
+    }
+    writable
+        .into_iter()
+        .filter(|(_, w)| !*w)
+        .map(|(name, _)| name.to_owned())
+        .collect()
+}
+
+/// Lays the world out, its words in `lang`. `picks` gives the recent sends per producer for the
+/// flow thickness.
+pub(super) fn picture(
+    lang: Lang,
+    sim: &Sim,
+    picks: &BTreeMap<crate::model::ProducerGroup, VecDeque<super::super::state::Pick>>,
+    read_only: &BTreeSet<String>,
+) -> Picture {
+    let now = sim.now();
+    let collapse = collapsed(sim);
+    let mut nodes = Vec::new();
+    let mut edges = Vec::new();
+    // NameServers in a row along the top.
+    let ns_count = sim.namesrvs().len().max(1);
+    let left = 230.0;
+    let span = W - left - 40.0;
+    for (i, ns) in sim.namesrvs().iter().enumerate() {
+        let x = left + span * (i as f64 + 0.5) / ns_count as f64;
+        nodes.push(Node {
+            id: format!("n:{}", ns.name),
+            testid: format!("node-namesrv-{}", ns.name),
+            x,
+            y: 40.0,
+            label: ns.name.clone(),
+            sub: lang.fill(
+                controls::LIVE_COUNT,
+                &[("count", &ns.manager.broker_live_table().len().to_string())],
+            ),
+            state: "up",
+            select: Selection::Namesrv(ns.name.clone()),
+            kind: "namesrv",
+        });
+    }
+    // Broker groups below, in rows; each group's members side by side, the master first.
+    let mut by_group: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    for (i, b) in sim.brokers().iter().enumerate() {
+        by_group
+            .entry((b.spec.cluster.as_str(), b.spec.name.as_str()))
+            .or_default()
+            .push(i);
+    }
+    let member_w = if collapse { 34.0 } else { 110.0 };
+    let (mut x, mut y) = (left - 10.0, 170.0);
+    let row_h = if collapse { 70.0 } else { 110.0 };
+    let mut groups = Vec::new();
+    for ((_, name), members) in &by_group {
+        let mut members = members.clone();
+        crate::sort::sort_by_key(&mut members, |&i| sim.brokers()[i].spec.id);
+        let shown = if collapse { 1 } else { members.len() };
+        let w = shown as f64 * member_w + 12.0;
+        if x + w > W - 10.0 {
+            x = left - 10.0;
+            y += row_h;
+        }
+        // As the NameServers see the group: held by none, or held without a master (id 0).
+        let held: Vec<bool> = sim
+            .namesrvs()
+            .iter()
+            .filter_map(|ns| ns.manager.broker_addr_table().get(name))
+            .map(|bd| bd.broker_addrs.contains_key(&crate::model::MASTER_ID))
+            .collect();
+        let read_only = read_only.contains(*name);
+        groups.push(GroupBox {
+            name: (*name).to_owned(),
+            x,
+            y: y - 48.0,
+            w,
+            gone: held.is_empty(),
+            no_master: !held.is_empty() && !held.iter().any(|m| *m),
+            read_only,
+        });
+        if collapse {
+            let master = members
+                .iter()
+                .map(|&i| &sim.brokers()[i])
+                .find(|b| b.spec.id == 0);
+            let state = master.map_or("stopped", |b| state_name(b.state));
+            nodes.push(Node {
+                id: format!("g:{name}"),
+                testid: format!("node-group-{name}"),
+                x: x + w / 2.0,
+                y,
+                label: name.strip_prefix("broker-").unwrap_or(name).to_owned(),
+                sub: String::new(),
+                state,
+                select: Selection::Broker(master.map(|b| b.addr.clone()).unwrap_or_default()),
+                kind: "group",
+            });
+        } else {
+            for (k, &i) in members.iter().enumerate() {
+                let b = &sim.brokers()[i];
+                let bx = x + 6.0 + member_w * (k as f64 + 0.5);
+                nodes.push(Node {
+                    id: format!("b:{}", b.addr),
+                    testid: format!("node-broker-{}", b.addr),
+                    x: bx,
+                    y,
+                    label: if b.spec.id == 0 {
+                        "master".into()
+                    } else {
+                        format!("slave {}", b.spec.id)
+                    },
+                    sub: b.addr.clone(),
+                    state: state_name(b.state),
+                    select: Selection::Broker(b.addr.clone()),
+                    kind: "broker",
+                });
+                // Its channel to each NameServer: drawn while the NameServer holds the broker.
+                for (n, ns) in sim.namesrvs().iter().enumerate() {
+                    let held = ns
+                        .manager
+                        .broker_live_table()
+                        .iter()
+                        .find(|(k, _)| k.broker_addr == b.addr.as_str())
+                        .map(|(_, l)| now.saturating_sub(l.last_update_timestamp));
+                    let cut = sim.is_link_cut(&b.addr, n);
+                    let (class, title) = match (held, cut) {
+                        (_, true) => (
+                            "cut",
+                            lang.fill(
+                                controls::LINK_CUT_TITLE,
+                                &[("broker", &b.addr), ("namesrv", &ns.name)],
+                            ),
+                        ),
+                        // No age in the title: the drawing stays the same string between heartbeats.
+                        (Some(_), false) => (
+                            "channel",
+                            lang.fill(
+                                controls::HOLDS_TITLE,
+                                &[("namesrv", &ns.name), ("broker", &b.addr)],
+                            ),
+                        ),
+                        (None, false) => continue,
+                    };
+                    edges.push((
+                        format!("b:{}", b.addr),
+                        format!("n:{}", ns.name),
+                        class,
+                        1.5,
+                        title,
+                    ));
+                }
+            }
+        }
+        x += w + 14.0;
+    }
+    let brokers_bottom = y + 64.0;
+    // Producers down the left side, each to its NameServer and to the masters its route names.
+    let active: Vec<_> = sim.producers().iter().filter(|p| p.active).collect();
+    for (i, p) in active.iter().enumerate() {
+        let py = 40.0 + 70.0 * i as f64;
+        let id = format!("p:{}", p.spec.group);
+        nodes.push(Node {
+            id: id.clone(),
+            testid: format!("node-producer-{}", p.spec.group),
+            x: 80.0,
+            y: py,
+            label: p.spec.group.clone(),
+            sub: format!("→ {}", p.spec.topic),
+            state: "running",
+            select: Selection::Producer(p.spec.group.clone()),
+            kind: "producer",
+        });
+        if let Some(ns) = p.namesrv.and_then(|n| sim.namesrvs().get(n)) {
+            edges.push((
+                id.clone(),
+                format!("n:{}", ns.name),
+                "poll",
+                1.2,
+                lang.fill(
+                    controls::POLLS_TITLE,
+                    &[("group", &p.spec.group), ("namesrv", &ns.name)],
+                ),
+            ));
+        }
+        let recent = picks.get(p.spec.group.as_str());
+        for bd in p
+            .info
+            .iter()
+            .flat_map(|i| i.topic_route_data.broker_datas.iter())
+        {
+            let Some(addr) = bd.master_addr() else {
+                continue;
+            };
+            let to = if collapse {
+                format!("g:{}", bd.broker_name)
+            } else {
+                format!("b:{addr}")
+            };
+            let sent = recent
+                .into_iter()
+                .flatten()
+                .filter(|pk| pk.broker == bd.broker_name && pk.t + FLOW_WINDOW_MS >= now)
+                .count();
+            // A route entry the producer's NameServer no longer holds: the producer's copy is stale.
+            let stale = p
+                .namesrv
+                .and_then(|n| sim.namesrvs().get(n))
+                .is_some_and(|ns| {
+                    !ns.manager
+                        .broker_live_table()
+                        .iter()
+                        .any(|(k, _)| k.broker_addr == addr.as_str())
+                });
+            // Thicker by the order of magnitude of what was sent (1, 2–3, 4–7, …): the width, like
+            // the title, changes only when the flow really changes, so the drawing's markup stays the
+            // same string from one frame to the next and the page is not rebuilt at every send.
+            let level = usize::BITS - sent.leading_zeros();
+            let width = 1.0 + f64::from(level) * 1.6;
+            let title = lang.fill(
+                controls::SENDS_TITLE,
+                &[
+                    ("group", &p.spec.group),
+                    ("broker", bd.broker_name.as_str()),
+                    ("addr", addr.as_str()),
+                    (
+                        "flow",
+                        if sent > 0 {
+                            lang.t(controls::SENDS_FLOW_NOTE)
+                        } else {
+                            ""
+                        },
+                    ),
+                    (
+                        "stale",
+                        if stale {
+                            lang.t(controls::SENDS_STALE_NOTE)
+                        } else {
+                            ""
+                        },
+                    ),
+                ],
+            );
+            edges.push((
+                id.clone(),
+                to,
+                if stale { "send stale" } else { "send" },
+                width,
+                title,
+            ));
+        }
+    }
+    let height = brokers_bottom
+        .max(40.0 + 70.0 * active.len() as f64)
+        .max(200.0);
+    Picture {
+        nodes,
+        groups,
+        edges,
+        height,
+    }
+}

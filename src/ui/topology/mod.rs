@@ -1,0 +1,132 @@
+//! The cluster as a picture (SVG): NameServers in a row, broker groups (master and slaves) below
+//! them, producers on the side; an edge per broker ↔ NameServer channel the NameServer holds, per
+//! producer → its NameServer and per producer → the brokers its cached route sends to. What happens
+//! in simulated time moves along the edges as pulses: heartbeats, route polls, sends (a failed one
+//! turns red and stops halfway). Sends also thicken their edge by how many went there lately.
+//!
+//! Test contract: nodes are `node-broker-<addr>`, `node-namesrv-<name>`, `node-producer-<group>`,
+//! each with `data-state` (`running`, `frozen`, `killed`, `stopped`; a NameServer `up`). Above
+//! [`COLLAPSE_ABOVE`] brokers each group is one node, `node-group-<name>`.
+//!
+//! Here: when to collapse, and the component. `traffic` keeps what moved for the pulses, `layout`
+//! places the nodes, groups and edges, `markup` writes the drawing's SVG.
+
+mod layout;
+mod markup;
+mod traffic;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::state::{Msg, Selection};
+use super::Store;
+use crate::sim::Sim;
+use layout::{picture, read_only_groups, W};
+use markup::{drawing, px};
+pub use traffic::{record_traffic, Traffic};
+
+/// Above this many brokers the picture shows one node per broker group.
+pub const COLLAPSE_ABOVE: usize = 20;
+/// Whether the picture shows one node per broker group: for a cluster of more than
+/// [`COLLAPSE_ABOVE`] brokers, counting those the scenario starts later (a rolling start adds them
+/// one by one: the picture should not change its kind halfway through).
+pub fn collapsed(sim: &Sim) -> bool {
+    let planned = sim.scenario().brokers.len()
+        + sim
+            .scenario()
+            .actions
+            .iter()
+            .filter(|a| matches!(a.action, crate::sim::Action::AddBroker(_)))
+            .count();
+    sim.brokers().len().max(planned) > COLLAPSE_ABOVE
+}
+
+/// How many pulses move at once at most: at high speed or rate the rest only thicken the edges.
+/// Each is animated on the main thread (an SVG element): 36 took a sixth of the page's main-thread
+/// time at 60× on crash-hang-stop (BENCHMARKS.md, "Time travel").
+const MAX_PULSES: usize = 12;
+/// Real ms a pulse takes along its edge (`.pulse` in style.css).
+const PULSE_REAL_MS: f64 = 900.0;
+#[derive(Properties, PartialEq)]
+pub struct TopologyProps {
+    pub store: Store,
+}
+
+#[component]
+pub fn TopologyView(props: &TopologyProps) -> Html {
+    let store = &props.store;
+    let read_only = use_memo(store.tables_key(), |_| read_only_groups(&store.sim()));
+    let sim = store.sim();
+    let pic = picture(store.lang, &sim, &store.picks, &read_only);
+    let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
+    let now = sim.now();
+    // Pulses of what happened within the last moment of real time at this speed; none while
+    // paused (nothing moves).
+    let window = (PULSE_REAL_MS * store.speed) as u64;
+    let pulses: Vec<&Traffic> = if store.playing {
+        store
+            .traffic
+            .iter()
+            .rev()
+            .filter(|t| t.t + window >= now)
+            .take(MAX_PULSES)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let collapsed = collapsed(&sim);
+    let selected = store.selection.as_ref();
+    let view_box = format!("0 0 {W} {}", px(pic.height));
+    // The drawing is markup (its elements written by hand are a few hundred bytes of code; as Yew
+    // elements they were 20 KB of the bundle), in three layers: the groups' boxes, the edges, the
+    // nodes. A layer is replaced only when its markup changed, so edges thickening as sends come
+    // do not make the page lay the nodes and their labels out again. Clicks are read off
+    // `data-select`.
+    let [groups, edges, nodes] = drawing(store.lang, &pic, &view_box, collapsed, selected);
+    let layer = |markup: String| Html::from_html_unchecked(AttrValue::from(markup));
+    let onclick = {
+        let store = store.clone();
+        Callback::from(move |e: MouseEvent| {
+            let picked = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("[data-select]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-select"))
+                .and_then(|id| selection_of(&id));
+            if let Some(sel) = picked {
+                store.dispatch(Msg::Select(Some(sel)));
+            }
+        })
+    };
+    html! {
+        <div class="topology-box" data-testid="topology" data-collapsed={collapsed.to_string()} {onclick}>
+            { layer(groups) }
+            { layer(edges) }
+            { layer(nodes) }
+            <svg class="pulses" viewBox={view_box} aria-hidden="true">
+            { for pulses.iter().filter_map(|p| {
+                let ((x1, y1), (x2, y2)) = (at(&p.from)?, at(&p.to)?);
+                // A failed send stops halfway.
+                let reach = if p.ok { 1.0 } else { 0.55 };
+                let style = format!("--dx:{}px;--dy:{}px", px((x2 - x1) * reach), px((y2 - y1) * reach));
+                Some(html! {
+                    <circle key={p.seq.to_string()} class={classes!("pulse", p.kind, (!p.ok).then_some("failed"))}
+                        cx={px(x1)} cy={px(y1)} r="5" {style} />
+                })
+            }) }
+            </svg>
+        </div>
+    }
+}
+
+/// What a node's `data-select` selects.
+fn selection_of(id: &str) -> Option<Selection> {
+    let (kind, name) = id.split_once(':')?;
+    let name = name.to_owned();
+    Some(match kind {
+        "b" => Selection::Broker(name),
+        "n" => Selection::Namesrv(name),
+        "p" => Selection::Producer(name),
+        _ => return None,
+    })
+}
