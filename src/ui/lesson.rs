@@ -134,19 +134,23 @@ pub fn LessonView(props: &LessonProps) -> Html {
             <ul class="points">{ for step.text.get(lang).iter().map(|pt| html! { <li>{ pt.clone() }</li> }) }</ul>
             { for predict }
             { for task }
-            { for until }
-            { if following {
-                html! { <p class="hint lesson-led">{ lang.t(crate::i18n::classroom::TEACHER_LEADS) }</p> }
-            } else { html! {
-            <nav class="lesson-nav">
-                <button data-testid="lesson-back" disabled={i == 0} onclick={send(LessonMsg::Back)}
-                    title={lang.t(controls::BACK_TITLE)}>
-                    { lang.t(controls::LESSON_BACK) }</button>
-                <button class="primary" data-testid="lesson-next" disabled={last && player.finished()} onclick={send(LessonMsg::Next)}
-                    title={lang.t(controls::NEXT_TITLE)}>
-                    { lang.t(if last { controls::LESSON_FINISH } else { controls::LESSON_NEXT }) }</button>
-            </nav>
-            } } }
+            // Run and Back/Next stay on screen at the viewport's bottom while the panel runs past
+            // it (a 1280×720 projector shows the step's text but not its end).
+            <div class="lesson-foot">
+                { for until }
+                { if following {
+                    html! { <p class="hint lesson-led">{ lang.t(crate::i18n::classroom::TEACHER_LEADS) }</p> }
+                } else { html! {
+                <nav class="lesson-nav">
+                    <button data-testid="lesson-back" disabled={i == 0} onclick={send(LessonMsg::Back)}
+                        title={lang.t(controls::BACK_TITLE)}>
+                        { lang.t(controls::LESSON_BACK) }</button>
+                    <button class="primary" data-testid="lesson-next" disabled={last && player.finished()} onclick={send(LessonMsg::Next)}
+                        title={lang.t(controls::NEXT_TITLE)}>
+                        { lang.t(if last { controls::LESSON_FINISH } else { controls::LESSON_NEXT }) }</button>
+                </nav>
+                } } }
+            </div>
             { if player.finished() { html! { <p class="hint">{ lang.t(controls::LESSON_FINISHED) }</p> } } else { html! {} } }
         </section>
     }
