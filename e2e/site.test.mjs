@@ -4,16 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, workshopBrowser } from './support/workshop.mjs';
+import { SHOTS, pickPreset, workshopBrowser } from './support/workshop.mjs';
 
 const open = workshopBrowser();
-
-// Picks a preset and waits until it is loaded: the bundle carries only the default one, the page
-// fetches the others.
-async function pickPreset(page, name) {
-  await page.selectOption('[data-testid=preset]', name);
-  await page.locator(`[data-testid=scenario-bar][data-preset="${name}"]:not([aria-busy])`).waitFor();
-}
 
 const clock = async (page) => Number((await page.textContent('[data-testid=clock]')).match(/([\d.]+) s/)[1]);
 const advance = (page, secs) => page.click(`[data-testid=advance][data-secs="${secs}"]`);

@@ -1,10 +1,10 @@
 // End-to-end: time travel and the picture in the workshop (see support/workshop.mjs). Scrubs
 // the timeline around a removal, forks history and undoes it, opens a share link at a time, and
-// inspects the picture.
+// inspects the picture (a frozen broker, a group whose write perm is wiped).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, workshopBrowser } from './support/workshop.mjs';
+import { SHOTS, pickPreset, workshopBrowser } from './support/workshop.mjs';
 
 const open = workshopBrowser();
 
@@ -134,5 +134,24 @@ test('the picture marks a frozen broker, stops its heartbeats, and its inspector
   assert.equal(age, now - 70_000, 'its last heartbeat reached ns-1 at 70 s');
   await page.locator('[data-testid=topology]').screenshot({ path: join(SHOTS, 'topology-frozen.png') });
   await page.screenshot({ path: join(SHOTS, 'topology-inspector.png') });
+  assert.deepEqual(errors, []);
+});
+
+test('the picture marks broker-a read-only while its write perm is wiped, in both layers, and not before or after', async () => {
+  const { page, errors } = await open('./');
+  await pickPreset(page, 'wipe-write-perm'); // wiped at 45 s, write perm added back at 150 s
+  const box = '.topology.groups .group-box[data-group="broker-a"]';
+  const label = '.topology.nodes .group-box[data-group="broker-a"] .group-label';
+  const readOnly = async () => (await page.getAttribute(box, 'class')).split(' ').includes('read-only');
+  await advance(page, 30);
+  assert.equal(await readOnly(), false, 'writable at 30 s');
+  assert.equal(await page.textContent(label), 'broker-a');
+  await advance(page, 30); // t = 60
+  assert.equal(await readOnly(), true, 'read-only after the wipe at 45 s');
+  assert.equal(await page.textContent(label), 'broker-a · read-only');
+  assert.equal(await page.getAttribute('.topology.groups .group-box[data-group="broker-b"]', 'class'), 'group-box', 'broker-b keeps its write perm');
+  await page.locator('[data-testid=topology]').screenshot({ path: join(SHOTS, 'topology-read-only.png') });
+  await advance(page, 120); // t = 180
+  assert.equal(await readOnly(), false, 'writable again after addWritePerm at 150 s');
   assert.deepEqual(errors, []);
 });

@@ -46,3 +46,10 @@ export function workshopBrowser() {
     return { page, errors };
   };
 }
+
+// Picks a preset and waits until it is loaded: the bundle carries only the default one, the page
+// fetches the others.
+export async function pickPreset(page, name) {
+  await page.selectOption('[data-testid=preset]', name);
+  await page.locator(`[data-testid=scenario-bar][data-preset="${name}"]:not([aria-busy])`).waitFor();
+}

@@ -68,7 +68,8 @@ pub(super) fn drawing(
         };
         let _ = write!(
             out,
-            r#"<g class="{class}"><rect x="{}" y="{}" width="{}" height="{h}" rx="8"><title>{}</title></rect>"#,
+            r#"<g class="{class}" data-group="{}"><rect x="{}" y="{}" width="{}" height="{h}" rx="8"><title>{}</title></rect>"#,
+            esc(&g.name),
             px(g.x),
             px(y),
             px(g.w),
@@ -80,7 +81,8 @@ pub(super) fn drawing(
             // its state ("read-only", "no master") must stay readable.
             let _ = write!(
                 labels,
-                r#"<g class="{class}"><text x="{}" y="{}" class="group-label">{}{}</text></g>"#,
+                r#"<g class="{class}" data-group="{}"><text x="{}" y="{}" class="group-label">{}{}</text></g>"#,
+                esc(&g.name),
                 px(g.x + 6.0),
                 px(g.y + 16.0),
                 esc(&g.name),

@@ -6,7 +6,8 @@
 //!
 //! Test contract: nodes are `node-broker-<addr>`, `node-namesrv-<name>`, `node-producer-<group>`,
 //! each with `data-state` (`running`, `frozen`, `killed`, `stopped`; a NameServer `up`). Above
-//! [`COLLAPSE_ABOVE`] brokers each group is one node, `node-group-<name>`.
+//! [`COLLAPSE_ABOVE`] brokers each group is one node, `node-group-<name>`. A group's box and its
+//! label carry `data-group=<name>` and the classes of its state (`read-only`, `no-master`, `gone`).
 //!
 //! Here: when to collapse, and the component. `traffic` keeps what moved for the pulses, `layout`
 //! places the nodes, groups and edges, `markup` writes the drawing's SVG.
