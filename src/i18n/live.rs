@@ -196,6 +196,7 @@ phrases! {
     H_TOPICS: "{n} topics", "{n} 个 topic";
     H_BROKER_APPEARED: "{name} (id {id}, {addr}) appeared in cluster {cluster}", "{name}（id {id}，{addr}）出现在集群 {cluster} 中";
     H_BROKER_GONE: "{name} (id {id}, {addr}) is gone from cluster {cluster}", "{name}（id {id}，{addr}）已从集群 {cluster} 中消失";
+    H_GROUP_CHANGED: "group {name} of cluster {cluster} changed: {what}", "集群 {cluster} 的 broker 组 {name} 属性变了：{what}";
     H_TOPIC_ADDED_ROUTE: "topic {topic} added: {route}", "新增 topic {topic}：{route}";
     H_TOPIC_ADDED: "topic {topic} added", "新增 topic {topic}";
     H_TOPIC_REMOVED: "topic {topic} removed", "topic {topic} 已删除";

@@ -41,6 +41,17 @@ pub enum Change {
     BrokerAppeared(Broker),
     /// A broker is no longer listed.
     BrokerGone(Broker),
+    /// A group still listed changed its `zoneName` or `enableActingMaster` (a 5.x NameServer
+    /// writes both at every registration: a broker restarted with a new config between two
+    /// polls). Each is `[before, after]`, present when it changed.
+    GroupChanged {
+        cluster: String,
+        broker_name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone_name: Option<(Option<String>, Option<String>)>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        enable_acting_master: Option<(Option<bool>, Option<bool>)>,
+    },
     /// A topic is in the topic list; `route` when it was fetched in the same poll.
     TopicAdded {
         topic: String,
@@ -175,6 +186,7 @@ impl Change {
             Change::RecordingStarted { .. } => "recording_started",
             Change::BrokerAppeared(_) => "broker_appeared",
             Change::BrokerGone(_) => "broker_gone",
+            Change::GroupChanged { .. } => "group_changed",
             Change::TopicAdded { .. } => "topic_added",
             Change::TopicRemoved { .. } => "topic_removed",
             Change::RouteChanged { .. } => "route_changed",
@@ -217,6 +229,7 @@ impl Change {
         };
         match self {
             Change::BrokerAppeared(x) | Change::BrokerGone(x) => x.broker_name == b || x.addr == b,
+            Change::GroupChanged { broker_name, .. } => broker_name == b,
             Change::TopicAdded { route, .. } => in_route(route),
             Change::RouteChanged { before, after, .. } => in_route(before) || in_route(after),
             Change::PermChanged { perms, .. } => perms.contains_key(b),
@@ -298,6 +311,29 @@ pub fn changes(old: &NamesrvView, new: &NamesrvView) -> Vec<Record> {
                 since,
                 Change::BrokerAppeared(Broker::in_view(m, new)),
             ));
+        }
+        // A group listed before and after whose attributes changed; one that appeared or left
+        // entirely is in its members' records, attributes included.
+        for (name, after) in &new.cluster.broker_addr_table {
+            let Some(before) = old.cluster.broker_addr_table.get(name) else {
+                continue;
+            };
+            let zone_name = (before.zone_name != after.zone_name)
+                .then(|| (before.zone_name.clone(), after.zone_name.clone()));
+            let enable_acting_master = (before.enable_acting_master != after.enable_acting_master)
+                .then_some((before.enable_acting_master, after.enable_acting_master));
+            if zone_name.is_some() || enable_acting_master.is_some() {
+                out.push(record(
+                    at,
+                    since,
+                    Change::GroupChanged {
+                        cluster: after.cluster.to_string(),
+                        broker_name: name.to_string(),
+                        zone_name,
+                        enable_acting_master,
+                    },
+                ));
+            }
         }
     }
 

@@ -86,6 +86,23 @@ fn apply(view: &mut NamesrvView, r: &Record) {
                 .insert(b.broker_name.as_str().into());
             fetched(view, r.at_ms);
         }
+        Change::GroupChanged {
+            broker_name,
+            zone_name,
+            enable_acting_master,
+            ..
+        } => {
+            let name: crate::model::BrokerName = broker_name.as_str().into();
+            if let Some(group) = view.cluster.broker_addr_table.get_mut(&name) {
+                if let Some((_, after)) = zone_name {
+                    group.zone_name = after.clone();
+                }
+                if let Some((_, after)) = enable_acting_master {
+                    group.enable_acting_master = *after;
+                }
+            }
+            fetched(view, r.at_ms);
+        }
         Change::BrokerGone(b) => {
             let name: crate::model::BrokerName = b.broker_name.as_str().into();
             let empty = view

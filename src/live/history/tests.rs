@@ -132,6 +132,51 @@ fn a_broker_gone_and_one_appearing_are_bounded_by_the_two_polls() {
 }
 
 #[test]
+fn a_group_restarted_with_a_new_config_is_a_group_change_with_both_values() {
+    // RouteInfoManager.registerBroker (5.x) writes zoneName and enableActingMaster on the group at
+    // every registration: the members stay, the attributes change.
+    let mut old = view(1_000, AB, &[]);
+    let mut new = view(2_000, AB, &[]);
+    for (v, zone, acting) in [(&mut old, None, false), (&mut new, Some("az-2"), true)] {
+        let g = v.cluster.broker_addr_table.get_mut("broker-a").unwrap();
+        g.zone_name = zone.map(Into::into);
+        g.enable_acting_master = Some(acting);
+        let b = v.cluster.broker_addr_table.get_mut("broker-b").unwrap();
+        b.enable_acting_master = Some(false);
+    }
+    let got = changes(&old, &new);
+    assert_eq!(kinds(&got), ["group_changed"]);
+    assert_eq!(
+        got[0].change,
+        Change::GroupChanged {
+            cluster: "DefaultCluster".into(),
+            broker_name: "broker-a".into(),
+            zone_name: Some((None, Some("az-2".into()))),
+            enable_acting_master: Some((Some(false), Some(true))),
+        }
+    );
+    assert_eq!(
+        got[0].change.describe(),
+        "group broker-a of cluster DefaultCluster changed: zoneName — → az-2, enableActingMaster false → true"
+    );
+    assert_eq!(
+        got[0].change.describe_in(crate::i18n::Lang::Zh),
+        "集群 DefaultCluster 的 broker 组 broker-a 属性变了：zoneName — → az-2, enableActingMaster false → true"
+    );
+    assert!(got[0].change.concerns_broker("broker-a"));
+    // In JSON each attribute is [before, after]; one that did not change is left out.
+    let json = serde_json::to_value(&got[0]).unwrap();
+    assert_eq!(json["kind"], "group_changed");
+    assert_eq!(json["zone_name"], serde_json::json!([null, "az-2"]));
+    assert_eq!(
+        json["enable_acting_master"],
+        serde_json::json!([false, true])
+    );
+    let back: Record = serde_json::from_value(json).unwrap();
+    assert_eq!(back, got[0]);
+}
+
+#[test]
 fn a_wiped_write_perm_is_a_perm_change_and_a_lost_queue_a_route_change() {
     let old = view(
         1_000,

@@ -50,6 +50,34 @@ impl Change {
             ),
             Change::BrokerAppeared(b) => broker(b, live::H_BROKER_APPEARED),
             Change::BrokerGone(b) => broker(b, live::H_BROKER_GONE),
+            Change::GroupChanged {
+                cluster,
+                broker_name,
+                zone_name,
+                enable_acting_master,
+            } => {
+                let shown = |v: Option<&str>| v.unwrap_or("—").to_owned();
+                let mut what = Vec::new();
+                if let Some((from, to)) = zone_name {
+                    what.push(format!(
+                        "zoneName {} → {}",
+                        shown(from.as_deref()),
+                        shown(to.as_deref())
+                    ));
+                }
+                if let Some((from, to)) = enable_acting_master {
+                    let b = |v: &Option<bool>| shown(v.map(|v| if v { "true" } else { "false" }));
+                    what.push(format!("enableActingMaster {} → {}", b(from), b(to)));
+                }
+                lang.fill(
+                    live::H_GROUP_CHANGED,
+                    &[
+                        ("name", broker_name),
+                        ("cluster", cluster),
+                        ("what", &what.join(", ")),
+                    ],
+                )
+            }
             Change::TopicAdded { topic, route: r } => match r {
                 Some(_) => lang.fill(
                     live::H_TOPIC_ADDED_ROUTE,

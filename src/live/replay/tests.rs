@@ -25,10 +25,12 @@ fn random_view(rng: &mut SeededRng, at: u64) -> NamesrvView {
             continue;
         }
         let mut group = BrokerData::new("DefaultCluster".into(), (*g).into());
-        // A 5.x NameServer's group attributes, fixed by the broker's config: a group that appears
-        // after a checkpoint must come back with them.
-        group.enable_acting_master = Some(i % 2 == 0);
-        group.zone_name = (i < 2).then(|| format!("zone-{i}"));
+        // A 5.x NameServer's group attributes, from the broker's config: a group that appears
+        // after a checkpoint must come back with them, and one restarted with a new config
+        // between two polls (a quarter of the views here) changes them with the same members.
+        let restarted = rng.next_below(4) == 0;
+        group.enable_acting_master = Some((i % 2 == 0) != restarted);
+        group.zone_name = (i < 2).then(|| format!("zone-{i}{}", if restarted { "b" } else { "" }));
         group
             .broker_addrs
             .insert(0, format!("10.0.0.{i}:10911").into());
