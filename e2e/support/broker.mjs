@@ -56,7 +56,7 @@ const STORE_SIZES = [
 const START_ATTEMPTS = 3;
 
 // The lines of a broker's output that say why it stopped: errors and its startup rollback.
-export function whyItStopped(output) {
+function whyItStopped(output) {
   // eslint-disable-next-line no-control-regex
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
   const lines = plain.split('\n');
@@ -70,7 +70,8 @@ export function whyItStopped(output) {
 const STARTED = /RocketMQ Broker\(.*\) started successfully/;
 
 // Starts broker `name` of DefaultCluster in `dir` (created), registering with `namesrv`; resolves
-// once it has started and accepts connections. `.output` collects what it prints; kill it with `.child.kill()`.
+// once it has started and accepts connections. `.output` collects what it prints; kill it with
+// `.child.kill()`.
 export async function startBroker({ namesrv, name, dir }) {
   const failures = [];
   for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
