@@ -19,6 +19,8 @@
 //! - [`conn_limit`]: the cap on open HTTP connections (viewers plus a margin).
 //! - [`access`]: the Origin and token rules (pure).
 //! - [`assets`]: the dashboard's files, from `--dist` or inside the binary (`embed-dashboard`).
+//! - [`delivery`]: which encoding and caching each file travels with (pure; shared with
+//!   `routelab classroom`).
 //! - [`http_args`]: `--dist`, `--allow-origin`, `--token`, shared with `routelab namesrv --ws` and
 //!   `routelab demo`.
 //! - [`page`]: live.html with the live marker, the "not built" page (pure).
@@ -30,6 +32,7 @@ pub mod assets;
 pub mod cli;
 pub mod config;
 pub mod conn_limit;
+pub mod delivery;
 pub mod history_api;
 pub mod http_args;
 pub mod hub;

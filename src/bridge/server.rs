@@ -9,16 +9,16 @@ use std::time::Duration;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use tokio_util::sync::CancellationToken;
-use tower_http::services::ServeDir;
 
 use super::access::{check_origin, check_token, Refusal};
 use super::assets::{content_type, how_to_build, Assets};
+use super::delivery;
 use super::hub::{Hub, MessageKind, Outgoing};
 use super::metrics::{render, Metrics};
 use super::page::{inject_live_meta, live_ws_url, not_built_page};
@@ -110,57 +110,80 @@ impl Drop for ViewerSlot {
 
 /// The routes.
 pub fn router(app: Arc<App>) -> Router {
-    let routes = Router::new()
+    Router::new()
         .route("/", get(index))
         .route(LIVE_PAGE_PATH, get(index))
         .route("/ws", get(ws))
         .route("/metrics", get(metrics))
         .route("/history/changes", get(super::history_api::changes))
-        .route("/history/at", get(super::history_api::at));
-    match &app.assets {
-        Assets::Dir(dir) => routes.fallback_service(ServeDir::new(dir)).with_state(app),
-        Assets::Embedded => routes.fallback(embedded_file).with_state(app),
-    }
+        .route("/history/at", get(super::history_api::at))
+        .fallback(dashboard_file)
+        .with_state(app)
 }
 
-/// A file of the dashboard compiled into the binary (`index.html` for a directory), or 404.
-async fn embedded_file(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
-    asset_response(&app.assets, uri.path()).await
+/// A file of the dashboard (`index.html` for a directory), or 404.
+async fn dashboard_file(
+    State(app): State<Arc<App>>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
+    asset_response(&app.assets, uri.path(), &headers).await
 }
 
-/// The dashboard's file at URL path `path` (`index.html` for a directory), or 404; shared with
+/// The dashboard's file at URL path `path` (`index.html` for a directory) as [`delivery`] says:
+/// the copy compressed at build time the client accepts, cached for good when its name is its
+/// hash, else revalidated by ETag (304 when the client's copy is current); or 404. Shared with
 /// `routelab classroom`.
-pub(crate) async fn asset_response(assets: &Assets, path: &str) -> Response {
+pub(crate) async fn asset_response(assets: &Assets, path: &str, headers: &HeaderMap) -> Response {
     let mut path = path.trim_start_matches('/').to_owned();
     if path.is_empty() || path.ends_with('/') {
         path.push_str("index.html");
     }
-    match assets.read(&path).await {
-        Some(bytes) => {
-            // Trunk names the bundles by their hash; the pages that name them must be fetched anew.
-            let cache = if path.ends_with(".html") {
-                "no-cache"
-            } else {
-                "public, max-age=3600"
-            };
-            (
-                [
-                    (header::CONTENT_TYPE, content_type(&path)),
-                    (header::CACHE_CONTROL, cache.to_owned()),
-                ],
-                bytes.into_owned(),
-            )
-                .into_response()
-        }
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    let accept = header_text(headers, header::ACCEPT_ENCODING);
+    let Some(found) = assets.read_for(&path, accept).await else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    let mut response =
+        if delivery::not_modified(header_text(headers, header::IF_NONE_MATCH), &found.etag) {
+            StatusCode::NOT_MODIFIED.into_response()
+        } else {
+            let mut r = found.bytes.into_owned().into_response();
+            if let Some(enc) = found.encoding.header() {
+                r.headers_mut()
+                    .insert(header::CONTENT_ENCODING, HeaderValue::from_static(enc));
+            }
+            r
+        };
+    let h = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&content_type(&path)) {
+        h.insert(header::CONTENT_TYPE, v);
     }
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(delivery::cache_control(&path)),
+    );
+    // The body depends on Accept-Encoding: shared caches must keep one copy per encoding.
+    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if let Ok(v) = HeaderValue::from_str(&found.etag) {
+        h.insert(header::ETAG, v);
+    }
+    response
+}
+
+/// A request header's value as text, `None` when absent or not text.
+fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 /// Live mode's page: what `/` serves. The workshop (`/index.html`) is served as built, so "Fork into
 /// simulator" and the "Simulator" button open the simulator on the bridge's own origin.
 const LIVE_PAGE_PATH: &str = "/live.html";
 
-async fn index(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
+async fn index(
+    State(app): State<Arc<App>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let path = LIVE_PAGE_PATH.trim_start_matches('/');
     match app.assets.read(path).await {
         Some(html) => {
@@ -171,8 +194,18 @@ async fn index(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Respon
                 .as_deref()
                 .filter(|_| check_token(query.as_deref(), app.token.as_deref()).is_ok());
             let page = inject_live_meta(&html, &live_ws_url(token));
-            // live.html changes with each build and carries the marker: never cache it.
-            ([(header::CACHE_CONTROL, "no-cache")], Html(page)).into_response()
+            // live.html changes with each build and carries the marker: always revalidated, by
+            // the ETag of what this request would get.
+            let etag = delivery::etag_of(page.as_bytes());
+            let cache = [
+                (header::CACHE_CONTROL, delivery::REVALIDATE.to_owned()),
+                (header::ETAG, etag.clone()),
+            ];
+            if delivery::not_modified(header_text(&headers, header::IF_NONE_MATCH), &etag) {
+                (StatusCode::NOT_MODIFIED, cache).into_response()
+            } else {
+                (cache, Html(page)).into_response()
+            }
         }
         None => {
             tracing::debug!("no {path} {}", app.assets.describe());

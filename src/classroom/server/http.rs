@@ -17,7 +17,6 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
-use tower_http::services::ServeDir;
 
 use super::hub::{Hub, Role};
 use crate::bridge::access::{check_origin, check_token, Refusal};
@@ -40,17 +39,20 @@ pub struct App {
 }
 
 pub fn router(app: Arc<App>) -> Router {
-    let routes = Router::new()
+    Router::new()
         .route("/room/ws", get(ws))
-        .route("/room/qr.svg", get(qr));
-    match &app.assets {
-        Assets::Dir(dir) => routes.fallback_service(ServeDir::new(dir)).with_state(app),
-        Assets::Embedded => routes.fallback(embedded).with_state(app),
-    }
+        .route("/room/qr.svg", get(qr))
+        .fallback(workshop_file)
+        .with_state(app)
 }
 
-async fn embedded(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
-    asset_response(&app.assets, uri.path()).await
+/// The workshop's files, compressed and cached as [`crate::bridge::delivery`] says.
+async fn workshop_file(
+    State(app): State<Arc<App>>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
+    asset_response(&app.assets, uri.path(), &headers).await
 }
 
 /// The students' link as an SVG QR code.
