@@ -168,7 +168,9 @@ phrases! {
     SWITCH_TO: "switch to {language}", "切换到 {language}";
     /// The start page's lessons line (its label for screen readers).
     LESSONS_LINE: "lessons", "课程";
-    NEW_HERE: "New here? Start a lesson: ", "第一次来？从一课开始：";
+    NEW_HERE: "New here?", "第一次来？";
+    /// The start page's folded lessons line; opens on click.
+    LESSONS_COUNT: "{n} lessons, step by step: start one", "{n} 节课，一步一步来：从一课开始";
     /// The list of lessons (its label for screen readers).
     LESSON_LIST: "lessons", "课程列表";
     LESSONS: "Lessons", "课程";

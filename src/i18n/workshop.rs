@@ -40,6 +40,13 @@ phrases! {
     KEY_HOME: "back to t = 0", "回到 t = 0";
     KEY_END: "back to the furthest time reached (Now)", "回到已到达的最远时刻（现在）";
     KEY_TOGGLE_LIST: "show or hide this list", "显示或隐藏此列表";
+    KEY_PRESENT: "presentation mode: only the picture, time, timeline, feed and lesson, in large type", "演示模式：只显示拓扑图、时间、时间线、事件流和课程，字号放大";
+    KEY_ESCAPE: "close this list; leave presentation mode", "关闭此列表；退出演示模式";
+
+    // Presentation mode (app.rs): its button, and the way out.
+    PRESENT: "Present", "演示模式";
+    PRESENT_HINT: "show only what the room should watch, in large type (P)", "只显示全班需要看的内容，字号放大（P）";
+    LEAVE_PRESENT: "Leave presentation (Esc)", "退出演示（Esc）";
 
     // The time bar (timebar.rs).
     TIME_CONTROLS: "time controls", "时间控制";

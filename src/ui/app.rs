@@ -134,22 +134,35 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     let cluster = store.panel_key(Panels::Cluster);
     let traffic = store.panel_key(Panels::Traffic);
     let time = store.panel_key(Panels::Time);
+    let presenting = store.presenting;
     html! {
-        <div class="app">
+        <div class={classes!("app", presenting.then_some("presenting"))}>
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
                 <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                 <LessonList store={store.clone()} />
                 <LangToggle store={store.clone()} />
+                <PresentButton store={store.clone()} />
                 <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
             </header>
+            // Everything but the header and the footer: one landmark for assistive technology.
+            <main class="content">
             <ClassBar store={store.clone()} />
-            { for note.map(|n| html!{
-                <div class="note" data-testid="note"><b>{ lang.t(workshop::WATCH_FOR) }</b>
-                    <ul>{ for n.points(lang).iter().map(|pt| html!{ <li>{ pt.clone() }</li> }) }</ul>
-                </div>
-            }) }
-            <LessonStrip store={store.clone()} />
+            // The teaching note and the lessons fold into one line, so the cluster is on the
+            // first screen of a 720p projector; each opens on click.
+            <div class="intro">
+                { for note.map(|n| {
+                    let points = n.points(lang);
+                    html!{
+                        <details class="note" data-testid="note">
+                            <summary><b>{ lang.t(workshop::WATCH_FOR) }</b>{ " " }
+                                <span class="first">{ points.first().cloned().unwrap_or_default() }</span></summary>
+                            <ul>{ for points.iter().map(|pt| html!{ <li>{ pt.clone() }</li> }) }</ul>
+                        </details>
+                    }
+                }) }
+                <LessonStrip store={store.clone()} />
+            </div>
             { for store.error.clone().map(|e| html!{
                 <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label={lang.t(workshop::DISMISS)}>{ "×" }</button></p>
             }) }
@@ -168,7 +181,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             { picture_panel(&store, cluster) }
             // A lesson's panel sits beside the picture (where the class looks), or first in the
             // grid when the picture is hidden.
-            <main class={classes!("grid", (store.lesson.is_some() && !store.picture_shown()).then_some("with-lesson"))}>
+            <div class={classes!("grid", (store.lesson.is_some() && !store.picture_shown()).then_some("with-lesson"))}>
                 { if store.picture_shown() { html! {} } else { html! { <LessonView store={store.clone()} /> } } }
                 <section class="panel cluster" aria-label="cluster">
                     <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Heading} /></Gate>
@@ -180,7 +193,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                     <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
                     <Gate key_of_group={time}><FeedView store={store.clone()} /></Gate>
                 </div>
-            </main>
+            </div>
             <section class="panel bottom">
                 <nav class="tabs" role="tablist">
                     { for TABS.iter().map(|t| {
@@ -199,8 +212,27 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 } }
                 </Gate>
             </section>
+            </main>
             <footer class="foot">{ lang.fill(workshop::FOOTER, &[("version", crate::VERSION)]) }</footer>
         </div>
+    }
+}
+
+/// Presentation mode's button (`P`): "Present" in the header, "Leave presentation" while on.
+#[component]
+pub fn PresentButton(props: &super::lesson::LessonProps) -> Html {
+    let store = &props.store;
+    let lang = store.lang;
+    let on = store.presenting;
+    let onclick = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Present(Some(!on))))
+    };
+    html! {
+        <button class={classes!("present-toggle", on.then_some("primary"))} data-testid="present-toggle"
+            aria-pressed={on.to_string()} title={lang.t(workshop::PRESENT_HINT)} {onclick}>
+            { lang.t(if on { workshop::LEAVE_PRESENT } else { workshop::PRESENT }) }
+        </button>
     }
 }
 
@@ -233,7 +265,8 @@ fn picture_panel(store: &super::Store, key: (usize, u64)) -> Html {
     html! {
         <section class={classes!("panel", "picture", (!shown).then_some("hidden"))} aria-label={lang.t(workshop::PICTURE_LABEL)}>
             <h2>{ lang.t(workshop::PICTURE_HEADING) }
-                <span class="hint">{ lang.t(workshop::PICTURE_HINT) }</span>
+                // One line, the whole text on hover: the picture starts high on a 720p screen.
+                <span class="hint" title={lang.t(workshop::PICTURE_HINT)}>{ lang.t(workshop::PICTURE_HINT) }</span>
                 <button class="picture-toggle" data-testid="picture-toggle" onclick={toggle}>{ lang.t(if shown { workshop::HIDE_PICTURE } else { workshop::SHOW_PICTURE }) }</button>
             </h2>
             { if shown { html!{

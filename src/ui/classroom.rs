@@ -197,6 +197,10 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
                         } } else { html! {} } }
                     </div>
                     { tally(store, &c, lang, send(ClassMsg::Reveal)) }
+                    // What the projector should show once the class has joined.
+                    <button class="class-present" data-testid="class-present" title={lang.t(crate::i18n::workshop::PRESENT_HINT)}
+                        onclick={ let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::Present(Some(true)))) }>
+                        { lang.t(crate::i18n::workshop::PRESENT) }</button>
                     <button class="class-qr" onclick={toggle} title={lang.t(if *big_qr { words::SMALLER_QR } else { words::BIGGER_QR })}>
                         <img data-testid="class-qr" src="/room/qr.svg" alt={lang.t(words::QR_LABEL)} />
                     </button>

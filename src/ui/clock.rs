@@ -115,7 +115,7 @@ pub fn use_sim_clock(store: Store) {
 
 /// The keyboard shortcuts, as the `?` list shows them: (keys, as the keyboard labels them; what
 /// they do).
-pub const SHORTCUTS: [(&str, Phrase); 9] = [
+pub const SHORTCUTS: [(&str, Phrase); 11] = [
     ("Space", workshop::KEY_PLAY_PAUSE),
     ("←", workshop::KEY_PREVIOUS_MARK),
     ("→", workshop::KEY_NEXT_MARK),
@@ -124,11 +124,13 @@ pub const SHORTCUTS: [(&str, Phrase); 9] = [
     ("Shift + →", workshop::KEY_FORWARD_10_S),
     ("Home", workshop::KEY_HOME),
     ("End", workshop::KEY_END),
+    ("P", workshop::KEY_PRESENT),
+    ("Esc", workshop::KEY_ESCAPE),
     ("?", workshop::KEY_TOGGLE_LIST),
 ];
 
-/// The keyboard shortcuts (unless typing in a field): Space, ← / →, PageUp / PageDown, Shift + ← / →, Home, End, ?,
-/// and Escape to close the list.
+/// The keyboard shortcuts (unless typing in a field): Space, ← / →, PageUp / PageDown, Shift + ← / →, Home, End, P
+/// (presentation mode), ?, and Escape to close the list or leave presentation mode.
 #[hook]
 pub fn use_shortcuts(store: Store) {
     use_effect_with((), move |_| {
@@ -154,7 +156,8 @@ pub fn use_shortcuts(store: Store) {
                     ("Home", _) => Msg::Seek(0),
                     ("End", _) => Msg::SeekHead,
                     ("?", _) => Msg::ToggleShortcuts(None),
-                    ("Escape", _) => Msg::ToggleShortcuts(Some(false)),
+                    ("p" | "P", _) => Msg::Present(None),
+                    ("Escape", _) => Msg::Escape,
                     _ => return,
                 };
                 e.prevent_default();

@@ -70,7 +70,8 @@ pub fn FeedList(props: &FeedListProps) -> Html {
     };
     let shown = if *all { usize::MAX } else { FEED_SHOWN_FIRST };
     html! {
-        <ol class="feed-list" data-testid="event-feed" {onscroll}>
+        // Focusable, so the keyboard scrolls it (its items are not).
+        <ol class="feed-list" data-testid="event-feed" tabindex="0" aria-label={props.lang.t(w::FEED_LABEL)} {onscroll}>
         { for props.feed.iter().take(shown).map(|item| {
             let onclick = {
                 let on_select = props.on_select.clone();

@@ -229,13 +229,19 @@ pub fn LessonStrip(props: &LessonProps) -> Html {
         return html! {};
     }
     let lang = store.lang;
+    let lessons = crate::sim::lessons();
     html! {
-        <nav class="start-lessons" data-testid="start-lessons" aria-label={lang.t(controls::LESSONS_LINE)}>
-            <b>{ lang.t(controls::NEW_HERE) }</b>
-            { for crate::sim::lessons().iter().enumerate().map(|(k, l)| html! {
-                <span class="lesson-item">{ format!("{}. ", k + 1) }{ lesson_link(store, l, Callback::noop()) }</span>
-            }) }
-        </nav>
+        <details class="start-lessons" data-testid="start-lessons">
+            <summary><b>{ lang.t(controls::NEW_HERE) }</b>{ " " }
+                <span class="first">{ lang.fill(controls::LESSONS_COUNT, &[("n", &lessons.len().to_string())]) }</span></summary>
+            <nav aria-label={lang.t(controls::LESSONS_LINE)}>
+                <ol>
+                { for lessons.iter().map(|l| html! {
+                    <li class="lesson-item">{ lesson_link(store, l, Callback::noop()) }</li>
+                }) }
+                </ol>
+            </nav>
+        </details>
     }
 }
 

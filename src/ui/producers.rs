@@ -100,7 +100,8 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
                 { for picks.into_iter().flatten().map(|pk| html!{
                     <span class={classes!("pick", if pk.ok { "ok" } else { "bad" }, (pk.attempt > 1).then_some("retry"))}
                         title={lang.fill(workshop::PICK_HINT, &[("t", &fmt_secs(pk.t)), ("broker", pk.broker.as_str()), ("queue", &pk.queue.to_string()), ("attempt", &pk.attempt.to_string())])}>
-                        { if pk.attempt > 1 { format!("↻{}", short(pk.broker.as_str())) } else { short(pk.broker.as_str()) } }
+                        // A failed send is marked by a sign as well as its colour.
+                        { format!("{}{}{}", if pk.attempt > 1 { "↻" } else { "" }, if pk.ok { "" } else { "×" }, short(pk.broker.as_str())) }
                     </span>
                 }) }
             </div>

@@ -111,7 +111,10 @@ pub fn VirtualList(props: &VirtualListProps) -> Html {
         </> },
     };
     html! {
-        <div class={classes!("vlist", props.class.clone())} {style} {onscroll}
+        // The list is a scroll box (a short one too, sideways in a narrow column): it takes the
+        // keyboard's focus, so its rows can be scrolled without a mouse (they hold nothing
+        // focusable of their own).
+        <div class={classes!("vlist", props.class.clone())} {style} {onscroll} tabindex="0"
             data-testid={props.testid.clone()} data-first={range.start.to_string()}
             data-rows={props.len.to_string()}>
             { body }

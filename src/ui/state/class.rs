@@ -370,6 +370,7 @@ impl AppState {
     /// classroom asked for it, it is the room's world, brought to the teacher's moment.
     pub(super) fn world_loaded(&self, mut next: AppState) -> Rc<AppState> {
         next.lang = self.lang;
+        next.presenting = self.presenting;
         next.class = self.class.clone();
         if let Some(class) = next.class.clone() {
             let mut c = class.borrow_mut();

@@ -75,6 +75,9 @@ pub struct AppState {
     pub fork_notice: Option<Fork>,
     /// Whether the list of keyboard shortcuts is open.
     pub shortcuts_open: bool,
+    /// Presentation mode: only what the room watches (picture, time bar, timeline, feed, lesson),
+    /// in large type. Kept when another scenario is loaded, like the language.
+    pub presenting: bool,
     /// Recent heartbeats, polls and sends, for the picture's pulses (cleared by a seek).
     pub traffic: Rc<VecDeque<super::topology::Traffic>>,
     pub traffic_seq: u64,
@@ -156,6 +159,10 @@ pub enum Msg {
     DismissFork,
     /// Opens (`Some(true)`), closes or (`None`) toggles the list of keyboard shortcuts.
     ToggleShortcuts(Option<bool>),
+    /// Enters (`Some(true)`), leaves or (`None`) toggles presentation mode.
+    Present(Option<bool>),
+    /// Escape: closes the list of shortcuts if open, else leaves presentation mode.
+    Escape,
     /// Shows or hides the picture.
     ShowPicture(bool),
     /// A step of the lesson being walked.
@@ -227,6 +234,7 @@ impl AppState {
             marks_epoch: 0,
             fork_notice: None,
             shortcuts_open: false,
+            presenting: false,
             traffic: Rc::default(),
             traffic_seq: 0,
             picture: None,

@@ -22,7 +22,7 @@ use yew::prelude::*;
 use super::state::{Msg, Selection};
 use super::Store;
 use crate::sim::Sim;
-use layout::{picture, read_only_groups, W};
+use layout::{picture, read_only_groups, Picture, W};
 use markup::{drawing, px};
 pub use traffic::{record_traffic, Traffic};
 
@@ -77,7 +77,8 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
     };
     let collapsed = collapsed(&sim);
     let selected = store.selection.as_ref();
-    let view_box = format!("0 0 {W} {}", px(pic.height));
+    let (x0, x1) = drawn_span(&pic);
+    let view_box = format!("{} 0 {} {}", px(x0), px(x1 - x0), px(pic.height));
     // The drawing is markup (its elements written by hand are a few hundred bytes of code; as Yew
     // elements they were 20 KB of the bundle), in three layers: the groups' boxes, the edges, the
     // nodes. A layer is replaced only when its markup changed, so edges thickening as sends come
@@ -117,6 +118,25 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
             }) }
             </svg>
         </div>
+    }
+}
+
+/// Half a node's width and a margin, in SVG units: how far a drawing reaches beyond a node's centre.
+const NODE_REACH: f64 = 75.0;
+
+/// The part of the drawing's width its nodes and boxes use: a small cluster is drawn scaled to the
+/// width it has (on a phone or a projector) rather than small in the middle of an empty page.
+fn drawn_span(pic: &Picture) -> (f64, f64) {
+    let xs = pic
+        .nodes
+        .iter()
+        .flat_map(|n| [n.x - NODE_REACH, n.x + NODE_REACH])
+        .chain(pic.groups.iter().flat_map(|g| [g.x - 8.0, g.x + g.w + 8.0]));
+    let (lo, hi) = xs.fold((W, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    if lo >= hi {
+        (0.0, W)
+    } else {
+        (lo.max(0.0), hi.min(W))
     }
 }
 
