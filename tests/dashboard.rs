@@ -533,3 +533,51 @@ fn a_lesson_is_walked_with_back_and_next() {
     assert_eq!(state_of(&s), Some(BrokerState::Running), "the kill undone");
     assert!(!s.lesson.as_ref().unwrap().player.task_done());
 }
+
+/// Sends a key press to the window, as the page's shortcuts read it.
+fn press(key: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    let e = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    web_sys::window().unwrap().dispatch_event(&e).unwrap();
+}
+
+/// Presentation mode: the header's button and `P` enter it (the page then shows the picture, the
+/// time bar and the feed, and hides the tabs), `Esc` closes the open list of shortcuts first and
+/// leaves the mode next; a scenario loaded meanwhile keeps it, like the language.
+#[wasm_bindgen_test]
+async fn presentation_mode_by_button_and_keys() {
+    let root = mount().await;
+    let presenting = |root: &Element| root.query_selector(".app.presenting").unwrap().is_some();
+    assert!(!presenting(&root));
+    click(&find(&root, "[data-testid=present-toggle]"));
+    yew::scheduler::flush().await;
+    assert!(presenting(&root));
+    assert_eq!(
+        find(&root, "[data-testid=present-toggle]").get_attribute("aria-pressed"),
+        Some("true".into())
+    );
+    press("?");
+    yew::scheduler::flush().await;
+    assert!(text(&root, "[data-testid=shortcuts]").contains("presentation mode"));
+    press("Escape");
+    yew::scheduler::flush().await;
+    assert!(root
+        .query_selector("[data-testid=shortcuts]")
+        .unwrap()
+        .is_none());
+    assert!(presenting(&root), "the first Esc closes the list only");
+    click(&find(&root, "[data-testid=reset]"));
+    yew::scheduler::flush().await;
+    assert!(presenting(&root), "a reset keeps presentation mode");
+    press("Escape");
+    yew::scheduler::flush().await;
+    assert!(!presenting(&root));
+    press("p");
+    yew::scheduler::flush().await;
+    assert!(presenting(&root));
+    press("P");
+    yew::scheduler::flush().await;
+    assert!(!presenting(&root));
+}

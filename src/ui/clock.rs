@@ -145,6 +145,17 @@ pub fn use_shortcuts(store: Store) {
                 if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
+                // Space and Enter on a focused button or link press it, and nothing else.
+                let on_control = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| {
+                        matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
+                            || el.get_attribute("role").as_deref() == Some("button")
+                    });
+                if on_control && matches!(e.key().as_str(), " " | "Enter") {
+                    return;
+                }
                 let msg = match (e.key().as_str(), e.shift_key()) {
                     (" ", _) => Msg::TogglePlay,
                     ("ArrowLeft", false) => Msg::KeyBack,

@@ -174,7 +174,7 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
                         } }
                         <details><summary>{ lang.t(workshop::JSON_A_CLIENT_RECEIVES) }</summary>
                             <p class="hint">{ lang.t(workshop::JSON_WIRE_HINT) }</p>
-                            <pre class="json wire">{ json.clone() }</pre></details>
+                            <pre class="json wire" tabindex="0">{ json.clone() }</pre></details>
                     </div>
                 }
             }) }

@@ -98,7 +98,7 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
             <span class="title">{ title }</span>
             <span class="badge">{ format!("NameServer {}", store.base.profile) }</span>
             <span class="badge">{ lang.fill(workshop::SEED, &[("seed", &store.base.seed.to_string())]) }</span>
-            <button onclick={reset} title={lang.t(workshop::RESET_HINT)}>{ lang.t(workshop::RESET) }</button>
+            <button data-testid="reset" onclick={reset} title={lang.t(workshop::RESET_HINT)}>{ lang.t(workshop::RESET) }</button>
             <ShareDialog store={store.clone()} />
         </section>
     }

@@ -264,9 +264,9 @@ pub fn MqadminView(props: &MqadminViewProps) -> Html {
                 let route = ns.manager.route_as_sent(&store.topic);
                 html! { <>
                     <h3><code>{ format!("$ mqadmin clusterList -n {}:9876", ns.name) }</code></h3>
-                    <pre class="terminal">{ text }</pre>
+                    <pre class="terminal" tabindex="0">{ text }</pre>
                     <h3><code>{ format!("$ mqadmin topicRoute -t {} -n {}:9876", store.topic, ns.name) }</code></h3>
-                    <pre class="terminal">{ topic_route(&store.topic, route.as_ref()) }</pre>
+                    <pre class="terminal" tabindex="0">{ topic_route(&store.topic, route.as_ref()) }</pre>
                 </> }
             }) }
         </div>

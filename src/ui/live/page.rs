@@ -62,14 +62,16 @@ pub fn LivePage(props: &LivePageProps) -> Html {
                 <LiveHeader store={store.clone()} on_fork={props.on_fork.clone()} on_leave={props.on_leave.clone()} />
                 <LangToggle store={store.clone()} />
             </header>
+            // Everything but the header and the footer: one landmark for assistive technology.
+            <main class="content">
             { for store.error.as_ref().map(|e| html!{ <p class="error-banner" role="alert">{ e.text(lang) }</p> }) }
             <LiveHistory store={store.clone()} />
             <LiveAlerts store={store.clone()} />
-            <main class="grid">
+            <div class="grid">
                 <LiveCluster store={store.clone()} />
                 <LiveRoute store={store.clone()} />
                 <div class="side"><LiveFeed store={store.clone()} /></div>
-            </main>
+            </div>
             <section class="panel bottom">
                 <nav class="tabs" role="tablist">
                     { for tabs.iter().map(|(t, label)| {
@@ -82,6 +84,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
                     Tab::Mqadmin => html!{ <LiveMqadmin store={store.clone()} /> },
                 } }
             </section>
+            </main>
             <footer class="foot">{ lang.fill(live::FOOTER, &[("version", crate::VERSION)]) }</footer>
         </div>
     }

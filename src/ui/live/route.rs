@@ -100,7 +100,7 @@ fn column(view: &NamesrvView, topic: &str, now: u64, lang: Lang) -> Html {
                 <p class="error">{ lang.fill(live::LAST_FETCH_FAILED, &[("error", &err)]) }</p>
             }) }
             { body }
-            <details><summary>{ lang.t(live::JSON_A_CLIENT_RECEIVES) }</summary><pre class="json">{ json }</pre></details>
+            <details><summary>{ lang.t(live::JSON_A_CLIENT_RECEIVES) }</summary><pre class="json" tabindex="0">{ json }</pre></details>
         </div>
     }
 }

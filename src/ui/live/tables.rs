@@ -134,9 +134,9 @@ pub fn LiveMqadmin(props: &LiveProps) -> Html {
                 };
                 html! { <>
                     <h3><code>{ format!("$ mqadmin clusterList -n {}", v.addr) }</code></h3>
-                    <pre class="terminal">{ text }</pre>
+                    <pre class="terminal" tabindex="0">{ text }</pre>
                     <h3><code>{ format!("$ mqadmin topicRoute -t {topic} -n {}", v.addr) }</code></h3>
-                    <pre class="terminal">{ route }</pre>
+                    <pre class="terminal" tabindex="0">{ route }</pre>
                 </> }
             }) }
         </div>

@@ -166,10 +166,17 @@ pub(super) fn picture(
                     testid: format!("node-broker-{}", b.addr),
                     x: bx,
                     y,
-                    label: if b.spec.id == 0 {
-                        "master".into()
-                    } else {
-                        format!("slave {}", b.spec.id)
+                    label: {
+                        let role = if b.spec.id == 0 {
+                            "master".to_owned()
+                        } else {
+                            format!("slave {}", b.spec.id)
+                        };
+                        // A broker that is not running says so in words too, not by its colour alone.
+                        match state_words(b.state) {
+                            Some(w) => format!("{role} · {}", lang.t(w)),
+                            None => role,
+                        }
                     },
                     sub: b.addr.clone(),
                     state: state_name(b.state),
@@ -319,5 +326,17 @@ pub(super) fn picture(
         groups,
         edges,
         height,
+    }
+}
+
+/// A broker's state in words when it is not running (the picture's label says it beside the
+/// colour and the cross).
+fn state_words(state: crate::sim::BrokerState) -> Option<crate::i18n::Phrase> {
+    use crate::sim::BrokerState;
+    match state {
+        BrokerState::Running => None,
+        BrokerState::Frozen => Some(crate::i18n::workshop::STATE_FROZEN),
+        BrokerState::Killed => Some(crate::i18n::workshop::STATE_KILLED),
+        BrokerState::Stopped => Some(crate::i18n::workshop::STATE_STOPPED),
     }
 }

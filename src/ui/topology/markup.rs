@@ -108,7 +108,15 @@ pub(super) fn drawing(
         );
     }
     out.push_str("</svg>");
-    let edges = std::mem::replace(&mut out, open("nodes"));
+    let edges = std::mem::replace(
+        &mut out,
+        // The nodes are buttons named by their text (focusable, Enter or Space inspects one), so
+        // their layer is read.
+        format!(
+            r#"<svg class="topology nodes" viewBox="{view_box}" role="group" aria-label="{}">"#,
+            esc(lang.t(controls::PICTURE_LABEL))
+        ),
+    );
     out.push_str(&labels);
     for n in &pic.nodes {
         let sel = if selected == Some(&n.select) {
@@ -118,7 +126,7 @@ pub(super) fn drawing(
         };
         let _ = write!(
             out,
-            r#"<g class="node {} {}{sel}" data-testid="{}" data-state="{}" data-select="{}" transform="translate({} {})">"#,
+            r#"<g class="node {} {}{sel}" data-testid="{}" data-state="{}" data-select="{}" tabindex="0" role="button" transform="translate({} {})">"#,
             n.kind,
             n.state,
             esc(&n.testid),

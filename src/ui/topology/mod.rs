@@ -89,19 +89,27 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
     let onclick = {
         let store = store.clone();
         Callback::from(move |e: MouseEvent| {
-            let picked = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest("[data-select]").ok().flatten())
-                .and_then(|el| el.get_attribute("data-select"))
-                .and_then(|id| selection_of(&id));
-            if let Some(sel) = picked {
+            if let Some(sel) = picked(e.target()) {
+                store.dispatch(Msg::Select(Some(sel)));
+            }
+        })
+    };
+    // Enter or Space on a focused node inspects it, as a click does (and is not the page's Space).
+    let onkeydown = {
+        let store = store.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if !matches!(e.key().as_str(), "Enter" | " ") {
+                return;
+            }
+            if let Some(sel) = picked(e.target()) {
+                e.prevent_default();
+                e.stop_propagation();
                 store.dispatch(Msg::Select(Some(sel)));
             }
         })
     };
     html! {
-        <div class="topology-box" data-testid="topology" data-collapsed={collapsed.to_string()} {onclick}>
+        <div class="topology-box" data-testid="topology" data-collapsed={collapsed.to_string()} {onclick} {onkeydown}>
             { layer(groups) }
             { layer(edges) }
             { layer(nodes) }
@@ -138,6 +146,15 @@ fn drawn_span(pic: &Picture) -> (f64, f64) {
     } else {
         (lo.max(0.0), hi.min(W))
     }
+}
+
+/// The node an event reached (clicked, or focused when a key was pressed): what it selects.
+fn picked(target: Option<web_sys::EventTarget>) -> Option<Selection> {
+    target
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("[data-select]").ok().flatten())
+        .and_then(|el| el.get_attribute("data-select"))
+        .and_then(|id| selection_of(&id))
 }
 
 /// What a node's `data-select` selects.
