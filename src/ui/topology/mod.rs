@@ -132,6 +132,10 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
 /// Half a node's width and a margin, in SVG units: how far a drawing reaches beyond a node's centre.
 const NODE_REACH: f64 = 75.0;
 
+/// The drawing is never narrower than this many times its height: a tall cluster (producers down
+/// the side) is not enlarged past a 720p projector's first screen.
+const MIN_ASPECT: f64 = 3.2;
+
 /// The part of the drawing's width its nodes and boxes use: a small cluster is drawn scaled to the
 /// width it has (on a phone or a projector) rather than small in the middle of an empty page.
 fn drawn_span(pic: &Picture) -> (f64, f64) {
@@ -142,10 +146,16 @@ fn drawn_span(pic: &Picture) -> (f64, f64) {
         .chain(pic.groups.iter().flat_map(|g| [g.x - 8.0, g.x + g.w + 8.0]));
     let (lo, hi) = xs.fold((W, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
     if lo >= hi {
-        (0.0, W)
-    } else {
-        (lo.max(0.0), hi.min(W))
+        return (0.0, W);
     }
+    let (lo, hi) = (lo.max(0.0), hi.min(W));
+    // Widened around its middle to the narrowest width allowed, kept inside the drawing.
+    let want = (pic.height * MIN_ASPECT).min(W);
+    if hi - lo >= want {
+        return (lo, hi);
+    }
+    let lo = ((lo + hi - want) / 2.0).clamp(0.0, W - want);
+    (lo, lo + want)
 }
 
 /// The node an event reached (clicked, or focused when a key was pressed): what it selects.
