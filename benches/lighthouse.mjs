@@ -27,7 +27,6 @@ hub.stdout.on('data', (d) => { hub.output += d; });
 hub.stderr.on('data', (d) => { hub.output += d; });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  userDataDir: join(scratch, 'chromium'),
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });

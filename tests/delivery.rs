@@ -140,6 +140,8 @@ async fn each_client_gets_the_copy_it_accepts_and_hashed_files_are_kept_for_good
         Some("public, max-age=31536000, immutable")
     );
     assert_eq!(br.header("vary"), Some("accept-encoding"));
+    // A page's file connections close once it has them: only its WebSocket stays.
+    assert_eq!(br.header("connection"), Some("close"));
 
     let gz = get(&h, &path, &[("Accept-Encoding", "gzip")]).await;
     assert_eq!(gz.header("content-encoding"), Some("gzip"));

@@ -134,6 +134,10 @@ async fn dashboard_file(
 /// the copy compressed at build time the client accepts, cached for good when its name is its
 /// hash, else revalidated by ETag (304 when the client's copy is current); or 404. Shared with
 /// `routelab classroom`.
+///
+/// The connection closes after the file: a page loads its five files once and then keeps only its
+/// WebSocket, while a browser would hold its idle file connections open for minutes, each taking
+/// one of the connections the server allows (200 students loading at once stalled behind them).
 pub(crate) async fn asset_response(assets: &Assets, path: &str, headers: &HeaderMap) -> Response {
     let mut path = path.trim_start_matches('/').to_owned();
     if path.is_empty() || path.ends_with('/') {
@@ -167,6 +171,7 @@ pub(crate) async fn asset_response(assets: &Assets, path: &str, headers: &Header
     if let Ok(v) = HeaderValue::from_str(&found.etag) {
         h.insert(header::ETAG, v);
     }
+    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
 
@@ -200,6 +205,8 @@ async fn index(
             let cache = [
                 (header::CACHE_CONTROL, delivery::REVALIDATE.to_owned()),
                 (header::ETAG, etag.clone()),
+                // As for the files (see asset_response).
+                (header::CONNECTION, "close".to_owned()),
             ];
             if delivery::not_modified(header_text(&headers, header::IF_NONE_MATCH), &etag) {
                 (StatusCode::NOT_MODIFIED, cache).into_response()

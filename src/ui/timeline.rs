@@ -179,10 +179,14 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
                 }
                 _ => format!("left:{left}%"),
             };
+            // A mark is a few pixels wide: a mouse's shortcut to its moment, not a control of its
+            // own (a target that small fails WCAG 2.5.8, and hundreds of them would be as many
+            // Tab stops). The keyboard reaches the same moments with ← / →, and the feed says
+            // each event in words.
             html! {
-                <button class={classes!("mark", m.kind.name(), m.reason)} data-testid="timeline-mark"
+                <span class={classes!("mark", m.kind.name(), m.reason)} data-testid="timeline-mark"
                     data-kind={m.kind.name()} data-t={t.to_string()} data-broker={m.broker.clone()}
-                    data-reason={m.reason} data-count={g.n.to_string()} {style} aria-label={title.clone()} {title}
+                    data-reason={m.reason} data-count={g.n.to_string()} {style} {title}
                     onmousedown={Callback::from(|e: MouseEvent| e.stop_propagation())} {onclick} />
             }
         }) }

@@ -272,7 +272,9 @@ pub async fn run(args: ClassroomArgs) -> Result<Handle, String> {
         shutdown: shutdown.clone(),
     });
     let router = http::router(app);
-    let listener = LimitedListener::new(listener, args.max_students + EXTRA_HTTP_CONNECTIONS);
+    // Each student holds a WebSocket, and a page loading opens a few connections for its files
+    // (closed after each file): twice the students leaves a class arriving at once room to load.
+    let listener = LimitedListener::new(listener, 2 * args.max_students + EXTRA_HTTP_CONNECTIONS);
     let stop = shutdown.clone();
     let server = tokio::spawn(async move {
         let served = axum::serve(listener, router)

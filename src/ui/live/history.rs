@@ -180,7 +180,9 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
                 }.into_iter().map(|r| {
                     let kind = r.change.kind();
                     html! {
-                        <button class={classes!("mark", tone(kind))} data-testid="live-mark" data-kind={kind}
+                        // A mouse's shortcut to its moment (see the workshop's timeline); the range
+                        // below is the keyboard's way to the same moments.
+                        <span class={classes!("mark", tone(kind))} data-testid="live-mark" data-kind={kind}
                             data-t={r.at_ms.to_string()} style={at(r.at_ms)}
                             title={format!("{} · {}", clock_time(r.at_ms), r.change.describe_in(lang))}
                             onmousedown={Callback::from(|e: MouseEvent| e.stop_propagation())}
