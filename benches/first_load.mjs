@@ -7,6 +7,7 @@
 // that last one is mostly Chromium compiling and running all those pages itself).
 //   node benches/first_load.mjs BIN [STUDENTS]      (BENCH_JSON=FILE writes the figures)
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,23 @@ try {
     report.identity_bytes = plain.bytes;
     report.identity_encodings = [...new Set(plain.files.map((f) => f.encoding))];
     await ctx.close();
+  }
+
+  // The hub alone: STUDENTS clients fetching the files a page loads, all at once, as Chromium asks
+  // for them (brotli), without rendering anything: the time until the last byte of the last one.
+  {
+    const get = (path) => new Promise((res, rej) => {
+      http.get(`${workshop.replace(/\/$/, '')}${path}`, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } }, (r) => {
+        let n = 0;
+        r.on('data', (d) => { n += d.length; });
+        r.on('end', () => res(n));
+      }).on('error', rej);
+    });
+    const t0 = performance.now();
+    const sizes = await Promise.all(Array.from({ length: STUDENTS },
+      () => Promise.all(report.first_load_files.map((f) => get(f.file)))));
+    report.hub_all_served_ms = performance.now() - t0;
+    report.hub_body_bytes = sizes.flat().reduce((a, b) => a + b, 0);
   }
 
   // The class opens the students' link at once, each page in a fresh context (its own cache).

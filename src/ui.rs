@@ -98,17 +98,7 @@ pub(crate) fn state_name(s: crate::sim::BrokerState) -> &'static str {
     }
 }
 
-/// `x` with `places` decimals (at most 3), from integers: core's float formatting would add about
-/// 5 KB to the bundle.
+/// `x` with `places` decimals (at most 3).
 pub(crate) fn dec(x: f64, places: u32) -> String {
-    let places = places.min(3);
-    let scale = 10i64.pow(places);
-    let v = (x * scale as f64).round() as i64;
-    let sign = if v < 0 { "-" } else { "" };
-    let (whole, frac) = (v.abs() / scale, v.abs() % scale);
-    if places == 0 {
-        format!("{sign}{whole}")
-    } else {
-        format!("{sign}{whole}.{frac:0width$}", width = places as usize)
-    }
+    format!("{x:.*}", places.min(3) as usize)
 }
