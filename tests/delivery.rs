@@ -6,7 +6,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/peer.rs"]
-#[allow(dead_code)]
 mod peer;
 
 use std::io::{Read, Write};

@@ -151,7 +151,12 @@ pub(crate) async fn asset_response(assets: &Assets, path: &str, headers: &Header
         if delivery::not_modified(header_text(headers, header::IF_NONE_MATCH), &found.etag) {
             StatusCode::NOT_MODIFIED.into_response()
         } else {
-            let mut r = found.bytes.into_owned().into_response();
+            // A file inside the binary is sent from where it lies, not copied per request.
+            let body = match found.bytes {
+                std::borrow::Cow::Borrowed(b) => axum::body::Body::from(b),
+                std::borrow::Cow::Owned(v) => axum::body::Body::from(v),
+            };
+            let mut r = body.into_response();
             if let Some(enc) = found.encoding.header() {
                 r.headers_mut()
                     .insert(header::CONTENT_ENCODING, HeaderValue::from_static(enc));
