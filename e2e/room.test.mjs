@@ -203,6 +203,11 @@ test('the workshop on a phone and the live page pass axe in both languages', asy
     assert.ok(scrollWidth <= width, `the workshop on a phone scrolls sideways: ${scrollWidth} > ${width}`);
     await phone.screenshot({ path: join(SHOTS, `room-workshop-phone-${lang}.png`) });
     await noAxeViolations(phone, `the workshop on a phone (${lang})`);
+    // The header's controls wait behind "Menu": the clock and the picture come first.
+    assert.equal(await phone.locator('[data-testid=preset]').isVisible(), false);
+    await phone.click('[data-testid=menu-toggle]');
+    assert.equal(await phone.locator('[data-testid=preset]').isVisible(), true);
+    await noAxeViolations(phone, `the workshop's menu on a phone (${lang})`);
     await phone.context().close();
 
     const live = await open(`http://127.0.0.1:${port}/`, { lang, ready: '[data-testid=broker-card]' });

@@ -43,6 +43,9 @@ phrases! {
     KEY_PRESENT: "presentation mode: only the picture, time, timeline, feed and lesson, in large type", "演示模式：只显示拓扑图、时间、时间线、事件流和课程，字号放大";
     KEY_ESCAPE: "close this list; leave presentation mode", "关闭此列表；退出演示模式";
 
+    /// On a phone: the button that shows the header's controls.
+    MENU: "Menu", "菜单";
+
     // Presentation mode (app.rs): its button, and the way out.
     PRESENT: "Present", "演示模式";
     PRESENT_HINT: "show only what the room should watch, in large type (P)", "只显示全班需要看的内容，字号放大（P）";

@@ -135,15 +135,25 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     let traffic = store.panel_key(Panels::Traffic);
     let time = store.panel_key(Panels::Time);
     let presenting = store.presenting;
+    // On a phone the header's controls wait behind "Menu", so the clock and the picture come first.
+    let menu_open = use_state(|| false);
+    let toggle_menu = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| menu_open.set(!*menu_open))
+    };
     html! {
         <div class={classes!("app", presenting.then_some("presenting"))}>
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
-                <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
-                <LessonList store={store.clone()} />
-                <LangToggle store={store.clone()} />
-                <PresentButton store={store.clone()} />
-                <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
+                <button class="menu-toggle" data-testid="menu-toggle" aria-expanded={menu_open.to_string()}
+                    aria-controls="top-controls" onclick={toggle_menu}>{ lang.t(workshop::MENU) }</button>
+                <div id="top-controls" class={classes!("top-controls", menu_open.then_some("open"))}>
+                    <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
+                    <LessonList store={store.clone()} />
+                    <LangToggle store={store.clone()} />
+                    <PresentButton store={store.clone()} />
+                    <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
+                </div>
             </header>
             // Everything but the header and the footer: one landmark for assistive technology.
             <main class="content">

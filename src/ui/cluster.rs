@@ -151,8 +151,9 @@ fn card_rows(
     })
 }
 
-/// A broker's state as its badge says it (the `state_name` stays in classes and `data-state`).
-fn state_words(s: BrokerState, lang: Lang) -> &'static str {
+/// A broker's state as its badge says it (the `state_name` stays in classes and `data-state`); the
+/// picture's labels say it too.
+pub(super) fn state_words(s: BrokerState, lang: Lang) -> &'static str {
     lang.t(match s {
         BrokerState::Running => workshop::STATE_RUNNING,
         BrokerState::Frozen => workshop::STATE_FROZEN,

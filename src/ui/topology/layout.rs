@@ -173,9 +173,13 @@ pub(super) fn picture(
                             format!("slave {}", b.spec.id)
                         };
                         // A broker that is not running says so in words too, not by its colour alone.
-                        match state_words(b.state) {
-                            Some(w) => format!("{role} · {}", lang.t(w)),
-                            None => role,
+                        if b.state == crate::sim::BrokerState::Running {
+                            role
+                        } else {
+                            format!(
+                                "{role} · {}",
+                                super::super::cluster::state_words(b.state, lang)
+                            )
                         }
                     },
                     sub: b.addr.clone(),
@@ -326,17 +330,5 @@ pub(super) fn picture(
         groups,
         edges,
         height,
-    }
-}
-
-/// A broker's state in words when it is not running (the picture's label says it beside the
-/// colour and the cross).
-fn state_words(state: crate::sim::BrokerState) -> Option<crate::i18n::Phrase> {
-    use crate::sim::BrokerState;
-    match state {
-        BrokerState::Running => None,
-        BrokerState::Frozen => Some(crate::i18n::workshop::STATE_FROZEN),
-        BrokerState::Killed => Some(crate::i18n::workshop::STATE_KILLED),
-        BrokerState::Stopped => Some(crate::i18n::workshop::STATE_STOPPED),
     }
 }
