@@ -43,14 +43,15 @@ fn quality(accept: &str, coding: &str) -> Option<f32> {
     for entry in accept.split(',') {
         let mut parts = entry.split(';');
         let name = parts.next().unwrap_or("").trim();
-        let q = parts
-            .filter_map(|p| {
-                let (k, v) = p.split_once('=')?;
-                (k.trim().eq_ignore_ascii_case("q")).then(|| v.trim().parse::<f32>().ok())?
-            })
-            .next()
+        let weight = parts
+            .filter_map(|p| p.split_once('='))
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case("q"))
+            .map(|(_, v)| v.trim());
+        let q = match weight {
+            None => 1.0,
             // A weight that is not a number makes the entry unusable rather than preferred.
-            .unwrap_or(if entry.contains("q=") { 0.0 } else { 1.0 });
+            Some(v) => v.parse::<f32>().unwrap_or(0.0),
+        };
         let same = name.eq_ignore_ascii_case(coding)
             || (coding == "gzip" && name.eq_ignore_ascii_case("x-gzip"));
         if same {
@@ -175,6 +176,10 @@ mod tests {
         assert_eq!(
             choose(Some("br;q=nonsense"), true, true),
             Encoding::Identity
+        );
+        assert_eq!(
+            choose(Some("br;Q=nonsense, gzip"), true, true),
+            Encoding::Gzip
         );
     }
 
