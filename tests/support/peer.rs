@@ -284,9 +284,6 @@ pub async fn register_broker(
     broker_addr: &str,
     topics: Vec<TopicConfig>,
 ) -> TestBroker {
-    let client = NamesrvClient::connect(ns_addr, ClientConfig::default())
-        .await
-        .expect("cannot connect to the peer");
     let (host, port) = broker_addr
         .rsplit_once(':')
         .expect("broker_addr is host:port");
@@ -306,10 +303,24 @@ pub async fn register_broker(
             topics,
         ),
     };
-    let response = client
-        .register_broker(&header, &body)
-        .await
-        .unwrap_or_else(|e| panic!("registering {broker_name}/{broker_id} failed: {e}"));
+    // The peer has reset a registration's connection once in many runs (CI, admin_cli): a
+    // transport failure is tried again on a new connection (registering again is idempotent).
+    let mut attempt = 0;
+    let (client, response) = loop {
+        attempt += 1;
+        let client = NamesrvClient::connect(ns_addr, ClientConfig::default())
+            .await
+            .expect("cannot connect to the peer");
+        match client.register_broker(&header, &body).await {
+            Ok(response) => break (client, response),
+            Err(e) if attempt < 3 => {
+                eprintln!("registering {broker_name}/{broker_id}: {e}; trying again");
+                client.close();
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("registering {broker_name}/{broker_id} failed {attempt} times: {e}"),
+        }
+    };
     TestBroker {
         client,
         header,
