@@ -55,6 +55,7 @@ pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bridge;
 pub mod classroom;
+pub mod consumer;
 mod decimal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod demo;

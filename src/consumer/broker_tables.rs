@@ -1,0 +1,190 @@
+//! What a broker keeps of consumers: `ConsumerManager`'s table of each group's members (their
+//! channels, by client id here) and `ConsumerOffsetManager`'s committed offsets. Pure tables; the
+//! simulator decides when a broker hears a heartbeat, a close or an unregistration.
+//!
+//! The notices follow the broker (4.9.8 and 5.3.3 alike): a member registering for the first time,
+//! a member unregistering and a closed channel each make the broker tell the group's remaining
+//! members "consumer ids changed" (NOTIFY_CONSUMER_IDS_CHANGED), which wakes their rebalance; a
+//! member dropped by the scan for silence (`channelExpiredTimeout`, 120 s) is dropped quietly, so the
+//! others notice at their next periodic rebalance.
+
+use std::collections::BTreeMap;
+
+/// `ConsumerManager.CHANNEL_EXPIRED_TIMEOUT` (4.9.8) / `channelExpiredTimeout` (5.x default).
+pub const CHANNEL_EXPIRED_TIMEOUT_MS: u64 = 120_000;
+/// `ClientHousekeepingService`: the scan of silent channels, first after 10 s, then every 10 s.
+pub const CLIENT_SCAN_PERIOD_MS: u64 = 10_000;
+
+/// One broker's `consumerTable`: group → member client id → when it last spoke.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConsumerTable {
+    groups: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+impl ConsumerTable {
+    /// A heartbeat of `client_id` in `group` (`registerConsumer`). Returns the members to notify
+    /// when the member is new (`updateChannel` true), else None.
+    pub fn register(&mut self, group: &str, client_id: &str, now: u64) -> Option<Vec<String>> {
+        let members = self.groups.entry(group.to_owned()).or_default();
+        let new = members.insert(client_id.to_owned(), now).is_none();
+        new.then(|| members.keys().cloned().collect())
+    }
+
+    /// UNREGISTER_CLIENT from `client_id` (`unregisterConsumer`): the members left to notify, when
+    /// the group is known here (Java notifies then even if the member was not in it). The group is
+    /// dropped with its last member.
+    pub fn unregister(&mut self, group: &str, client_id: &str) -> Option<Vec<String>> {
+        let members = self.groups.get_mut(group)?;
+        members.remove(client_id);
+        let left: Vec<String> = members.keys().cloned().collect();
+        if left.is_empty() {
+            self.groups.remove(group);
+        }
+        Some(left)
+    }
+
+    /// The member's connection closed (`doChannelCloseEvent`): for each group it was in, the group
+    /// and the members left to notify.
+    pub fn channel_closed(&mut self, client_id: &str) -> Vec<(String, Vec<String>)> {
+        let mut out = Vec::new();
+        self.groups.retain(|group, members| {
+            if members.remove(client_id).is_some() {
+                out.push((group.clone(), members.keys().cloned().collect()));
+            }
+            !members.is_empty()
+        });
+        out
+    }
+
+    /// `scanNotActiveChannel`: drops members silent for more than `timeout_ms`, without a notice.
+    /// Returns (group, client id) of each.
+    pub fn scan(&mut self, now: u64, timeout_ms: u64) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        self.groups.retain(|group, members| {
+            members.retain(|cid, last| {
+                let keep = now.saturating_sub(*last) <= timeout_ms;
+                if !keep {
+                    out.push((group.clone(), cid.clone()));
+                }
+                keep
+            });
+            !members.is_empty()
+        });
+        out
+    }
+
+    /// GET_CONSUMER_LIST_BY_GROUP: the group's client ids, or None when the broker does not know
+    /// the group (Java answers SYSTEM_ERROR "no consumer for this group", and the client's list is
+    /// null).
+    pub fn members(&self, group: &str) -> Option<Vec<String>> {
+        self.groups.get(group).map(|m| m.keys().cloned().collect())
+    }
+
+    /// When `client_id` of `group` last spoke to this broker.
+    pub fn last_update(&self, group: &str, client_id: &str) -> Option<u64> {
+        self.groups.get(group)?.get(client_id).copied()
+    }
+
+    /// Whether no group is known.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// Forgets everything (the process died: the table lives in memory).
+    pub fn clear(&mut self) {
+        self.groups.clear();
+    }
+}
+
+/// A queue's committed offset key: (group, topic, queue id) on one broker group.
+pub type OffsetKey = (String, String, i32);
+
+/// One broker's `ConsumerOffsetManager.offsetTable`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OffsetTable {
+    offsets: BTreeMap<OffsetKey, u64>,
+}
+
+impl OffsetTable {
+    /// UPDATE_CONSUMER_OFFSET, or a pull carrying a commit (to a master).
+    pub fn commit(&mut self, group: &str, topic: &str, queue_id: i32, offset: u64) {
+        match self
+            .offsets
+            .get_mut(&(group.to_owned(), topic.to_owned(), queue_id))
+        {
+            Some(o) => *o = offset,
+            None => {
+                self.offsets
+                    .insert((group.to_owned(), topic.to_owned(), queue_id), offset);
+            }
+        }
+    }
+
+    /// `queryOffset`: the committed offset, if any.
+    pub fn query(&self, group: &str, topic: &str, queue_id: i32) -> Option<u64> {
+        self.offsets
+            .get(&(group.to_owned(), topic.to_owned(), queue_id))
+            .copied()
+    }
+
+    /// `SlaveSynchronize.syncConsumerOffset`: the master's offsets put over the slave's
+    /// (`putAll`: keys only the slave has stay).
+    pub fn sync_from(&mut self, master: &OffsetTable) {
+        for (k, v) in &master.offsets {
+            self.offsets.insert(k.clone(), *v);
+        }
+    }
+
+    /// Every committed offset, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&OffsetKey, u64)> {
+        self.offsets.iter().map(|(k, v)| (k, *v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// docs/consumers.md §3: a new member is announced to all, a known one is not; an
+    /// unregistration and a close are announced to those left; expiry is silent.
+    #[test]
+    fn notices_follow_the_broker() {
+        let mut t = ConsumerTable::default();
+        assert_eq!(t.register("g", "a", 0), Some(vec!["a".to_owned()]));
+        assert_eq!(
+            t.register("g", "b", 5),
+            Some(vec!["a".to_owned(), "b".to_owned()])
+        );
+        assert_eq!(t.register("g", "a", 30_000), None);
+        assert_eq!(t.last_update("g", "a"), Some(30_000));
+        assert_eq!(
+            t.channel_closed("b"),
+            vec![("g".to_owned(), vec!["a".to_owned()])]
+        );
+        assert_eq!(t.unregister("g", "zzz"), Some(vec!["a".to_owned()]));
+        assert_eq!(t.unregister("other", "a"), None);
+        // Silent for 120 s is still in; past it, out, quietly.
+        assert!(t.scan(150_000, CHANNEL_EXPIRED_TIMEOUT_MS).is_empty());
+        assert_eq!(
+            t.scan(150_001, CHANNEL_EXPIRED_TIMEOUT_MS),
+            vec![("g".to_owned(), "a".to_owned())]
+        );
+        assert_eq!(t.members("g"), None);
+        assert!(t.is_empty());
+    }
+
+    #[test]
+    fn a_slave_takes_the_masters_offsets_over_its_own() {
+        let mut master = OffsetTable::default();
+        let mut slave = OffsetTable::default();
+        master.commit("g", "T", 0, 10);
+        slave.commit("g", "T", 0, 12);
+        slave.commit("g", "T", 1, 3);
+        slave.sync_from(&master);
+        assert_eq!(slave.query("g", "T", 0), Some(10));
+        assert_eq!(slave.query("g", "T", 1), Some(3));
+        assert_eq!(master.query("g", "T", 1), None);
+    }
+}
