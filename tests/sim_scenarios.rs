@@ -630,7 +630,18 @@ fn every_action_round_trips_through_export() {
             {"at": 15, "do": "query_route", "topic": "T", "namesrv": "ns-1"},
             {"at": 16, "do": "heartbeat", "broker": "10.0.0.1:10911"},
             {"at": 17, "do": "add_namesrv", "name": "ns-2"},
-            {"at": 18, "do": "set_producer", "group": "pg", "fault_tolerance": false, "client": "5.x"}
+            {"at": 18, "do": "set_producer", "group": "pg", "fault_tolerance": false, "client": "5.x"},
+            {"at": 18.1, "do": "add_consumer_group", "group": "cg", "topics": ["T"],
+             "strategy": "CONSISTENT_HASH", "members": 2, "rate": 5, "client": "4.x",
+             "virtual_nodes": 20, "namesrv": "ns-1"},
+            {"at": 18.2, "do": "add_consumer", "group": "cg", "client_id": "10.9.9.9@77"},
+            {"at": 18.3, "do": "add_consumer", "group": "cg"},
+            {"at": 18.4, "do": "kill_consumer", "client_id": "10.9.9.9@77"},
+            {"at": 18.5, "do": "freeze_consumer", "client_id": "10.0.1.1@4011"},
+            {"at": 18.6, "do": "stop_consumer", "client_id": "10.0.1.2@4012"},
+            {"at": 18.7, "do": "restart_consumer", "client_id": "10.9.9.9@77"},
+            {"at": 18.8, "do": "set_consumer", "client_id": "10.9.9.9@77", "rate": 2.5},
+            {"at": 18.9, "do": "set_consumer_group", "group": "cg", "strategy": "AVG", "rate": 3}
         ],
         "until": 20
     });
@@ -656,11 +667,19 @@ fn every_action_round_trips_through_export() {
             | Action::QueryRoute { .. }
             | Action::Heartbeat { .. }
             | Action::AddNamesrv { .. }
-            | Action::SetProducer { .. } => {}
+            | Action::SetProducer { .. }
+            | Action::AddConsumerGroup(_)
+            | Action::AddConsumer { .. }
+            | Action::KillConsumer { .. }
+            | Action::FreezeConsumer { .. }
+            | Action::StopConsumer { .. }
+            | Action::RestartConsumer { .. }
+            | Action::SetConsumer { .. }
+            | Action::SetConsumerGroup { .. } => {}
         }
         seen.insert(a.action.name());
     }
-    assert_eq!(seen.len(), 18, "one sample of each action: {seen:?}");
+    assert_eq!(seen.len(), 26, "one sample of each action: {seen:?}");
     let again = Scenario::from_json(&s.to_json()).unwrap_or_else(|e| panic!("export refused: {e}"));
     assert_eq!(s, again);
 }

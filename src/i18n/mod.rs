@@ -16,6 +16,7 @@
 
 pub mod checks;
 pub mod classroom;
+pub mod consumers;
 pub mod controls;
 pub mod events;
 pub mod live;
@@ -217,7 +218,8 @@ mod tests {
     /// show a value in one and lose it in the other).
     #[test]
     fn every_phrase_has_both_languages() {
-        let catalogues: [(&str, &[(&str, Phrase)]); 6] = [
+        let catalogues: [(&str, &[(&str, Phrase)]); 7] = [
+            ("consumers", super::consumers::ALL),
             ("classroom", super::classroom::ALL),
             ("events", super::events::ALL),
             ("checks", super::checks::ALL),

@@ -37,6 +37,7 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         brokers: Vec::new(),
         topic_sets: Vec::new(),
         producers: Vec::new(),
+        consumers: Vec::new(),
         actions: Vec::new(),
         until: None,
         timing: None,

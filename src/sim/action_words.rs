@@ -34,6 +34,9 @@ impl Action {
             None => lang.t(w::ON_EVERY_NAMESRV).to_owned(),
         };
         let broker_phrase = |p, broker: &str| lang.fill(p, &[("broker", broker)]);
+        if let Some(words) = super::consumer_words::action(self, lang) {
+            return words;
+        }
         match self {
             Action::AddBroker(b) => lang.fill(
                 w::ACT_ADD_BROKER,
@@ -141,6 +144,15 @@ impl Action {
                     &[("group", group), ("what", &parts.join(sep))],
                 )
             }
+            // Said by `consumer_words::action` above.
+            Action::AddConsumerGroup(_)
+            | Action::AddConsumer { .. }
+            | Action::KillConsumer { .. }
+            | Action::FreezeConsumer { .. }
+            | Action::StopConsumer { .. }
+            | Action::RestartConsumer { .. }
+            | Action::SetConsumer { .. }
+            | Action::SetConsumerGroup { .. } => String::new(),
         }
     }
 }

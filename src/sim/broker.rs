@@ -52,6 +52,16 @@ pub struct BrokerNode {
     /// Bumped on every change of `topics`, so what a producer remembers of them can tell it is
     /// out of date.
     pub(crate) topics_changed: u64,
+    /// When the process last started.
+    pub started_at: u64,
+    /// Its consumer table (`ConsumerManager`): lost when the process ends.
+    pub consumer_table: crate::consumer::ConsumerTable,
+    /// Its committed consumer offsets (`ConsumerOffsetManager`): on disk, kept across restarts.
+    pub offsets: crate::consumer::OffsetTable,
+    /// The epoch whose client scan is running, if any.
+    pub(crate) client_scan: Option<u64>,
+    /// Its group's store (index into the simulator's stores).
+    pub(crate) store: usize,
 }
 
 impl BrokerNode {
@@ -109,6 +119,7 @@ impl Sim {
         let register_ms = spec
             .heartbeat_secs
             .map_or(self.timing.register_ms, |s| (s * 1000.0).round() as u64);
+        let store = self.store_for(&spec.name);
         self.brokers.push(BrokerNode {
             spec: spec.clone(),
             addr: spec.addr.clone(),
@@ -121,6 +132,11 @@ impl Sim {
             epoch: 0,
             full_registration: None,
             topics_changed: 0,
+            started_at: self.now,
+            consumer_table: Default::default(),
+            offsets: Default::default(),
+            client_scan: None,
+            store,
         });
         self.start_broker(self.brokers.len() - 1);
     }
@@ -131,7 +147,9 @@ impl Sim {
         broker.state = BrokerState::Running;
         broker.epoch += 1;
         broker.channel_to.clear();
+        broker.started_at = self.now;
         let epoch = broker.epoch;
+        self.schedule_slave_sync(b);
         self.register_all(b);
         let at = self.now + FIRST_REGISTER_REPEAT_MS;
         self.brokers[b].next_register = Some(at);
@@ -285,6 +303,9 @@ impl Sim {
     }
 
     fn halt(&mut self, b: usize, state: BrokerState) {
+        if state != BrokerState::Frozen {
+            self.forget_consumers(b);
+        }
         let broker = &mut self.brokers[b];
         broker.state = state;
         broker.epoch += 1;

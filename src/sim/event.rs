@@ -122,11 +122,80 @@ pub enum SimEventKind {
         topic: String,
         route: Option<Box<TopicRouteData>>,
     },
+    /// A consumer's rebalance of one topic changed the queues it reads. Boxed: rare, and large.
+    ConsumerRebalanced(Box<ConsumerRebalanced>),
+    /// A broker's consumer table took a member in (its first heartbeat there).
+    ConsumerJoined {
+        group: String,
+        client_id: String,
+        broker_addr: String,
+    },
+    /// A broker's consumer table let a member go.
+    ConsumerLeft {
+        group: String,
+        client_id: String,
+        broker_addr: String,
+        /// `unregistered` (graceful shutdown), `channel_closed` (process gone) or `expired`
+        /// (silent for over 120 s).
+        reason: &'static str,
+    },
+    /// A member took up a queue from an offset below what the group had already consumed: those
+    /// messages are read again.
+    Duplicates(Box<Duplicates>),
     /// An action was applied.
     Action {
         #[serde(flatten)]
         action: Box<Action>,
     },
+}
+
+/// A queue in a consumer event: `{brokerName, queueId}` (the topic is the event's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueRef {
+    pub broker_name: String,
+    pub queue_id: i32,
+}
+
+impl QueueRef {
+    pub(crate) fn of(mq: &crate::consumer::MessageQueue) -> Self {
+        Self {
+            broker_name: mq.broker_name.to_string(),
+            queue_id: mq.queue_id,
+        }
+    }
+}
+
+/// `consumer_rebalanced`: who, the inputs of the allocation and its result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConsumerRebalanced {
+    pub group: String,
+    pub topic: String,
+    pub client_id: String,
+    /// The strategy's Java name.
+    pub strategy: &'static str,
+    /// The topic's readable queues in the member's route, sorted as Java sorts them.
+    pub mq_all: Vec<QueueRef>,
+    /// The members as the broker it asked answered, sorted.
+    pub cid_all: Vec<String>,
+    /// The queues the strategy gave this member.
+    pub queues: Vec<QueueRef>,
+}
+
+/// `duplicates`: how many messages a member will read again, of which queue, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Duplicates {
+    pub group: String,
+    pub topic: String,
+    pub broker_name: String,
+    pub queue_id: i32,
+    /// The member that reads them again.
+    pub client_id: String,
+    pub count: u64,
+    /// The member that read them first.
+    pub previous: String,
+    /// `owner_killed`, `owner_frozen`, `owner_still_reading` or `commit_not_seen`.
+    pub reason: &'static str,
 }
 
 /// The simulator's name for a removal reason.

@@ -287,6 +287,19 @@ pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
         SimEventKind::Action { action } => {
             lang.fill(w::EV_ACTION, &[("what", &action.describe_in(lang))])
         }
+        SimEventKind::ConsumerRebalanced(e) => super::consumer_words::rebalanced(e, lang),
+        SimEventKind::ConsumerJoined {
+            group,
+            client_id,
+            broker_addr,
+        } => super::consumer_words::joined(group, client_id, broker_addr, lang),
+        SimEventKind::ConsumerLeft {
+            group,
+            client_id,
+            broker_addr,
+            reason,
+        } => super::consumer_words::left(group, client_id, broker_addr, reason, lang),
+        SimEventKind::Duplicates(e) => super::consumer_words::duplicates(e, lang),
     }
 }
 

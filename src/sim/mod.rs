@@ -27,6 +27,9 @@
 
 mod action_words;
 mod broker;
+mod consume;
+mod consumer;
+mod consumer_words;
 mod event;
 pub(crate) mod event_words;
 mod json_path;
@@ -35,6 +38,7 @@ mod presets;
 mod producer;
 mod report;
 pub mod scenario;
+mod store;
 mod targets;
 pub mod timeline;
 mod timers;
@@ -44,7 +48,10 @@ mod topic_sets;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
-pub use event::{SimEvent, SimEventKind};
+pub use consumer::{
+    ConsumerGroup, ConsumerNode, ConsumerState, ConsumerStats, OwnedQueue, PULL_TICK_MS,
+};
+pub use event::{ConsumerRebalanced, Duplicates, QueueRef, SimEvent, SimEventKind};
 pub use event_words::{describe, describe_in};
 pub use presets::{
     lesson, lessons, preset, preset_json, presets, LessonFile, Preset, BUNDLED_IN_BROWSER,
@@ -52,6 +59,7 @@ pub use presets::{
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
+pub use store::{GroupStore, QueueProgress, Speed};
 pub use timing::Timing;
 pub use topic_sets::{expand as expand_topic_sets, TopicSet, MAX_SET_COUNT};
 
@@ -104,6 +112,13 @@ enum Timer {
     RoutePoll { producer: usize, epoch: u64 },
     SendTick { producer: usize, epoch: u64 },
     AttemptDone { producer: usize, epoch: u64 },
+    ConsumerRoutePoll { consumer: usize, epoch: u64 },
+    ConsumerHeartbeat { consumer: usize, epoch: u64 },
+    Rebalance { consumer: usize, token: u64 },
+    PullTick { consumer: usize, epoch: u64 },
+    PersistOffsets { consumer: usize, epoch: u64 },
+    ClientScan { broker: usize, epoch: u64 },
+    SlaveSync { broker: usize, epoch: u64 },
 }
 
 /// The simulated world.
@@ -117,6 +132,12 @@ pub struct Sim {
     namesrvs: Vec<NamesrvNode>,
     brokers: Vec<BrokerNode>,
     producers: Vec<ProducerNode>,
+    /// Consumer groups, and every member of every group.
+    groups: Vec<ConsumerGroup>,
+    consumers: Vec<ConsumerNode>,
+    /// What each broker group stores, and where each group's store is.
+    stores: Vec<GroupStore>,
+    store_index: BTreeMap<String, usize>,
     conns: BTreeMap<ChannelId, Conn>,
     next_channel: u64,
     /// Pending timers, fired by time; insertion order breaks ties deterministically.
@@ -167,6 +188,10 @@ impl Sim {
             timing,
             brokers: Vec::new(),
             producers: Vec::new(),
+            groups: Vec::new(),
+            consumers: Vec::new(),
+            stores: Vec::new(),
+            store_index: BTreeMap::new(),
             conns: BTreeMap::new(),
             next_channel: 1,
             timers: timers::TimerQueue::default(),
@@ -195,6 +220,9 @@ impl Sim {
         }
         for p in &scenario.producers {
             sim.add_producer(p);
+        }
+        for c in &scenario.consumers {
+            sim.add_consumer_group(c);
         }
         sim
     }
@@ -415,6 +443,17 @@ impl Sim {
             Timer::RoutePoll { producer, epoch } => self.on_route_poll_timer(producer, epoch),
             Timer::SendTick { producer, epoch } => self.on_send_tick(producer, epoch),
             Timer::AttemptDone { producer, epoch } => self.on_attempt_done(producer, epoch),
+            Timer::ConsumerRoutePoll { consumer, epoch } => {
+                self.on_consumer_route_poll(consumer, epoch)
+            }
+            Timer::ConsumerHeartbeat { consumer, epoch } => {
+                self.on_consumer_heartbeat(consumer, epoch)
+            }
+            Timer::Rebalance { consumer, token } => self.on_rebalance(consumer, token),
+            Timer::PullTick { consumer, epoch } => self.on_pull_tick(consumer, epoch),
+            Timer::PersistOffsets { consumer, epoch } => self.on_persist_offsets(consumer, epoch),
+            Timer::ClientScan { broker, epoch } => self.on_client_scan(broker, epoch),
+            Timer::SlaveSync { broker, epoch } => self.on_slave_sync(broker, epoch),
         }
     }
 
@@ -465,6 +504,23 @@ impl Sim {
             at: self.now as f64 / 1000.0,
             action: action.clone(),
         }];
+        // Every member there is, whatever its state, under its group.
+        probe.consumers = self
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, group)| {
+                let mut spec = group.spec.clone();
+                spec.members = None;
+                spec.client_ids = self
+                    .consumers
+                    .iter()
+                    .filter(|c| c.group == g)
+                    .map(|c| c.client_id.clone())
+                    .collect();
+                spec
+            })
+            .collect();
         // The lesson was checked with the file; its tasks would be checked again as if still to
         // come (a task's broker "already used" once the learner added it).
         probe.lesson = None;
@@ -619,6 +675,56 @@ impl Sim {
                     }
                 }
             }
+            Action::AddConsumerGroup(spec) => self.add_consumer_group(spec),
+            Action::AddConsumer { group, client_id } => {
+                if let Some(g) = self.group_index(group) {
+                    self.add_consumer(g, client_id.clone());
+                }
+            }
+            Action::KillConsumer { client_id } => {
+                self.with_consumer(client_id, Self::kill_consumer)
+            }
+            Action::FreezeConsumer { client_id } => {
+                self.with_consumer(client_id, Self::freeze_consumer)
+            }
+            Action::StopConsumer { client_id } => {
+                self.with_consumer(client_id, Self::stop_consumer)
+            }
+            Action::RestartConsumer { client_id } => {
+                self.with_consumer(client_id, Self::restart_consumer)
+            }
+            Action::SetConsumer { client_id, rate } => {
+                if let Some(m) = self.consumer_index(client_id) {
+                    self.consumers[m].rate = *rate;
+                }
+            }
+            Action::SetConsumerGroup {
+                group,
+                strategy,
+                rate,
+            } => {
+                if let Some(g) = self.group_index(group) {
+                    if let Some(r) = rate {
+                        self.groups[g].spec.rate = *r;
+                        for c in self.consumers.iter_mut().filter(|c| c.group == g) {
+                            c.rate = *r;
+                        }
+                    }
+                    if let Some(s) = strategy {
+                        // As if every member were restarted with it: each rebalances with it now.
+                        self.groups[g].spec.strategy = *s;
+                        if *s != crate::consumer::StrategyName::ConsistentHash {
+                            self.groups[g].spec.virtual_nodes = None;
+                        }
+                        let members: Vec<usize> = (0..self.consumers.len())
+                            .filter(|&m| self.consumers[m].group == g)
+                            .collect();
+                        for m in members {
+                            self.wake_rebalance(m);
+                        }
+                    }
+                }
+            }
             Action::QueryRoute { topic, namesrv } => {
                 if let Some(ns) = self.namesrv_index(namesrv) {
                     let route = self.namesrvs[ns].manager.pickup_topic_route_data(topic);
@@ -636,6 +742,36 @@ impl Sim {
         if let Some(i) = self.brokers.iter().position(|b| b.addr == addr) {
             f(self, i);
         }
+    }
+
+    fn with_consumer(&mut self, client_id: &str, f: fn(&mut Self, usize)) {
+        if let Some(m) = self.consumer_index(client_id) {
+            f(self, m);
+        }
+    }
+
+    /// The store of broker group `name`, made when first needed.
+    pub(crate) fn store_for(&mut self, name: &str) -> usize {
+        if let Some(&s) = self.store_index.get(name) {
+            return s;
+        }
+        self.stores.push(GroupStore {
+            broker_name: name.to_owned(),
+            ..GroupStore::default()
+        });
+        self.store_index
+            .insert(name.to_owned(), self.stores.len() - 1);
+        self.stores.len() - 1
+    }
+
+    /// What broker groups store.
+    pub fn stores(&self) -> &[GroupStore] {
+        &self.stores
+    }
+
+    /// The store of broker group `name`, if it ever held anything.
+    pub fn store(&self, name: &str) -> Option<&GroupStore> {
+        self.store_index.get(name).map(|&s| &self.stores[s])
     }
 
     fn set_link(&mut self, link: &scenario::Link, cut: bool) {

@@ -406,6 +406,23 @@ impl Sim {
         }
     }
 
+    /// A stored message: appended to its queue in the broker group's store (found through the
+    /// producer's target for the group, by pointer, else by name).
+    #[inline]
+    fn record_put(&mut self, p: usize, broker_name: &BrokerName, topic: &str, queue_id: i32) {
+        let node = &self.producers[p];
+        let store = super::targets::position(&node.targets, broker_name)
+            .and_then(|i| node.targets[i].broker)
+            .map(|b| self.brokers[b].store)
+            .filter(|&s| self.stores[s].broker_name == broker_name.as_str());
+        let store = match store {
+            Some(s) => s,
+            None => self.store_for(broker_name.as_str()),
+        };
+        let now = self.now;
+        self.stores[store].append(now, topic, queue_id);
+    }
+
     pub(super) fn on_attempt_done(&mut self, p: usize, epoch: u64) {
         if !self.live(p, epoch) {
             return;
@@ -435,7 +452,10 @@ impl Sim {
             broker_name,
             queue_id,
         } = f.mq;
-        let producer = node.group_name.clone();
+        if ok {
+            self.record_put(p, &broker_name, topic.as_str(), queue_id);
+        }
+        let producer = self.producers[p].group_name.clone();
         self.emit(SimEventKind::Send {
             producer,
             topic,

@@ -16,6 +16,11 @@ pub use super::topic_sets::TopicSet;
 
 mod actions;
 mod checks;
+mod consumers;
+
+pub use consumers::{
+    made_up_client_id, ConsumerGroupSpec, QueueRef, MAX_CONSUME_RATE, MAX_MEMBERS,
+};
 
 /// The scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -50,6 +55,9 @@ pub struct Scenario {
     /// Producers started at t = 0.
     #[serde(default)]
     pub producers: Vec<ProducerSpec>,
+    /// Consumer groups (and their members) started at t = 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consumers: Vec<ConsumerGroupSpec>,
     /// What happens when.
     #[serde(default)]
     pub actions: Vec<TimedAction>,
@@ -347,6 +355,32 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         client: Option<ClientProfile>,
     },
+    /// Start a consumer group and its members.
+    AddConsumerGroup(ConsumerGroupSpec),
+    /// Start one more member of a group (its client id made up when not given).
+    AddConsumer {
+        group: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_id: Option<String>,
+    },
+    /// The member's process dies: every broker it is connected to sees the connection close.
+    KillConsumer { client_id: String },
+    /// The member hangs: no pulls, heartbeats or commits; brokers drop it after 120 s of silence.
+    FreezeConsumer { client_id: String },
+    /// Graceful shutdown: offsets committed, UNREGISTER_CLIENT to every broker.
+    StopConsumer { client_id: String },
+    /// Start the member again with the same client id (killing it first if alive).
+    RestartConsumer { client_id: String },
+    /// Change a member's consume rate (messages per second).
+    SetConsumer { client_id: String, rate: f64 },
+    /// Change a group's strategy (every member) or its members' rate.
+    SetConsumerGroup {
+        group: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        strategy: Option<crate::consumer::StrategyName>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rate: Option<f64>,
+    },
 }
 
 impl Action {
@@ -371,6 +405,14 @@ impl Action {
             Action::Heartbeat { .. } => "heartbeat",
             Action::AddNamesrv { .. } => "add_namesrv",
             Action::SetProducer { .. } => "set_producer",
+            Action::AddConsumerGroup(_) => "add_consumer_group",
+            Action::AddConsumer { .. } => "add_consumer",
+            Action::KillConsumer { .. } => "kill_consumer",
+            Action::FreezeConsumer { .. } => "freeze_consumer",
+            Action::StopConsumer { .. } => "stop_consumer",
+            Action::RestartConsumer { .. } => "restart_consumer",
+            Action::SetConsumer { .. } => "set_consumer",
+            Action::SetConsumerGroup { .. } => "set_consumer_group",
         }
     }
 }

@@ -12,7 +12,7 @@
 use serde::de::{Deserialize, Deserializer, Error as _, Visitor};
 use serde_json::{Map, Value};
 
-use super::{Action, BrokerSpec, Link, ProducerSpec};
+use super::{Action, BrokerSpec, ConsumerGroupSpec, Link, ProducerSpec};
 use crate::producer::ClientProfile;
 
 /// Every `do`, in the order of `Action`'s variants (the order serde's "expected one of" lists).
@@ -35,6 +35,14 @@ const VARIANTS: &[&str] = &[
     "heartbeat",
     "add_namesrv",
     "set_producer",
+    "add_consumer_group",
+    "add_consumer",
+    "kill_consumer",
+    "freeze_consumer",
+    "stop_consumer",
+    "restart_consumer",
+    "set_consumer",
+    "set_consumer_group",
 ];
 
 /// The action named by `tag`, its fields read from `rest` (the object without `at` and `do`).
@@ -130,6 +138,41 @@ pub(super) fn from_map(tag: Value, rest: Map<String, Value>) -> Result<Action, s
                 group: p.group,
                 fault_tolerance: p.fault_tolerance,
                 client: p.client,
+            }
+        }
+        "add_consumer_group" => Action::AddConsumerGroup(ConsumerGroupSpec::deserialize(rest)?),
+        "add_consumer" => {
+            let c = AddConsumer::deserialize(rest)?;
+            Action::AddConsumer {
+                group: c.group,
+                client_id: c.client_id,
+            }
+        }
+        "kill_consumer" => Action::KillConsumer {
+            client_id: OneMember::deserialize(rest)?.client_id,
+        },
+        "freeze_consumer" => Action::FreezeConsumer {
+            client_id: OneMember::deserialize(rest)?.client_id,
+        },
+        "stop_consumer" => Action::StopConsumer {
+            client_id: OneMember::deserialize(rest)?.client_id,
+        },
+        "restart_consumer" => Action::RestartConsumer {
+            client_id: OneMember::deserialize(rest)?.client_id,
+        },
+        "set_consumer" => {
+            let c = SetConsumer::deserialize(rest)?;
+            Action::SetConsumer {
+                client_id: c.client_id,
+                rate: c.rate,
+            }
+        }
+        "set_consumer_group" => {
+            let c = SetConsumerGroup::deserialize(rest)?;
+            Action::SetConsumerGroup {
+                group: c.group,
+                strategy: c.strategy,
+                rate: c.rate,
             }
         }
         other => return Err(serde_json::Error::unknown_variant(other, VARIANTS)),
@@ -252,4 +295,36 @@ struct SetProducer {
     fault_tolerance: Option<bool>,
     #[serde(default)]
     client: Option<ClientProfile>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AddConsumer {
+    group: String,
+    #[serde(default)]
+    client_id: Option<String>,
+}
+
+/// `kill_consumer`, `freeze_consumer`, `stop_consumer`, `restart_consumer`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OneMember {
+    client_id: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetConsumer {
+    client_id: String,
+    rate: f64,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetConsumerGroup {
+    group: String,
+    #[serde(default)]
+    strategy: Option<crate::consumer::StrategyName>,
+    #[serde(default)]
+    rate: Option<f64>,
 }

@@ -39,6 +39,10 @@ impl Scenario {
             self.check_producer(&self.namesrvs, &format!("producers[{i}]"), p, &groups)?;
             groups.push(&p.group);
         }
+        let mut consumers = super::consumers::ConsumersKnown::default();
+        for (i, c) in self.consumers.iter().enumerate() {
+            consumers.add_group(&self.namesrvs, &format!("consumers[{i}]"), c)?;
+        }
         let mut names = self.namesrvs.clone();
         // References are checked in the order the actions run (by time, ties in file order).
         let mut order: Vec<usize> = (0..self.actions.len()).collect();
@@ -66,6 +70,7 @@ impl Scenario {
                 groups.push(&p.group);
             }
             self.check_action(&names, &path, &a.action, &addrs, &groups)?;
+            consumers.apply(&names, &path, &a.action)?;
         }
         if let Some(lesson) = &self.lesson {
             lesson.check_texts("lesson")?;
@@ -89,6 +94,7 @@ impl Scenario {
                         _ => {}
                     }
                     self.check_action(&names, &apath, &task.action, &addrs, &groups)?;
+                    consumers.apply(&names, &apath, &task.action)?;
                 }
                 let known = crate::sim::lesson::Known {
                     namesrvs: &names,

@@ -220,6 +220,9 @@ pub fn kind_name(k: &SimEventKind) -> &'static str {
         SimEventKind::Send { ok: true, .. } => "send-ok",
         SimEventKind::Send { .. } => "send-failed",
         SimEventKind::Action { .. } => "action",
+        SimEventKind::ConsumerRebalanced(_) => "rebalanced",
+        SimEventKind::ConsumerJoined { .. } | SimEventKind::ConsumerLeft { .. } => "consumer",
+        SimEventKind::Duplicates(_) => "duplicates",
     }
 }
 
