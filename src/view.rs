@@ -2,4 +2,5 @@
 //! tested natively.
 
 pub mod mqadmin;
+pub mod mqadmin_consumers;
 pub mod share;

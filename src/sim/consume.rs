@@ -389,21 +389,59 @@ impl Sim {
                     .filter(|c| c.group == g && c.is_up())
                     .find(|c| c.owned.iter().any(|o| o.mq == mq))
                     .map(|c| c.client_id.clone());
-                let broker_offset = self
+                let log = self
                     .store_index
                     .get(mq.broker_name.as_str())
-                    .map_or(0, |&s| self.stores[s].max_offset(topic, mq.queue_id));
+                    .and_then(|&s| self.stores[s].queue(topic, mq.queue_id));
+                let consumer_offset = self.committed_offset(group, &mq).unwrap_or(0);
                 out.push(QueueProgress {
                     topic: topic.clone(),
                     broker_name: mq.broker_name.to_string(),
                     queue_id: mq.queue_id,
-                    broker_offset,
-                    consumer_offset: self.committed_offset(group, &mq).unwrap_or(0),
+                    broker_offset: log.map_or(0, |l| l.max_offset),
+                    consumer_offset,
                     client_id: reader,
+                    last_timestamp_ms: consumer_offset
+                        .checked_sub(1)
+                        .and_then(|o| log?.stored_at(o))
+                        .unwrap_or(0),
                 });
             }
         }
         out
+    }
+
+    /// `consumerProgress`'s "Consume TPS": what the group's running members consumed per second
+    /// over the last seconds.
+    pub fn consume_tps(&self, group: &str) -> f64 {
+        let Some(g) = self.group_index(group) else {
+            return 0.0;
+        };
+        self.consumers
+            .iter()
+            .filter(|c| c.group == g && c.is_up())
+            .map(|c| c.stats.speed.per_sec(self.now))
+            .sum()
+    }
+
+    /// `topicStatus -t topic`: each queue's min and max offsets and when it was last written.
+    pub fn topic_status(&self, topic: &str) -> Vec<crate::view::mqadmin_consumers::TopicStatusRow> {
+        self.topic_queues(topic)
+            .into_iter()
+            .map(|mq| {
+                let log = self
+                    .store_index
+                    .get(mq.broker_name.as_str())
+                    .and_then(|&s| self.stores[s].queue(topic, mq.queue_id));
+                crate::view::mqadmin_consumers::TopicStatusRow {
+                    broker_name: mq.broker_name.to_string(),
+                    queue_id: mq.queue_id,
+                    min_offset: 0,
+                    max_offset: log.map_or(0, |l| l.max_offset),
+                    last_update_ms: log.map_or(0, |l| l.last_update_ms),
+                }
+            })
+            .collect()
     }
 
     /// A topic's queues on the brokers that hold it (running or not: their messages are on disk),

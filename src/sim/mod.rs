@@ -37,6 +37,7 @@ pub mod lesson;
 mod presets;
 mod producer;
 mod report;
+mod report_consumers;
 pub mod scenario;
 mod store;
 mod targets;
@@ -58,6 +59,7 @@ pub use presets::{
 };
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
+pub use report_consumers::{GroupReport, MemberQueue, MemberReport};
 pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
 pub use store::{GroupStore, QueueProgress, Speed};
 pub use timing::Timing;

@@ -35,6 +35,12 @@ pub struct FinalState {
     pub namesrvs: BTreeMap<String, NamesrvTables>,
     /// By producer group.
     pub producers: BTreeMap<String, ProducerStats>,
+    /// By consumer group (none without consumers).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub consumers: BTreeMap<String, super::report_consumers::GroupReport>,
+    /// `topicStatus` of each topic a consumer group reads (none without consumers).
+    #[serde(skip)]
+    pub consumed_topics: BTreeMap<String, Vec<crate::view::mqadmin_consumers::TopicStatusRow>>,
 }
 
 /// What `routelab sim --format json` prints.
@@ -95,6 +101,8 @@ impl Sim {
                 .iter()
                 .map(|p| (p.spec.group.clone(), p.stats.clone()))
                 .collect(),
+            consumers: self.consumer_reports(),
+            consumed_topics: self.consumed_topic_status(),
         }
     }
 
@@ -329,6 +337,11 @@ impl RunOutput {
                 );
             }
         }
+        super::report_consumers::consumers_text(
+            &mut out,
+            &self.final_state.consumers,
+            &self.final_state.consumed_topics,
+        );
         out
     }
 }

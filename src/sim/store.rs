@@ -151,12 +151,27 @@ pub struct QueueProgress {
     /// The member that reads it now, if any ("Client IP").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
+    /// When the last consumed message was stored, virtual ms (0: none yet; "LastTime").
+    pub last_timestamp_ms: u64,
 }
 
 impl QueueProgress {
     /// Messages not yet consumed, as the broker sees it ("Diff").
     pub fn backlog(&self) -> u64 {
         self.broker_offset.saturating_sub(self.consumer_offset)
+    }
+
+    /// The row `consumerProgress` prints.
+    pub fn row(&self) -> crate::view::mqadmin_consumers::ProgressRow {
+        crate::view::mqadmin_consumers::ProgressRow {
+            topic: self.topic.clone(),
+            broker_name: self.broker_name.clone(),
+            queue_id: self.queue_id,
+            broker_offset: self.broker_offset,
+            consumer_offset: self.consumer_offset,
+            client_id: self.client_id.clone(),
+            last_timestamp_ms: self.last_timestamp_ms,
+        }
     }
 }
 
