@@ -49,8 +49,8 @@ pub fn topic_status(topic: &str, rows: &[TopicStatusRow]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<32}  {:<4}  {:<20}  {:<20}    {}",
-        "#Broker Name", "#QID", "#Min Offset", "#Max Offset", "#Last Updated"
+        "{:<32}  {:<4}  {:<20}  {:<20}    #Last Updated",
+        "#Broker Name", "#QID", "#Min Offset", "#Max Offset"
     );
     for r in rows {
         let when = if r.last_update_ms > 0 {
@@ -84,27 +84,25 @@ pub fn consumer_progress(rows: &[ProgressRow], consume_tps: f64, show_client_ip:
     if show_client_ip {
         let _ = writeln!(
             out,
-            "{:<64}  {:<32}  {:<4}  {:<20}  {:<20}  {:<20} {:<20}  {}",
+            "{:<64}  {:<32}  {:<4}  {:<20}  {:<20}  {:<20} {:<20}  #LastTime",
             "#Topic",
             "#Broker Name",
             "#QID",
             "#Broker Offset",
             "#Consumer Offset",
             "#Client IP",
-            "#Diff",
-            "#LastTime"
+            "#Diff"
         );
     } else {
         let _ = writeln!(
             out,
-            "{:<64}  {:<32}  {:<4}  {:<20}  {:<20}  {:<20}  {}",
+            "{:<64}  {:<32}  {:<4}  {:<20}  {:<20}  {:<20}  #LastTime",
             "#Topic",
             "#Broker Name",
             "#QID",
             "#Broker Offset",
             "#Consumer Offset",
-            "#Diff",
-            "#LastTime"
+            "#Diff"
         );
     }
     let mut diff_total: i64 = 0;
