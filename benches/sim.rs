@@ -85,6 +85,44 @@ fn measure(name: &str, json: &str, secs: u64, runs: usize) -> f64 {
     rate
 }
 
+/// `scenario` (a preset's JSON) with its producers at rate 1000 and 4 consumer groups of 3 members
+/// on the first producer's topic.
+fn with_consumers(scenario: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(scenario).unwrap();
+    let topic = v["producers"][0]["topic"].as_str().unwrap().to_owned();
+    for p in v["producers"].as_array_mut().unwrap() {
+        p["rate"] = serde_json::json!(1000);
+    }
+    let strategies = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "AVG"];
+    v["consumers"] = (1..=4)
+        .map(|g| {
+            serde_json::json!({"group": format!("cg-{g}"), "topics": [topic],
+                "strategy": strategies[g - 1], "members": 3, "rate": 300})
+        })
+        .collect();
+    v.to_string()
+}
+
+/// Median events per second of wall time (and sends per second) over `runs` runs.
+fn measure_events(name: &str, json: &str, secs: u64, runs: usize) -> (f64, f64) {
+    let _ = run_once(json, secs.min(5)); // warm-up
+    let mut results: Vec<(f64, f64, u64, f64)> = (0..runs)
+        .map(|_| {
+            let (attempts, events, wall) = run_once(json, secs);
+            (events as f64 / wall, attempts as f64 / wall, events, wall)
+        })
+        .collect();
+    results.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (events_per_s, sends_per_s, events, wall) = results[runs / 2];
+    println!(
+        "{name:<52} {:>8.3} M events/s ({events} events, {:.3} M sends/s, {:.1} ms per run)",
+        events_per_s / 1e6,
+        sends_per_s / 1e6,
+        wall * 1e3
+    );
+    (events_per_s, sends_per_s)
+}
+
 fn main() {
     const SECS: u64 = 60;
     const RUNS: usize = 7;
@@ -93,7 +131,12 @@ fn main() {
          (10 producers at rate 1000, 4 brokers, 2 NameServers)"
     );
     let mut rows = Vec::new();
+    // `-- --consumers-only`: just the consumers' row (for profiling it).
+    let consumers_only = std::env::args().any(|a| a == "--consumers-only");
     for profile in ["5.x", "4.x"] {
+        if consumers_only {
+            break;
+        }
         for ft in [false, true] {
             let json = scenario(profile, ft, "", SECS);
             let name = format!("healthy, {profile} client, fault tolerance {ft}");
@@ -103,10 +146,18 @@ fn main() {
     }
     let failures = r#"{"at": 10, "do": "kill_broker", "broker": "10.0.0.1:10911"},
                       {"at": 20, "do": "freeze_broker", "broker": "10.0.0.2:10911"}"#;
-    let json = scenario("5.x", true, failures, SECS);
-    let name = "kill at 10 s + freeze at 20 s, 5.x, fault tolerance on";
-    let rate = measure(name, &json, SECS, RUNS);
-    rows.push(serde_json::json!({ "name": name, "sends_per_s": rate }));
+    if !consumers_only {
+        let json = scenario("5.x", true, failures, SECS);
+        let name = "kill at 10 s + freeze at 20 s, 5.x, fault tolerance on";
+        let rate = measure(name, &json, SECS, RUNS);
+        rows.push(serde_json::json!({ "name": name, "sends_per_s": rate }));
+    }
+    // Consumers: the crash-hang-stop preset with its producer at rate 1000 and 4 consumer groups of
+    // 3 members (rate 300 each) reading its topic — rebalances, pulls and commits on top of the sends.
+    let json = with_consumers(routelab::sim::preset_json("crash-hang-stop").expect("preset"));
+    let name = "crash-hang-stop + 4 consumer groups × 3 members";
+    let (events_per_s, sends_per_s) = measure_events(name, &json, 240, RUNS);
+    rows.push(serde_json::json!({ "name": name, "sends_per_s": sends_per_s, "events_per_s": events_per_s }));
     // `-- --json FILE`: the figures for scripts/bench.
     let args: Vec<String> = std::env::args().collect();
     if let Some(path) = args

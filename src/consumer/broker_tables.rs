@@ -99,45 +99,64 @@ impl ConsumerTable {
 /// A queue's committed offset key: (group, topic, queue id) on one broker group.
 pub type OffsetKey = (String, String, i32);
 
-/// One broker's `ConsumerOffsetManager.offsetTable`.
+/// One broker's `ConsumerOffsetManager.offsetTable`: group → topic → offset per queue id. Nested
+/// by name so that a commit of a known queue (one per pull) allocates nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OffsetTable {
-    offsets: BTreeMap<OffsetKey, u64>,
+    offsets: BTreeMap<String, BTreeMap<String, Vec<Option<u64>>>>,
 }
 
 impl OffsetTable {
     /// UPDATE_CONSUMER_OFFSET, or a pull carrying a commit (to a master).
     pub fn commit(&mut self, group: &str, topic: &str, queue_id: i32, offset: u64) {
-        match self
+        let Ok(q) = usize::try_from(queue_id) else {
+            return;
+        };
+        if let Some(slot) = self
             .offsets
-            .get_mut(&(group.to_owned(), topic.to_owned(), queue_id))
+            .get_mut(group)
+            .and_then(|t| t.get_mut(topic))
+            .and_then(|qs| qs.get_mut(q))
         {
-            Some(o) => *o = offset,
-            None => {
-                self.offsets
-                    .insert((group.to_owned(), topic.to_owned(), queue_id), offset);
-            }
+            *slot = Some(offset);
+            return;
         }
+        let queues = self
+            .offsets
+            .entry(group.to_owned())
+            .or_default()
+            .entry(topic.to_owned())
+            .or_default();
+        if queues.len() <= q {
+            queues.resize(q + 1, None);
+        }
+        queues[q] = Some(offset);
     }
 
     /// `queryOffset`: the committed offset, if any.
     pub fn query(&self, group: &str, topic: &str, queue_id: i32) -> Option<u64> {
-        self.offsets
-            .get(&(group.to_owned(), topic.to_owned(), queue_id))
-            .copied()
+        let q = usize::try_from(queue_id).ok()?;
+        *self.offsets.get(group)?.get(topic)?.get(q)?
     }
 
     /// `SlaveSynchronize.syncConsumerOffset`: the master's offsets put over the slave's
     /// (`putAll`: keys only the slave has stay).
     pub fn sync_from(&mut self, master: &OffsetTable) {
-        for (k, v) in &master.offsets {
-            self.offsets.insert(k.clone(), *v);
+        for (key, offset) in master.iter() {
+            self.commit(&key.0, &key.1, key.2, offset);
         }
     }
 
     /// Every committed offset, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&OffsetKey, u64)> {
-        self.offsets.iter().map(|(k, v)| (k, *v))
+    pub fn iter(&self) -> impl Iterator<Item = (OffsetKey, u64)> + '_ {
+        self.offsets.iter().flat_map(|(g, topics)| {
+            topics.iter().flat_map(move |(t, queues)| {
+                queues
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(q, o)| o.map(|o| ((g.clone(), t.clone(), q as i32), o)))
+            })
+        })
     }
 }
 

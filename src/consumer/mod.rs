@@ -10,9 +10,11 @@
 //! - `queue`: `mqAll` from a route, `MessageQueue.compareTo`, client-id order, `toString`.
 //! - `rebalance`: one `rebalanceByTopic` of a CLUSTERING group, and the queues that move.
 //! - `broker_tables`: a broker's consumer table (members, notices, expiry) and offset table.
+//! - `member`: one member on its own (routes in, queues out), the JavaScript module's `Consumer`.
 
 mod allocate;
 mod broker_tables;
+mod member;
 mod queue;
 mod rebalance;
 
@@ -20,6 +22,7 @@ pub use allocate::{md5_hash, AllocateError, Strategy, StrategyName, DEFAULT_VIRT
 pub use broker_tables::{
     ConsumerTable, OffsetKey, OffsetTable, CHANNEL_EXPIRED_TIMEOUT_MS, CLIENT_SCAN_PERIOD_MS,
 };
+pub use member::{Member, Rebalanced};
 pub use queue::{
     compare, sort_client_ids, sort_queues, subscribe_queues, to_java_string, MessageQueue,
 };

@@ -42,6 +42,7 @@ impl Sim {
         self.schedule(at, Timer::Rebalance { consumer: m, token });
     }
 
+    #[inline(never)]
     pub(super) fn on_rebalance(&mut self, m: usize, token: u64) {
         let node = &self.consumers[m];
         if !node.is_up() || node.rebalance_token != token {
@@ -159,12 +160,22 @@ impl Sim {
                 .offsets
                 .query(group, mq.topic.as_str(), mq.queue_id)
                 .unwrap_or(0);
-            self.note_duplicates(m, &mq, start);
+            let g = self.consumers[m].group;
+            let read_slot = self.groups[g].read_slot(&mq);
+            self.note_duplicates(m, &mq, read_slot, start);
             let node = &mut self.consumers[m];
             let at = node
                 .owned
                 .partition_point(|o| consumer::compare(&o.mq, &mq).is_lt());
-            node.owned.insert(at, OwnedQueue { mq, offset: start });
+            node.owned.insert(
+                at,
+                OwnedQueue {
+                    mq,
+                    offset: start,
+                    read_slot,
+                    log_slot: None,
+                },
+            );
             took = true;
         }
         if took || !removed.is_empty() {
@@ -185,11 +196,9 @@ impl Sim {
 
     /// A member taking up `mq` at `start`: if the group already read past it, says how many
     /// messages will be read again and why.
-    fn note_duplicates(&mut self, m: usize, mq: &MessageQueue, start: u64) {
+    fn note_duplicates(&mut self, m: usize, mq: &MessageQueue, slot: usize, start: u64) {
         let g = self.consumers[m].group;
-        let Some(&(high, reader, life)) = self.groups[g].read.get(mq) else {
-            return;
-        };
+        let (high, reader, life) = self.groups[g].reads[slot];
         if start >= high {
             return;
         }
@@ -262,6 +271,7 @@ impl Sim {
         }
     }
 
+    #[inline(never)]
     pub(super) fn on_persist_offsets(&mut self, m: usize, epoch: u64) {
         if !self.consumer_live(m, epoch) {
             return;
@@ -276,6 +286,7 @@ impl Sim {
     /// One pull round: the member's rate for the tick spread over its queues (those with messages
     /// waiting), each pulled from the master in its route, else a slave; a pull to a master
     /// carries the queue's offset as a commit (the pull's commitOffset flag).
+    #[inline(never)]
     pub(super) fn on_pull_tick(&mut self, m: usize, epoch: u64) {
         if !self.consumer_live(m, epoch) {
             return;
@@ -295,57 +306,96 @@ impl Sim {
         }
         let first = node.next_queue % n;
         node.next_queue = first + 1;
-        let group = self.groups[node.group].spec.group.clone();
+        let targets = self.pull_targets(m);
         for k in 0..n {
             let i = (first + k) % n;
             let share = budget.div_ceil((n - k) as u64);
-            let taken = self.pull(m, i, &group, share);
-            budget -= taken;
+            budget -= self.pull(m, i, &targets, share);
         }
     }
 
-    /// Pulls up to `max` messages of the member's `i`-th queue; returns how many it consumed.
-    fn pull(&mut self, m: usize, i: usize, group: &str, max: u64) -> u64 {
+    /// Where the member's pulls go this tick, one entry per broker group it reads: the broker
+    /// (master in its route copy, else a slave) if it runs, whether it is the master, and the
+    /// group's store. Worked out once per tick rather than per queue.
+    fn pull_targets(&self, m: usize) -> Vec<PullTarget> {
         let node = &self.consumers[m];
-        let (mq, offset) = (node.owned[i].mq.clone(), node.owned[i].offset);
-        let target = node
-            .routes
-            .get(mq.topic.as_str())
-            .and_then(|r| r.broker_data(mq.broker_name.as_str()))
-            .and_then(|bd| {
-                let (id, addr) = match bd.master_addr() {
-                    Some(a) => (0, a),
-                    None => bd.broker_addrs.iter().next().map(|(id, a)| (*id, a))?,
-                };
-                Some((id, addr.to_string()))
+        let mut out: Vec<PullTarget> = Vec::new();
+        for o in &node.owned {
+            let name = &o.mq.broker_name;
+            if out.iter().any(|t| t.name == name.as_str()) {
+                continue;
+            }
+            let chosen = node
+                .routes
+                .get(o.mq.topic.as_str())
+                .and_then(|r| r.broker_data(name.as_str()))
+                .and_then(|bd| match bd.master_addr() {
+                    Some(a) => Some((0, a)),
+                    None => bd.broker_addrs.iter().next().map(|(id, a)| (*id, a)),
+                });
+            let (routed, broker, master) = match chosen {
+                Some((id, addr)) => (true, self.running_broker_at(addr.as_str()), id == 0),
+                None => (false, None, false),
+            };
+            out.push(PullTarget {
+                name: name.to_string(),
+                routed,
+                broker,
+                master,
+                store: self.store_index.get(name.as_str()).copied(),
             });
-        let Some((id, addr)) = target else {
+        }
+        out
+    }
+
+    /// Pulls up to `max` messages of the member's `i`-th queue; returns how many it consumed.
+    fn pull(&mut self, m: usize, i: usize, targets: &[PullTarget], max: u64) -> u64 {
+        let g = self.consumers[m].group;
+        let life = self.consumers[m].epoch;
+        let (mq, offset) = {
+            let o = &self.consumers[m].owned[i];
+            (&o.mq, o.offset)
+        };
+        let Some(t) = targets.iter().find(|t| t.name == mq.broker_name.as_str()) else {
             return 0;
         };
-        let Some(b) = self.running_broker_at(&addr) else {
+        if !t.routed {
+            return 0;
+        }
+        let Some(b) = t.broker else {
             self.consumers[m].stats.failed_pulls += 1;
             return 0;
         };
-        if id == 0 && offset > 0 {
+        let group = self.groups[g].spec.group.as_str();
+        if t.master && offset > 0 {
             self.brokers[b]
                 .offsets
                 .commit(group, mq.topic.as_str(), mq.queue_id, offset);
         }
-        let store = self.store_for(mq.broker_name.as_str());
-        let max_offset = self.stores[store].max_offset(mq.topic.as_str(), mq.queue_id);
+        let Some(store) = t.store.map(|s| &mut self.stores[s]) else {
+            return 0;
+        };
+        let log_slot = match self.consumers[m].owned[i].log_slot {
+            Some(slot) => slot,
+            None => {
+                let slot = store.slot(self.consumers[m].owned[i].mq.topic.as_str());
+                self.consumers[m].owned[i].log_slot = Some(slot);
+                slot
+            }
+        };
+        let queue_id = self.consumers[m].owned[i].mq.queue_id;
+        let max_offset = store.max_offset_at(log_slot, queue_id);
         let take = max_offset.saturating_sub(offset).min(max);
         if take == 0 {
             return 0;
         }
         let now = self.now;
-        self.stores[store].get.add(now, take);
+        store.get.add(now, take);
         let end = offset + take;
-        let g = self.consumers[m].group;
-        let life = self.consumers[m].epoch;
-        let entry = self.groups[g].read.entry(mq).or_insert((0, m, life));
-        let dup = entry.0.min(end).saturating_sub(offset);
-        if end >= entry.0 {
-            *entry = (end, m, life);
+        let mark = &mut self.groups[g].reads[self.consumers[m].owned[i].read_slot];
+        let dup = mark.0.min(end).saturating_sub(offset);
+        if end >= mark.0 {
+            *mark = (end, m, life);
         }
         let node = &mut self.consumers[m];
         node.owned[i].offset = end;
@@ -459,4 +509,18 @@ impl Sim {
         out.dedup();
         out
     }
+}
+
+/// Where a member's pulls of one broker group go this tick.
+struct PullTarget {
+    /// The broker group.
+    name: String,
+    /// Whether the member's route copy has the group.
+    routed: bool,
+    /// The broker it pulls from, if that one runs.
+    broker: Option<usize>,
+    /// Whether that broker is the master (a pull to it carries a commit).
+    master: bool,
+    /// The group's store.
+    store: Option<usize>,
 }

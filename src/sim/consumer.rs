@@ -53,6 +53,12 @@ pub struct OwnedQueue {
     pub mq: MessageQueue,
     /// The next offset to consume (everything below was consumed by this member or before it).
     pub offset: u64,
+    /// Where the group's read mark of this queue is (`ConsumerGroup::reads`).
+    #[serde(skip)]
+    pub(crate) read_slot: usize,
+    /// Where the queue's topic is in its broker group's store, once looked up.
+    #[serde(skip)]
+    pub(crate) log_slot: Option<usize>,
 }
 
 /// A member's counters.
@@ -129,9 +135,22 @@ pub struct ConsumerGroup {
     pub number: usize,
     /// Members made up so far.
     pub(crate) made_up: usize,
-    /// Per queue: the highest offset any member consumed up to, and which member (and which of
-    /// its lives) did.
-    pub(crate) read: BTreeMap<MessageQueue, (u64, usize, u64)>,
+    /// Per queue (by `read_index`): the highest offset any member consumed up to, and which member
+    /// (and which of its lives) did. Members keep the slot of each queue they read.
+    pub(crate) reads: Vec<(u64, usize, u64)>,
+    pub(crate) read_index: BTreeMap<MessageQueue, usize>,
+}
+
+impl ConsumerGroup {
+    /// The slot of `mq`'s read mark (made when first asked).
+    pub(crate) fn read_slot(&mut self, mq: &MessageQueue) -> usize {
+        if let Some(&s) = self.read_index.get(mq) {
+            return s;
+        }
+        self.reads.push((0, usize::MAX, 0));
+        self.read_index.insert(mq.clone(), self.reads.len() - 1);
+        self.reads.len() - 1
+    }
 }
 
 impl Sim {
@@ -171,7 +190,8 @@ impl Sim {
             } else {
                 0
             },
-            read: BTreeMap::new(),
+            reads: Vec::new(),
+            read_index: BTreeMap::new(),
         });
         if first {
             // The slaves' offset sync matters only once there are offsets to copy.
@@ -266,6 +286,7 @@ impl Sim {
         node.epoch == epoch && node.is_up()
     }
 
+    #[inline(never)]
     pub(super) fn on_consumer_route_poll(&mut self, m: usize, epoch: u64) {
         if !self.consumer_live(m, epoch) {
             return;
@@ -275,6 +296,7 @@ impl Sim {
         self.schedule(at, Timer::ConsumerRoutePoll { consumer: m, epoch });
     }
 
+    #[inline(never)]
     pub(super) fn on_consumer_heartbeat(&mut self, m: usize, epoch: u64) {
         if !self.consumer_live(m, epoch) {
             return;
@@ -397,6 +419,7 @@ impl Sim {
         self.schedule(at, Timer::ClientScan { broker: b, epoch });
     }
 
+    #[inline(never)]
     pub(super) fn on_client_scan(&mut self, b: usize, epoch: u64) {
         let broker = &self.brokers[b];
         if broker.epoch != epoch || !broker.is_up() {
@@ -442,6 +465,7 @@ impl Sim {
         self.schedule(at, Timer::SlaveSync { broker: b, epoch });
     }
 
+    #[inline(never)]
     pub(super) fn on_slave_sync(&mut self, b: usize, epoch: u64) {
         let broker = &self.brokers[b];
         if broker.epoch != epoch || !broker.is_up() {

@@ -432,6 +432,10 @@ impl Sim {
         }
     }
 
+    // Inlined into `fire_until`, the one loop that fires timers (as it was before the consumers'
+    // timers made the match larger than the inliner's budget): a call per timer is a tenth of a
+    // simulated send's cost.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn fire(&mut self, timer: Timer) {
         self.fired += 1;
         match timer {
@@ -757,10 +761,7 @@ impl Sim {
         if let Some(&s) = self.store_index.get(name) {
             return s;
         }
-        self.stores.push(GroupStore {
-            broker_name: name.to_owned(),
-            ..GroupStore::default()
-        });
+        self.stores.push(GroupStore::new(name));
         self.store_index
             .insert(name.to_owned(), self.stores.len() - 1);
         self.stores.len() - 1

@@ -406,21 +406,33 @@ impl Sim {
         }
     }
 
-    /// A stored message: appended to its queue in the broker group's store (found through the
-    /// producer's target for the group, by pointer, else by name).
+    /// A stored message: appended to its queue in the broker group's store. The producer's target
+    /// for the group (found by pointer) remembers where its topic is in that store, so a send
+    /// looks nothing up by name; a queue without a target is looked up the long way.
     #[inline]
     fn record_put(&mut self, p: usize, broker_name: &BrokerName, topic: &str, queue_id: i32) {
-        let node = &self.producers[p];
-        let store = super::targets::position(&node.targets, broker_name)
-            .and_then(|i| node.targets[i].broker)
-            .map(|b| self.brokers[b].store)
-            .filter(|&s| self.stores[s].broker_name == broker_name.as_str());
-        let store = match store {
-            Some(s) => s,
-            None => self.store_for(broker_name.as_str()),
-        };
         let now = self.now;
-        self.stores[store].append(now, topic, queue_id);
+        let node = &mut self.producers[p];
+        if let Some(t) = super::targets::position(&node.targets, broker_name)
+            .and_then(|i| node.targets.get_mut(i))
+        {
+            if let Some(b) = t.broker {
+                let s = self.brokers[b].store;
+                let store = &mut self.stores[s];
+                if let Some(slot) = t.log_slot {
+                    store.append_at(now, slot, queue_id);
+                    return;
+                }
+                if store.broker_name == broker_name.as_str() {
+                    let slot = store.slot(topic);
+                    t.log_slot = Some(slot);
+                    store.append_at(now, slot, queue_id);
+                    return;
+                }
+            }
+        }
+        let s = self.store_for(broker_name.as_str());
+        self.stores[s].append(now, topic, queue_id);
     }
 
     pub(super) fn on_attempt_done(&mut self, p: usize, epoch: u64) {

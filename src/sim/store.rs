@@ -18,6 +18,8 @@ pub const SPEED_WINDOW_S: usize = 10;
 pub struct Speed {
     /// The second (virtual time / 1000) of the latest count.
     last: u64,
+    /// When that second ends (ms): a count before it needs no division.
+    last_end_ms: u64,
     /// Counts by second modulo the window.
     buckets: [u64; SPEED_WINDOW_S],
     /// Every count ever.
@@ -25,18 +27,17 @@ pub struct Speed {
 }
 
 impl Speed {
-    /// Counts `n` at virtual time `now_ms`.
+    /// Counts `n` at virtual time `now_ms` (not before the latest count).
     #[inline]
     pub fn add(&mut self, now_ms: u64, n: u64) {
-        let sec = now_ms / 1000;
-        if sec != self.last {
-            self.roll(sec);
+        if now_ms >= self.last_end_ms {
+            self.roll(now_ms / 1000);
         }
-        self.buckets[(sec % SPEED_WINDOW_S as u64) as usize] += n;
+        self.buckets[(self.last % SPEED_WINDOW_S as u64) as usize] += n;
         self.total += n;
     }
 
-    /// Clears the seconds between the latest count and `sec`.
+    /// Clears the seconds between the latest count and `sec`, and makes `sec` the latest.
     #[inline(never)]
     fn roll(&mut self, sec: u64) {
         let gap = sec.saturating_sub(self.last).min(SPEED_WINDOW_S as u64);
@@ -44,6 +45,7 @@ impl Speed {
             self.buckets[((self.last + s) % SPEED_WINDOW_S as u64) as usize] = 0;
         }
         self.last = self.last.max(sec);
+        self.last_end_ms = (self.last + 1) * 1000;
     }
 
     /// Messages per second over the full seconds of the window before `now_ms`.
@@ -101,8 +103,10 @@ impl QueueLog {
 pub struct GroupStore {
     /// The group's name.
     pub broker_name: String,
-    /// Queues by topic, by queue id.
-    pub topics: BTreeMap<String, Vec<QueueLog>>,
+    /// Where each topic's queues are in `logs`.
+    slots: BTreeMap<String, usize>,
+    /// Each topic's queues, by queue id.
+    logs: Vec<Vec<QueueLog>>,
     /// Messages written.
     pub put: Speed,
     /// Messages read by consumers.
@@ -110,15 +114,35 @@ pub struct GroupStore {
 }
 
 impl GroupStore {
+    /// A store for broker group `name`.
+    pub fn new(name: &str) -> Self {
+        Self {
+            broker_name: name.to_owned(),
+            ..Self::default()
+        }
+    }
+
+    /// Where `topic`'s queues are kept (made when first asked): a sender may remember it.
+    pub fn slot(&mut self, topic: &str) -> usize {
+        if let Some(&s) = self.slots.get(topic) {
+            return s;
+        }
+        self.logs.push(Vec::new());
+        self.slots.insert(topic.to_owned(), self.logs.len() - 1);
+        self.logs.len() - 1
+    }
+
     /// Appends a message to `topic`'s queue `queue_id`.
-    #[inline]
     pub fn append(&mut self, now_ms: u64, topic: &str, queue_id: i32) {
-        let Ok(q) = usize::try_from(queue_id) else {
+        let slot = self.slot(topic);
+        self.append_at(now_ms, slot, queue_id);
+    }
+
+    /// Appends a message to queue `queue_id` of the topic at `slot` (from [`GroupStore::slot`]).
+    #[inline]
+    pub fn append_at(&mut self, now_ms: u64, slot: usize, queue_id: i32) {
+        let (Some(queues), Ok(q)) = (self.logs.get_mut(slot), usize::try_from(queue_id)) else {
             return;
-        };
-        let queues = match self.topics.get_mut(topic) {
-            Some(queues) => queues,
-            None => self.topics.entry(topic.to_owned()).or_default(),
         };
         if queues.len() <= q {
             queues.resize(q + 1, QueueLog::default());
@@ -129,12 +153,27 @@ impl GroupStore {
 
     /// A queue's log, if it ever held a message.
     pub fn queue(&self, topic: &str, queue_id: i32) -> Option<&QueueLog> {
-        self.topics.get(topic)?.get(usize::try_from(queue_id).ok()?)
+        let slot = *self.slots.get(topic)?;
+        self.logs.get(slot)?.get(usize::try_from(queue_id).ok()?)
+    }
+
+    /// The max offset of queue `queue_id` of the topic at `slot`.
+    #[inline]
+    pub fn max_offset_at(&self, slot: usize, queue_id: i32) -> u64 {
+        usize::try_from(queue_id)
+            .ok()
+            .and_then(|q| self.logs.get(slot)?.get(q))
+            .map_or(0, |l| l.max_offset)
     }
 
     /// The queue's max offset (how many messages it holds).
     pub fn max_offset(&self, topic: &str, queue_id: i32) -> u64 {
         self.queue(topic, queue_id).map_or(0, |q| q.max_offset)
+    }
+
+    /// The topics it holds messages of, in name order.
+    pub fn topics(&self) -> impl Iterator<Item = &str> {
+        self.slots.keys().map(String::as_str)
     }
 }
 

@@ -26,6 +26,8 @@ pub(crate) struct Target {
     /// `broker`'s [`BrokerNode::accepts`] of the producer's topic, and the broker's
     /// `topics_changed` when it was asked.
     accepts: Option<(u64, Option<bool>)>,
+    /// Where the producer's topic is in `broker`'s group store, once a message was stored there.
+    pub log_slot: Option<usize>,
 }
 
 impl Target {
@@ -62,6 +64,7 @@ pub(crate) fn targets_of(info: &TopicPublishInfo, brokers: &[BrokerNode]) -> Vec
             master,
             broker,
             accepts: None,
+            log_slot: None,
         });
     }
     out

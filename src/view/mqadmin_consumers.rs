@@ -97,12 +97,7 @@ pub fn consumer_progress(rows: &[ProgressRow], consume_tps: f64, show_client_ip:
         let _ = writeln!(
             out,
             "{:<64}  {:<32}  {:<4}  {:<20}  {:<20}  {:<20}  #LastTime",
-            "#Topic",
-            "#Broker Name",
-            "#QID",
-            "#Broker Offset",
-            "#Consumer Offset",
-            "#Diff"
+            "#Topic", "#Broker Name", "#QID", "#Broker Offset", "#Consumer Offset", "#Diff"
         );
     }
     let mut diff_total: i64 = 0;

@@ -6,7 +6,7 @@
 //! `brokerId: -1 is negative; 0 is the master, 1 and above are slaves`.
 //!
 //! ```js
-//! import init, { RouteManager, Producer } from "./routelab.js";
+//! import init, { RouteManager, Producer, Consumer, allocate } from "./routelab.js";
 //! await init();
 //! const ns = new RouteManager("5.x");
 //! ns.registerBroker(0, { clusterName: "DefaultCluster", brokerName: "broker-a", brokerId: 0,
@@ -16,7 +16,17 @@
 //! const route = ns.pickupTopicRouteData("TopicTest");
 //! const p = new Producer("TopicTest", route, { client: "5.x", faultTolerance: true, seed: 42 });
 //! p.selectOneMessageQueue(1000); // { topic: "TopicTest", brokerName: "broker-a", queueId: … }
+//! const c = new Consumer("10.0.0.5@4711", "AVG");
+//! c.updateRoute("TopicTest", route);
+//! c.rebalance("TopicTest", ["10.0.0.5@4711", "10.0.0.6@4712"]); // { outcome: "allocated", queues, … }
+//! allocate("CONSISTENT_HASH", "a@1", mqAll, ["a@1", "b@2"]); // what Java's class answers
 //! ```
+//!
+//! # Layout
+//!
+//! - this file: `RouteManager`, `Producer`, `benchCore` and the conversions;
+//! - `consumer`: `Consumer`, `allocate`, `subscribeQueues`, `sortMessageQueues`, `md5Hash`;
+//! - `sim`: `Sim`.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -29,6 +39,12 @@ use crate::namesrv::{
 };
 use crate::producer::{ClientProfile, MqFaultStrategy, SendOutcome, TopicPublishInfo};
 use crate::rng::SeededRng;
+
+mod consumer;
+mod sim;
+
+pub use consumer::{allocate, md5_hash, sort_message_queues, subscribe_queues, JsConsumer};
+pub use sim::JsSim;
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value
@@ -438,89 +454,6 @@ impl JsProducer {
         Ok(self
             .strategy
             .compute_not_available_duration(millis(latency_ms)?) as f64)
-    }
-}
-
-/// The deterministic simulator for JavaScript: `new Sim(scenarioJsonText)`.
-#[wasm_bindgen(js_name = Sim)]
-pub struct JsSim {
-    inner: crate::sim::Sim,
-}
-
-#[wasm_bindgen(js_class = Sim)]
-impl JsSim {
-    /// Parses, checks and builds a scenario; throws with the field path on a bad scenario.
-    #[wasm_bindgen(constructor)]
-    pub fn new(scenario_json: &str) -> Result<JsSim, JsError> {
-        Ok(Self {
-            inner: crate::sim::Sim::from_json(scenario_json).map_err(err)?,
-        })
-    }
-
-    /// Virtual time, ms.
-    pub fn now(&self) -> f64 {
-        self.inner.now() as f64
-    }
-
-    /// When the next timer fires (ms), or undefined.
-    #[wasm_bindgen(js_name = nextTimer)]
-    pub fn next_timer(&self) -> Option<f64> {
-        self.inner.next_timer().map(|t| t as f64)
-    }
-
-    /// Fires everything due at the next timer; returns its time, or undefined.
-    pub fn step(&mut self) -> Option<f64> {
-        self.inner.step().map(|t| t as f64)
-    }
-
-    /// Fires everything up to `t` ms and moves the clock there.
-    #[wasm_bindgen(js_name = advanceTo)]
-    pub fn advance_to(&mut self, t: f64) -> Result<(), JsError> {
-        self.inner.advance_to(millis(t)?);
-        Ok(())
-    }
-
-    /// Applies an action now (`{ do: "kill_broker", broker: "10.0.0.1:10911" }`).
-    pub fn apply(&mut self, action: JsValue) -> Result<(), JsError> {
-        let action: crate::sim::Action = from_js(action, "action")?;
-        self.inner.apply(&action).map_err(err)
-    }
-
-    /// The events since the last call, each with `t`, `kind` and `text` (plain words).
-    #[wasm_bindgen(js_name = pollEvents)]
-    pub fn poll_events(&mut self) -> Result<JsValue, JsError> {
-        #[derive(Serialize)]
-        struct Described {
-            #[serde(flatten)]
-            event: crate::sim::SimEvent,
-            text: String,
-        }
-        let events: Vec<Described> = self
-            .inner
-            .drain_events()
-            .into_iter()
-            .map(|event| Described {
-                text: crate::sim::describe(&event),
-                event,
-            })
-            .collect();
-        to_js(&events)
-    }
-
-    /// The five tables of every NameServer and the producers' counters.
-    #[wasm_bindgen(js_name = finalState)]
-    pub fn final_state(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.final_state())
-    }
-
-    /// Runs to `until` ms (or the scenario's) and returns the same JSON text `routelab sim` prints.
-    #[wasm_bindgen(js_name = runToJson)]
-    pub fn run_to_json(&mut self, until: Option<f64>) -> Result<String, JsError> {
-        let until = match until {
-            Some(t) => millis(t)?,
-            None => self.inner.until(),
-        };
-        Ok(self.inner.run_to_output(until).to_json())
     }
 }
 
