@@ -45,10 +45,15 @@ if (rounds.length) {
 }
 const sim = load('sim.json');
 if (sim) {
-  const rates = sim.map((r) => r.sends_per_s);
+  const sends = sim.filter((r) => r.events_per_s === undefined);
+  const rates = sends.map((r) => r.sends_per_s);
   const lo = Math.min(...rates) / 1e6;
   const hi = Math.max(...rates) / 1e6;
-  rows.push(['simulator, sends per second (5 scenarios)', `${fmt(lo, 2)}–${fmt(hi, 2)} M/s`, '≥ 5 M/s', met(lo >= 5)]);
+  rows.push([`simulator, sends per second (${sends.length} scenarios)`, `${fmt(lo, 2)}–${fmt(hi, 2)} M/s`, '≥ 5 M/s', met(lo >= 5)]);
+  for (const r of sim.filter((x) => x.events_per_s !== undefined)) {
+    const e = r.events_per_s / 1e6;
+    rows.push([`simulator, events per second: ${r.name}`, `${fmt(e, 2)} M/s`, '≥ 5 M/s', met(e >= 5)]);
+  }
 }
 const bundle = load('bundle.json');
 if (bundle) {

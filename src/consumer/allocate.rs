@@ -3,7 +3,6 @@
 //! (`currentCID`) of a group (`cidAll`) reads. Each answers exactly what the Java class answers,
 //! checked against vectors from the real classes (tests/consumer_alloc_vectors.rs).
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use md5::{Digest, Md5};
@@ -193,23 +192,35 @@ pub fn md5_hash(key: &str) -> u32 {
 }
 
 /// `ConsistentHashRouter` over the members: virtual node `i` of member `cid` is keyed
-/// `"{cid}-{i}"`; a later node with the same hash replaces an earlier one (`TreeMap.put`).
+/// `"{cid}-{i}"`; a later node with the same hash replaces an earlier one (`TreeMap.put`). The ring
+/// is a sorted list of (hash, member).
 struct HashRing<'a> {
-    ring: BTreeMap<u32, &'a str>,
+    ring: Vec<(u32, &'a str)>,
 }
 
 impl<'a> HashRing<'a> {
     fn new(members: &'a [String], virtual_nodes: u32) -> Self {
-        let mut ring = BTreeMap::new();
+        let mut ring: Vec<(u32, &'a str)> = Vec::new();
         // `addNode` numbers a member's virtual nodes after those it already has: a member listed
         // twice gets nodes `n..2n` the second time.
-        let mut existing: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut existing: Vec<(&str, u32)> = Vec::new();
         for cid in members {
-            let first = existing.entry(cid.as_str()).or_insert(0);
+            let first = match existing.iter().position(|e| e.0 == cid.as_str()) {
+                Some(i) => i,
+                None => {
+                    existing.push((cid.as_str(), 0));
+                    existing.len() - 1
+                }
+            };
+            let base = existing[first].1;
             for i in 0..virtual_nodes {
-                ring.insert(md5_hash(&format!("{cid}-{}", i + *first)), cid.as_str());
+                let h = md5_hash(&format!("{cid}-{}", i + base));
+                match ring.binary_search_by_key(&h, |e| e.0) {
+                    Ok(at) => ring[at].1 = cid.as_str(),
+                    Err(at) => ring.insert(at, (h, cid.as_str())),
+                }
             }
-            *first += virtual_nodes;
+            existing[first].1 += virtual_nodes;
         }
         Self { ring }
     }
@@ -217,11 +228,8 @@ impl<'a> HashRing<'a> {
     /// `routeNode`: the first node at or after the key's hash, wrapping to the first.
     fn route(&self, key: &str) -> Option<&'a str> {
         let h = md5_hash(key);
-        self.ring
-            .range(h..)
-            .next()
-            .or_else(|| self.ring.iter().next())
-            .map(|(_, cid)| *cid)
+        let at = self.ring.partition_point(|e| e.0 < h);
+        self.ring.get(at).or(self.ring.first()).map(|e| e.1)
     }
 }
 

@@ -8,37 +8,57 @@
 //! member dropped by the scan for silence (`channelExpiredTimeout`, 120 s) is dropped quietly, so the
 //! others notice at their next periodic rebalance.
 
-use std::collections::BTreeMap;
-
 /// `ConsumerManager.CHANNEL_EXPIRED_TIMEOUT` (4.9.8) / `channelExpiredTimeout` (5.x default).
 pub const CHANNEL_EXPIRED_TIMEOUT_MS: u64 = 120_000;
 /// `ClientHousekeepingService`: the scan of silent channels, first after 10 s, then every 10 s.
 pub const CLIENT_SCAN_PERIOD_MS: u64 = 10_000;
 
-/// One broker's `consumerTable`: group → member client id → when it last spoke.
+/// One broker's `consumerTable`: group → member client id → when it last spoke. Both levels are
+/// small lists kept in name order (a broker knows a few groups of a few members; lists are also
+/// less code in the dashboard's WebAssembly than another kind of map).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConsumerTable {
-    groups: BTreeMap<String, BTreeMap<String, u64>>,
+    groups: Vec<(String, Vec<(String, u64)>)>,
 }
 
 impl ConsumerTable {
+    fn group_mut(&mut self, group: &str) -> Option<&mut Vec<(String, u64)>> {
+        self.groups
+            .iter_mut()
+            .find(|g| g.0 == group)
+            .map(|g| &mut g.1)
+    }
+
+    fn ids(members: &[(String, u64)]) -> Vec<String> {
+        members.iter().map(|m| m.0.clone()).collect()
+    }
+
     /// A heartbeat of `client_id` in `group` (`registerConsumer`). Returns the members to notify
     /// when the member is new (`updateChannel` true), else None.
     pub fn register(&mut self, group: &str, client_id: &str, now: u64) -> Option<Vec<String>> {
-        let members = self.groups.entry(group.to_owned()).or_default();
-        let new = members.insert(client_id.to_owned(), now).is_none();
-        new.then(|| members.keys().cloned().collect())
+        if self.group_mut(group).is_none() {
+            let at = self.groups.partition_point(|g| g.0.as_str() < group);
+            self.groups.insert(at, (group.to_owned(), Vec::new()));
+        }
+        let members = self.group_mut(group)?;
+        if let Some(m) = members.iter_mut().find(|m| m.0 == client_id) {
+            m.1 = now;
+            return None;
+        }
+        let at = members.partition_point(|m| m.0.as_str() < client_id);
+        members.insert(at, (client_id.to_owned(), now));
+        Some(Self::ids(members))
     }
 
     /// UNREGISTER_CLIENT from `client_id` (`unregisterConsumer`): the members left to notify, when
     /// the group is known here (Java notifies then even if the member was not in it). The group is
     /// dropped with its last member.
     pub fn unregister(&mut self, group: &str, client_id: &str) -> Option<Vec<String>> {
-        let members = self.groups.get_mut(group)?;
-        members.remove(client_id);
-        let left: Vec<String> = members.keys().cloned().collect();
+        let members = self.group_mut(group)?;
+        members.retain(|m| m.0 != client_id);
+        let left = Self::ids(members);
         if left.is_empty() {
-            self.groups.remove(group);
+            self.groups.retain(|g| g.0 != group);
         }
         Some(left)
     }
@@ -47,12 +67,14 @@ impl ConsumerTable {
     /// and the members left to notify.
     pub fn channel_closed(&mut self, client_id: &str) -> Vec<(String, Vec<String>)> {
         let mut out = Vec::new();
-        self.groups.retain(|group, members| {
-            if members.remove(client_id).is_some() {
-                out.push((group.clone(), members.keys().cloned().collect()));
+        for (group, members) in &mut self.groups {
+            let before = members.len();
+            members.retain(|m| m.0 != client_id);
+            if members.len() != before {
+                out.push((group.clone(), Self::ids(members)));
             }
-            !members.is_empty()
-        });
+        }
+        self.groups.retain(|g| !g.1.is_empty());
         out
     }
 
@@ -60,16 +82,16 @@ impl ConsumerTable {
     /// Returns (group, client id) of each.
     pub fn scan(&mut self, now: u64, timeout_ms: u64) -> Vec<(String, String)> {
         let mut out = Vec::new();
-        self.groups.retain(|group, members| {
-            members.retain(|cid, last| {
+        for (group, members) in &mut self.groups {
+            members.retain(|(cid, last)| {
                 let keep = now.saturating_sub(*last) <= timeout_ms;
                 if !keep {
                     out.push((group.clone(), cid.clone()));
                 }
                 keep
             });
-            !members.is_empty()
-        });
+        }
+        self.groups.retain(|g| !g.1.is_empty());
         out
     }
 
@@ -77,12 +99,16 @@ impl ConsumerTable {
     /// the group (Java answers SYSTEM_ERROR "no consumer for this group", and the client's list is
     /// null).
     pub fn members(&self, group: &str) -> Option<Vec<String>> {
-        self.groups.get(group).map(|m| m.keys().cloned().collect())
+        self.groups
+            .iter()
+            .find(|g| g.0 == group)
+            .map(|g| Self::ids(&g.1))
     }
 
     /// When `client_id` of `group` last spoke to this broker.
     pub fn last_update(&self, group: &str, client_id: &str) -> Option<u64> {
-        self.groups.get(group)?.get(client_id).copied()
+        let g = self.groups.iter().find(|g| g.0 == group)?;
+        g.1.iter().find(|m| m.0 == client_id).map(|m| m.1)
     }
 
     /// Whether no group is known.
@@ -99,34 +125,42 @@ impl ConsumerTable {
 /// A queue's committed offset key: (group, topic, queue id) on one broker group.
 pub type OffsetKey = (String, String, i32);
 
-/// One broker's `ConsumerOffsetManager.offsetTable`: group → topic → offset per queue id. Nested
-/// by name so that a commit of a known queue (one per pull) allocates nothing.
+/// One broker's `ConsumerOffsetManager.offsetTable`: per (group, topic), the offset of each queue
+/// id, in (group, topic) order. A commit of a known queue (one per pull) allocates nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OffsetTable {
-    offsets: BTreeMap<String, BTreeMap<String, Vec<Option<u64>>>>,
+    offsets: Vec<(String, String, Vec<Option<u64>>)>,
 }
 
 impl OffsetTable {
+    fn queues(&self, group: &str, topic: &str) -> Option<&Vec<Option<u64>>> {
+        self.offsets
+            .iter()
+            .find(|e| e.0 == group && e.1 == topic)
+            .map(|e| &e.2)
+    }
+
     /// UPDATE_CONSUMER_OFFSET, or a pull carrying a commit (to a master).
     pub fn commit(&mut self, group: &str, topic: &str, queue_id: i32, offset: u64) {
         let Ok(q) = usize::try_from(queue_id) else {
             return;
         };
-        if let Some(slot) = self
+        let i = match self
             .offsets
-            .get_mut(group)
-            .and_then(|t| t.get_mut(topic))
-            .and_then(|qs| qs.get_mut(q))
+            .iter()
+            .position(|e| e.0 == group && e.1 == topic)
         {
-            *slot = Some(offset);
-            return;
-        }
-        let queues = self
-            .offsets
-            .entry(group.to_owned())
-            .or_default()
-            .entry(topic.to_owned())
-            .or_default();
+            Some(i) => i,
+            None => {
+                let at = self
+                    .offsets
+                    .partition_point(|e| (e.0.as_str(), e.1.as_str()) < (group, topic));
+                self.offsets
+                    .insert(at, (group.to_owned(), topic.to_owned(), Vec::new()));
+                at
+            }
+        };
+        let queues = &mut self.offsets[i].2;
         if queues.len() <= q {
             queues.resize(q + 1, None);
         }
@@ -136,26 +170,28 @@ impl OffsetTable {
     /// `queryOffset`: the committed offset, if any.
     pub fn query(&self, group: &str, topic: &str, queue_id: i32) -> Option<u64> {
         let q = usize::try_from(queue_id).ok()?;
-        *self.offsets.get(group)?.get(topic)?.get(q)?
+        *self.queues(group, topic)?.get(q)?
     }
 
     /// `SlaveSynchronize.syncConsumerOffset`: the master's offsets put over the slave's
     /// (`putAll`: keys only the slave has stay).
     pub fn sync_from(&mut self, master: &OffsetTable) {
-        for (key, offset) in master.iter() {
-            self.commit(&key.0, &key.1, key.2, offset);
+        for (g, t, queues) in &master.offsets {
+            for (q, o) in queues.iter().enumerate() {
+                if let Some(o) = o {
+                    self.commit(g, t, q as i32, *o);
+                }
+            }
         }
     }
 
     /// Every committed offset, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (OffsetKey, u64)> + '_ {
-        self.offsets.iter().flat_map(|(g, topics)| {
-            topics.iter().flat_map(move |(t, queues)| {
-                queues
-                    .iter()
-                    .enumerate()
-                    .filter_map(move |(q, o)| o.map(|o| ((g.clone(), t.clone(), q as i32), o)))
-            })
+        self.offsets.iter().flat_map(|(g, t, queues)| {
+            queues
+                .iter()
+                .enumerate()
+                .filter_map(move |(q, o)| o.map(|o| ((g.clone(), t.clone(), q as i32), o)))
         })
     }
 }

@@ -91,16 +91,16 @@ impl Sim {
     /// at random (its master, else a random slave of it). None when it cannot answer or does not
     /// know the group.
     fn find_consumer_id_list(&mut self, m: usize, topic: &str) -> Option<Vec<String>> {
-        if !self.consumers[m].routes.contains_key(topic) {
+        if self.consumers[m].route(topic).is_none() {
             self.poll_consumer_routes(m);
         }
-        let route = self.consumers[m].routes.get(topic)?;
+        let route = self.consumers[m].route(topic)?;
         if route.broker_datas.is_empty() {
             return None;
         }
         let n = route.broker_datas.len() as u64;
         let i = self.rng.next_below(n) as usize;
-        let bd = &self.consumers[m].routes.get(topic)?.broker_datas[i];
+        let bd = &self.consumers[m].route(topic)?.broker_datas[i];
         let addr = match bd.master_addr() {
             Some(a) => a.to_string(),
             None => {
@@ -126,7 +126,7 @@ impl Sim {
         let outcome = consumer::rebalance(
             &strategy,
             &node.client_id,
-            node.subscribe.get(topic).map(Vec::as_slice),
+            node.subscribed(topic),
             cid_all,
         );
         let Rebalance::Allocated {
@@ -240,9 +240,9 @@ impl Sim {
     /// in its routes, else a slave. None when that broker does not answer.
     fn offset_broker(&self, m: usize, mq: &MessageQueue) -> Option<usize> {
         let bd = self.consumers[m]
-            .routes
-            .values()
-            .find_map(|r| r.broker_data(mq.broker_name.as_str()))?;
+            .topics
+            .iter()
+            .find_map(|t| t.route.broker_data(mq.broker_name.as_str()))?;
         let addr = bd
             .master_addr()
             .or_else(|| bd.broker_addrs.values().next())?;
@@ -326,8 +326,7 @@ impl Sim {
                 continue;
             }
             let chosen = node
-                .routes
-                .get(o.mq.topic.as_str())
+                .route(o.mq.topic.as_str())
                 .and_then(|r| r.broker_data(name.as_str()))
                 .and_then(|bd| match bd.master_addr() {
                     Some(a) => Some((0, a)),

@@ -6,7 +6,6 @@
 //!
 //! Timers and sources: docs/consumers.md.
 
-use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -89,10 +88,9 @@ pub struct ConsumerNode {
     pub client: ClientProfile,
     /// The NameServer it asks (index), once chosen.
     pub namesrv: Option<usize>,
-    /// Its route copies (`topicRouteTable`), by topic.
-    pub routes: BTreeMap<String, TopicRouteData>,
-    /// Its readable queues per topic (`topicSubscribeInfoTable`), sorted.
-    pub subscribe: BTreeMap<String, Vec<MessageQueue>>,
+    /// Its route copy (`topicRouteTable`) and readable queues (`topicSubscribeInfoTable`) of each
+    /// topic it has had a route for.
+    pub topics: Vec<MemberTopic>,
     /// The queues it reads (`processQueueTable`), in `MessageQueue` order.
     pub owned: Vec<OwnedQueue>,
     pub stats: ConsumerStats,
@@ -111,7 +109,30 @@ pub struct ConsumerNode {
     pub(crate) ended: Vec<(u64, ConsumerState)>,
 }
 
+/// What a member knows of one topic.
+#[derive(Clone, Debug)]
+pub struct MemberTopic {
+    pub topic: String,
+    /// Its copy of the route.
+    pub route: TopicRouteData,
+    /// The route's readable queues, sorted as Java sorts them.
+    pub queues: Vec<MessageQueue>,
+}
+
 impl ConsumerNode {
+    /// Its route copy of `topic`.
+    pub fn route(&self, topic: &str) -> Option<&TopicRouteData> {
+        self.topics.iter().find(|t| t.topic == topic).map(|t| &t.route)
+    }
+
+    /// Its readable queues of `topic`, if it has had a route for it.
+    pub fn subscribed(&self, topic: &str) -> Option<&[MessageQueue]> {
+        self.topics
+            .iter()
+            .find(|t| t.topic == topic)
+            .map(|t| t.queues.as_slice())
+    }
+
     /// Whether the process runs.
     pub fn is_up(&self) -> bool {
         self.state == ConsumerState::Running
@@ -138,17 +159,17 @@ pub struct ConsumerGroup {
     /// Per queue (by `read_index`): the highest offset any member consumed up to, and which member
     /// (and which of its lives) did. Members keep the slot of each queue they read.
     pub(crate) reads: Vec<(u64, usize, u64)>,
-    pub(crate) read_index: BTreeMap<MessageQueue, usize>,
+    pub(crate) read_index: Vec<MessageQueue>,
 }
 
 impl ConsumerGroup {
     /// The slot of `mq`'s read mark (made when first asked).
     pub(crate) fn read_slot(&mut self, mq: &MessageQueue) -> usize {
-        if let Some(&s) = self.read_index.get(mq) {
+        if let Some(s) = self.read_index.iter().position(|q| q == mq) {
             return s;
         }
         self.reads.push((0, usize::MAX, 0));
-        self.read_index.insert(mq.clone(), self.reads.len() - 1);
+        self.read_index.push(mq.clone());
         self.reads.len() - 1
     }
 }
@@ -191,7 +212,7 @@ impl Sim {
                 0
             },
             reads: Vec::new(),
-            read_index: BTreeMap::new(),
+            read_index: Vec::new(),
         });
         if first {
             // The slaves' offset sync matters only once there are offsets to copy.
@@ -235,8 +256,7 @@ impl Sim {
             rate: spec.rate,
             client,
             namesrv: None,
-            routes: BTreeMap::new(),
-            subscribe: BTreeMap::new(),
+            topics: Vec::new(),
             owned: Vec::new(),
             stats: ConsumerStats::default(),
             next_rebalance: None,
@@ -257,8 +277,7 @@ impl Sim {
         let node = &mut self.consumers[m];
         node.state = ConsumerState::Running;
         node.epoch += 1;
-        node.routes.clear();
-        node.subscribe.clear();
+        node.topics.clear();
         node.owned.clear();
         node.next_rebalance = None;
         node.last_rebalance = now;
@@ -330,25 +349,28 @@ impl Sim {
                 continue;
             };
             let node = &mut self.consumers[m];
-            if node
-                .routes
-                .get(topic)
-                .is_some_and(|r| r.sorted() == route.sorted())
-            {
-                continue;
+            let queues = consumer::subscribe_queues(topic, &route);
+            match node.topics.iter_mut().find(|t| t.topic == *topic) {
+                Some(t) if t.route.sorted() == route.sorted() => {}
+                Some(t) => {
+                    t.route = route;
+                    t.queues = queues;
+                }
+                None => node.topics.push(MemberTopic {
+                    topic: topic.clone(),
+                    route,
+                    queues,
+                }),
             }
-            node.subscribe
-                .insert(topic.clone(), consumer::subscribe_queues(topic, &route));
-            node.routes.insert(topic.clone(), route);
         }
     }
 
     /// Every broker address in the member's routes (`brokerAddrTable`), masters and slaves.
     pub(crate) fn consumer_broker_addrs(&self, m: usize) -> Vec<String> {
         let mut addrs: Vec<String> = self.consumers[m]
-            .routes
-            .values()
-            .flat_map(|r| r.broker_datas.iter())
+            .topics
+            .iter()
+            .flat_map(|t| t.route.broker_datas.iter())
             .flat_map(|bd| bd.broker_addrs.values().map(|a| a.to_string()))
             .collect();
         addrs.sort();

@@ -50,7 +50,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use consumer::{
-    ConsumerGroup, ConsumerNode, ConsumerState, ConsumerStats, OwnedQueue, PULL_TICK_MS,
+    ConsumerGroup, ConsumerNode, ConsumerState, ConsumerStats, MemberTopic, OwnedQueue,
+    PULL_TICK_MS,
 };
 pub use event::{ConsumerRebalanced, Duplicates, QueueRef, SimEvent, SimEventKind};
 pub use event_words::{describe, describe_in};
