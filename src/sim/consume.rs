@@ -123,12 +123,8 @@ impl Sim {
         let cid_all = self.find_consumer_id_list(m, topic);
         let strategy = self.strategy_of(m);
         let node = &self.consumers[m];
-        let outcome = consumer::rebalance(
-            &strategy,
-            &node.client_id,
-            node.subscribed(topic),
-            cid_all,
-        );
+        let outcome =
+            consumer::rebalance(&strategy, &node.client_id, node.subscribed(topic), cid_all);
         let Rebalance::Allocated {
             mq_all,
             cid_all,

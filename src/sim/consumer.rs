@@ -6,7 +6,6 @@
 //!
 //! Timers and sources: docs/consumers.md.
 
-
 use serde::Serialize;
 
 use super::event::SimEventKind;
@@ -122,7 +121,10 @@ pub struct MemberTopic {
 impl ConsumerNode {
     /// Its route copy of `topic`.
     pub fn route(&self, topic: &str) -> Option<&TopicRouteData> {
-        self.topics.iter().find(|t| t.topic == topic).map(|t| &t.route)
+        self.topics
+            .iter()
+            .find(|t| t.topic == topic)
+            .map(|t| &t.route)
     }
 
     /// Its readable queues of `topic`, if it has had a route for it.

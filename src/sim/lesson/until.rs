@@ -1,0 +1,331 @@
+//! Where a lesson step ends: a time, or the first event that matches (its kind and the fields
+//! given), with its checks and its words.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Known, Lang};
+use crate::sim::event::SimEventKind;
+use crate::sim::scenario::ScenarioError;
+
+/// Where a step ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Until {
+    /// A time, seconds of virtual time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<f64>,
+    /// The first event after the step's start that matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventMatch>,
+}
+
+/// How far a step's `until` event or a question's deciding event is looked for: an hour.
+pub const HORIZON_MS: u64 = 3_600_000;
+
+/// Which events a step waits for: the kind, and each field given must be equal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventMatch {
+    pub kind: MatchKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namesrv: Option<String>,
+    /// A broker's address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    /// A removal's reason (`expired`, `idle_closed`, `channel_closed`, `unregistered`) or a failed
+    /// send's error (`timeout`, `no_route`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// A send's outcome, or whether a route poll got a route.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ok: Option<bool>,
+}
+
+/// The event kinds a step can wait for, as `routelab sim` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    BrokerRegistered,
+    BrokerRemoved,
+    BrokerGroupRemoved,
+    TopicChanged,
+    PermChanged,
+    RoutePolled,
+    Send,
+}
+
+/// What an event says in the terms of an [`EventMatch`]: its kind and the fields that kind has.
+#[derive(Default)]
+struct Said<'a> {
+    namesrv: Option<&'a str>,
+    broker: Option<&'a str>,
+    broker_name: Option<&'a str>,
+    producer: Option<&'a str>,
+    topic: Option<&'a str>,
+    reason: Option<&'a str>,
+    ok: Option<bool>,
+}
+
+/// The kind of `e` a step can wait for, with what it says; None for the other kinds.
+fn said(e: &SimEventKind) -> Option<(MatchKind, Said<'_>)> {
+    Some(match e {
+        SimEventKind::BrokerRegistered {
+            namesrv,
+            broker_addr,
+            broker_name,
+            ..
+        } => (
+            MatchKind::BrokerRegistered,
+            Said {
+                namesrv: Some(namesrv),
+                broker: Some(broker_addr),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::BrokerRemoved {
+            namesrv,
+            broker_addr,
+            broker_name,
+            reason,
+            ..
+        } => (
+            MatchKind::BrokerRemoved,
+            Said {
+                namesrv: Some(namesrv),
+                broker: Some(broker_addr),
+                broker_name: broker_name.as_deref(),
+                reason: Some(reason),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::BrokerGroupRemoved {
+            namesrv,
+            broker_name,
+            ..
+        } => (
+            MatchKind::BrokerGroupRemoved,
+            Said {
+                namesrv: Some(namesrv),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::TopicChanged {
+            namesrv,
+            topic,
+            broker_name,
+            ..
+        } => (
+            MatchKind::TopicChanged,
+            Said {
+                namesrv: Some(namesrv),
+                topic: Some(topic),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::PermChanged {
+            namesrv,
+            broker_name,
+            ..
+        } => (
+            MatchKind::PermChanged,
+            Said {
+                namesrv: Some(namesrv),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::RoutePolled {
+            producer,
+            namesrv,
+            topic,
+            ok,
+            ..
+        } => (
+            MatchKind::RoutePolled,
+            Said {
+                producer: Some(producer),
+                namesrv: Some(namesrv),
+                topic: Some(topic),
+                ok: Some(*ok),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::Send {
+            producer,
+            topic,
+            broker_name,
+            ok,
+            error,
+            ..
+        } => (
+            MatchKind::Send,
+            Said {
+                producer: Some(producer.as_str()),
+                topic: Some(topic.as_str()),
+                broker_name: broker_name.as_ref().map(|b| b.as_str()),
+                reason: *error,
+                ok: Some(*ok),
+                ..Said::default()
+            },
+        ),
+        _ => return None,
+    })
+}
+
+impl EventMatch {
+    /// Whether `e` is one of the events this names: its kind, and every field given equal to what
+    /// the event says (a field the kind does not have never matches; validation refuses those).
+    pub fn matches(&self, e: &SimEventKind) -> bool {
+        let Some((kind, got)) = said(e) else {
+            return false;
+        };
+        let eq = |want: &Option<String>, got: Option<&str>| {
+            want.as_deref().is_none_or(|w| got == Some(w))
+        };
+        kind == self.kind
+            && eq(&self.namesrv, got.namesrv)
+            && eq(&self.broker, got.broker)
+            && eq(&self.broker_name, got.broker_name)
+            && eq(&self.producer, got.producer)
+            && eq(&self.topic, got.topic)
+            && eq(&self.reason, got.reason)
+            && self.ok.is_none_or(|w| got.ok == Some(w))
+    }
+
+    /// The fields this kind of event has (the others must be absent).
+    fn fields(&self) -> &'static [&'static str] {
+        match self.kind {
+            MatchKind::BrokerRegistered => &["namesrv", "broker", "broker_name"],
+            MatchKind::BrokerRemoved => &["namesrv", "broker", "broker_name", "reason"],
+            MatchKind::BrokerGroupRemoved | MatchKind::PermChanged => &["namesrv", "broker_name"],
+            MatchKind::TopicChanged => &["namesrv", "topic", "broker_name"],
+            MatchKind::RoutePolled => &["producer", "namesrv", "topic", "ok"],
+            MatchKind::Send => &["producer", "topic", "broker_name", "reason", "ok"],
+        }
+    }
+
+    /// The fields given, by name.
+    fn given(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (name, set) in [
+            ("namesrv", self.namesrv.is_some()),
+            ("broker", self.broker.is_some()),
+            ("broker_name", self.broker_name.is_some()),
+            ("producer", self.producer.is_some()),
+            ("topic", self.topic.is_some()),
+            ("reason", self.reason.is_some()),
+            ("ok", self.ok.is_some()),
+        ] {
+            if set {
+                out.push(name);
+            }
+        }
+        out
+    }
+}
+
+impl Until {
+    pub(super) fn validate(&self, path: &str, known: &Known<'_>) -> Result<(), ScenarioError> {
+        match (&self.at, &self.event) {
+            (Some(at), None) => {
+                if !(at.is_finite() && *at >= 0.0) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.at"),
+                        "expected a non-negative number of seconds",
+                    ));
+                }
+            }
+            (None, Some(m)) => {
+                let allowed = m.fields();
+                if let Some(f) = m.given().into_iter().find(|f| !allowed.contains(f)) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.event.{f}"),
+                        format!(
+                            "this kind of event has no {f}; it has {}",
+                            allowed.join(", ")
+                        ),
+                    ));
+                }
+                if let Some(n) = &m.namesrv {
+                    known.namesrv(&format!("{path}.event.namesrv"), n)?;
+                }
+                if let Some(b) = &m.broker {
+                    known.broker(&format!("{path}.event.broker"), b)?;
+                }
+                if let Some(p) = &m.producer {
+                    known.producer(&format!("{path}.event.producer"), p)?;
+                }
+            }
+            _ => {
+                return Err(ScenarioError::at(
+                    path,
+                    "an until has exactly one of at (seconds) or event",
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Until {
+    /// What the step runs to, for its button: "until ns-1 removes broker-b", "to 00:45".
+    pub fn describe(&self, lang: Lang) -> String {
+        if let Some(at) = self.at {
+            let ms = (at * 1000.0).round() as u64;
+            let clock = format!("{:02}:{:02}", ms / 60_000, ms / 1000 % 60);
+            return match lang {
+                Lang::En => format!("to {clock}"),
+                Lang::Zh => format!("到 {clock}"),
+            };
+        }
+        let Some(m) = &self.event else {
+            return String::new();
+        };
+        let zh = lang == Lang::Zh;
+        let or = |v: &Option<String>, en: &str, zh_word: &str| {
+            v.clone()
+                .unwrap_or_else(|| if zh { zh_word } else { en }.to_owned())
+        };
+        let ns = or(&m.namesrv, "a NameServer", "某个 NameServer");
+        let broker = m
+            .broker
+            .clone()
+            .or_else(|| m.broker_name.clone())
+            .unwrap_or_else(|| if zh { "某个 broker" } else { "a broker" }.to_owned());
+        let producer = or(&m.producer, "a producer", "某个生产者");
+        let topic = or(&m.topic, "a topic", "某个 topic");
+        match (m.kind, zh) {
+            (MatchKind::BrokerRegistered, false) => format!("until {broker} registers with {ns}"),
+            (MatchKind::BrokerRegistered, true) => format!("直到 {broker} 向 {ns} 注册"),
+            (MatchKind::BrokerRemoved, false) => format!("until {ns} removes {broker}"),
+            (MatchKind::BrokerRemoved, true) => format!("直到 {ns} 移除 {broker}"),
+            (MatchKind::BrokerGroupRemoved, false) => format!("until {ns} removes group {broker}"),
+            (MatchKind::BrokerGroupRemoved, true) => format!("直到 {ns} 移除组 {broker}"),
+            (MatchKind::TopicChanged, false) => format!("until {topic}'s route changes on {ns}"),
+            (MatchKind::TopicChanged, true) => format!("直到 {ns} 上 {topic} 的路由变化"),
+            (MatchKind::PermChanged, false) => format!("until {broker}'s perm changes on {ns}"),
+            (MatchKind::PermChanged, true) => format!("直到 {ns} 上 {broker} 的 perm 变化"),
+            (MatchKind::RoutePolled, false) => format!("until {producer} polls {topic}'s route"),
+            (MatchKind::RoutePolled, true) => format!("直到 {producer} 拉取 {topic} 的路由"),
+            (MatchKind::Send, false) => match m.ok {
+                Some(true) => format!("until {producer} sends a message"),
+                Some(false) => format!("until a send of {producer} fails"),
+                None => format!("until {producer}'s next send"),
+            },
+            (MatchKind::Send, true) => match m.ok {
+                Some(true) => format!("直到 {producer} 成功发送一条消息"),
+                Some(false) => format!("直到 {producer} 发送失败"),
+                None => format!("直到 {producer} 的下一次发送"),
+            },
+        }
+    }
+}
