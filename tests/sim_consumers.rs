@@ -523,3 +523,66 @@ fn live_actions_name_members_added_since() {
     let err = sim.apply(&again).unwrap_err();
     assert_eq!(err.path, "action.client_id");
 }
+
+/// Lesson 8 (docs/consumers.md §1): wiped at 20 s, broker-a is read dry by 120 s, when the lesson
+/// stops it.
+#[test]
+fn lesson_8s_wiped_broker_is_read_dry_before_it_is_stopped() {
+    let text = include_str!("../scenarios/lesson-8-drain.json");
+    let mut sim = Sim::from_json(text).unwrap();
+    sim.advance_to(20_000);
+    let wipe: routelab::sim::Action =
+        serde_json::from_str(r#"{"do": "wipe_write_perm", "broker_name": "broker-a"}"#).unwrap();
+    sim.apply(&wipe).unwrap();
+    sim.advance_to(120_000);
+    let a: Vec<_> = sim
+        .consumer_progress("cg-1")
+        .into_iter()
+        .filter(|q| q.broker_name == "broker-a")
+        .collect();
+    assert_eq!(a.len(), 4);
+    assert!(
+        a.iter().all(|q| q.backlog() == 0 && q.broker_offset > 0),
+        "{a:?}"
+    );
+}
+
+/// A question about consumers names what it asks about; a wrong field is refused with its path.
+#[test]
+fn consumer_questions_name_their_group_and_queue() {
+    let lesson = |predict: &str| {
+        format!(
+            r#"{{"routelab": 1, "brokers": [{{"name": "broker-a", "addr": "{A}", "topics": [{{"topic": "T"}}]}}],
+                "consumers": [{{"group": "cg", "topics": ["T"], "members": 2}}],
+                "lesson": {{"title": {{"en": "L", "zh": "课"}}, "steps": [{{"title": {{"en": "S", "zh": "步"}},
+                  "text": {{"en": ["x"], "zh": ["一"]}}, "predict": {predict}}}]}}}}"#
+        )
+    };
+    let q = r#"{"question": {"en": "?", "zh": "？"}, "ask": "queue_owner", "group": "cg", "broker_name": "broker-a", "queue_id": 1,
+                "choices": [{"client_id": "10.0.1.1@4011"}, {"client_id": "10.0.1.2@4012"}]}"#;
+    Sim::from_json(&lesson(q)).unwrap();
+    let cases = [
+        (
+            q.replace(r#", "queue_id": 1"#, ""),
+            "lesson.steps[0].predict.queue_id",
+        ),
+        (
+            q.replace(r#""group": "cg""#, r#""group": "nope""#),
+            "lesson.steps[0].predict.group",
+        ),
+        (
+            q.replace("10.0.1.2@4012", "9.9.9.9@1"),
+            "lesson.steps[0].predict.choices[1].client_id",
+        ),
+        (
+            q.replace("queue_owner", "duplicates_reason"),
+            "lesson.steps[0].predict.broker_name",
+        ),
+    ];
+    for (p, path) in cases {
+        let err = Sim::from_json(&lesson(&p))
+            .err()
+            .unwrap_or_else(|| panic!("accepted {p}"));
+        assert_eq!(err.path, path, "{err}");
+    }
+}

@@ -79,6 +79,14 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-8-drain",
         include_str!("../scenarios/lesson-8-drain.json"),
     ),
+    (
+        "lesson-9-rebalance",
+        include_str!("../scenarios/lesson-9-rebalance.json"),
+    ),
+    (
+        "lesson-10-backlog",
+        include_str!("../scenarios/lesson-10-backlog.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's
@@ -1631,7 +1639,11 @@ fn every_lesson_file_is_listed() {
         .filter(|n| n.starts_with("lesson-"))
         .map(|n| n.trim_end_matches(".json").to_owned())
         .collect();
-    files.sort();
+    // By lesson number: lesson-10 after lesson-9.
+    files.sort_by_key(|n| {
+        let number = n.split('-').nth(1).and_then(|d| d.parse::<u32>().ok());
+        (number, n.clone())
+    });
     let listed: Vec<String> = LESSONS.iter().map(|(n, _)| (*n).to_owned()).collect();
     assert_eq!(files, listed);
 }

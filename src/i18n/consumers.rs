@@ -21,6 +21,7 @@ phrases! {
     // Actions.
     ACT_ADD_CONSUMER_GROUP: "start consumer group {group} on {topics} ({strategy}, {n} member(s))", "启动消费组 {group}，订阅 {topics}（{strategy}，{n} 个成员）";
     ACT_ADD_CONSUMER: "start consumer {client} in group {group}", "在消费组 {group} 中启动消费者 {client}";
+    ACT_ADD_CONSUMER_NEXT: "start another consumer in group {group}", "在消费组 {group} 中再启动一个消费者";
     ACT_KILL_CONSUMER: "kill consumer {client} (the process dies; its connections close)", "杀死消费者 {client}（进程退出，它的连接随之关闭）";
     ACT_FREEZE_CONSUMER: "freeze consumer {client} (it hangs: no pulls, heartbeats or commits)", "冻结消费者 {client}（它挂起：不拉取、不发心跳、不提交位点）";
     ACT_STOP_CONSUMER: "stop consumer {client} gracefully (it commits its offsets and unregisters)", "优雅停止消费者 {client}（它会提交位点并注销）";

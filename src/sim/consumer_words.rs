@@ -102,13 +102,14 @@ pub(crate) fn action(a: &Action, lang: Lang) -> Option<String> {
                 ],
             )
         }
-        Action::AddConsumer { group, client_id } => lang.fill(
-            w::ACT_ADD_CONSUMER,
-            &[
-                ("client", client_id.as_deref().unwrap_or("…")),
-                ("group", group),
-            ],
-        ),
+        Action::AddConsumer {
+            group,
+            client_id: Some(id),
+        } => lang.fill(w::ACT_ADD_CONSUMER, &[("client", id), ("group", group)]),
+        Action::AddConsumer {
+            group,
+            client_id: None,
+        } => lang.fill(w::ACT_ADD_CONSUMER_NEXT, &[("group", group)]),
         Action::KillConsumer { client_id } => client(w::ACT_KILL_CONSUMER, client_id),
         Action::FreezeConsumer { client_id } => client(w::ACT_FREEZE_CONSUMER, client_id),
         Action::StopConsumer { client_id } => client(w::ACT_STOP_CONSUMER, client_id),

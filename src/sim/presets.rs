@@ -208,6 +208,18 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "用 wipeWritePerm 摘除 broker 的流量",
         json: lesson_file!("lesson-8-drain"),
     },
+    LessonFile {
+        name: "lesson-9-rebalance",
+        title_en: "Consumers share the queues: rebalance and duplicates",
+        title_zh: "消费者分摊队列：重平衡与重复消费",
+        json: lesson_file!("lesson-9-rebalance"),
+    },
+    LessonFile {
+        name: "lesson-10-backlog",
+        title_en: "Where is my backlog?",
+        title_zh: "我的消息积压在哪里？",
+        json: lesson_file!("lesson-10-backlog"),
+    },
 ];
 
 /// Every shipped lesson, in order.

@@ -28,7 +28,7 @@ mod tests;
 mod until;
 pub mod walk;
 
-pub use question::{reason_words, Ask, Choice, Predict, REASONS};
+pub use question::{reason_words, Ask, Choice, Predict, DUPLICATE_REASONS, REASONS};
 pub use until::{EventMatch, MatchKind, Until, HORIZON_MS};
 
 use serde::{Deserialize, Serialize};
@@ -144,6 +144,9 @@ pub(crate) struct Known<'a> {
     pub namesrvs: &'a [String],
     pub addrs: &'a [&'a str],
     pub producers: &'a [&'a str],
+    /// Consumer groups and members.
+    pub groups: &'a [&'a str],
+    pub client_ids: &'a [&'a str],
 }
 
 impl Known<'_> {
@@ -158,6 +161,28 @@ impl Known<'_> {
             Err(ScenarioError::at(
                 path,
                 format!("no broker has address {addr:?}"),
+            ))
+        }
+    }
+
+    fn group(&self, path: &str, group: &str) -> Result<(), ScenarioError> {
+        if self.groups.contains(&group) {
+            Ok(())
+        } else {
+            Err(ScenarioError::at(
+                path,
+                format!("no consumer group is named {group:?}"),
+            ))
+        }
+    }
+
+    fn client_id(&self, path: &str, id: &str) -> Result<(), ScenarioError> {
+        if self.client_ids.contains(&id) {
+            Ok(())
+        } else {
+            Err(ScenarioError::at(
+                path,
+                format!("no consumer has client id {id:?}"),
             ))
         }
     }

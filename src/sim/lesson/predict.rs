@@ -76,6 +76,30 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
                 _ => None,
             })
         }
+        Ask::QueueOwner => {
+            let group = p.group.as_deref().unwrap_or_default();
+            let broker = p.broker_name.as_deref().unwrap_or_default();
+            let q = p.queue_id.unwrap_or_default();
+            run_until(sim, task, |e| match &e.kind {
+                SimEventKind::ConsumerRebalanced(r)
+                    if r.group == group
+                        && r.queues
+                            .iter()
+                            .any(|x| x.broker_name == broker && x.queue_id == q) =>
+                {
+                    Some(e.clone())
+                }
+                _ => None,
+            })
+        }
+        Ask::DuplicatesReason => {
+            let group = p.group.as_deref().unwrap_or_default();
+            run_until(sim, task, |e| match &e.kind {
+                SimEventKind::Duplicates(d) if d.group == group => Some(e.clone()),
+                _ => None,
+            })
+        }
+        Ask::BacklogBroker => return backlog_broker(p, sim, task),
     };
     let right = match &event {
         None => Vec::new(),
@@ -98,6 +122,12 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
                 }
                 (SimEventKind::BrokerRemoved { reason, .. }, Ask::RemovalReason) => {
                     c.reason.as_deref() == Some(*reason)
+                }
+                (SimEventKind::ConsumerRebalanced(r), Ask::QueueOwner) => {
+                    c.client_id.as_deref() == Some(r.client_id.as_str())
+                }
+                (SimEventKind::Duplicates(d), Ask::DuplicatesReason) => {
+                    c.reason.as_deref() == Some(d.reason)
                 }
                 _ => false,
             })
@@ -155,4 +185,42 @@ fn next_send(
             }
         }
     })
+}
+
+/// `backlog_broker`: the world copied, the task done, run on for `after` seconds (60): the broker
+/// group holding the most of the group's backlog is the right choice (none when two tie). No event
+/// decides it.
+fn backlog_broker(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
+    let mut copy = sim.clone();
+    let _ = copy.drain_events();
+    if let Some(action) = task {
+        let _ = copy.apply(action);
+    }
+    let after = (p.after.unwrap_or(60.0) * 1000.0).round() as u64;
+    copy.advance_to(copy.now().saturating_add(after));
+    let group = p.group.as_deref().unwrap_or_default();
+    let mut by_broker: Vec<(String, u64)> = Vec::new();
+    for q in copy.consumer_progress(group) {
+        match by_broker.iter_mut().find(|b| b.0 == q.broker_name) {
+            Some(b) => b.1 += q.backlog(),
+            None => by_broker.push((q.broker_name.clone(), q.backlog())),
+        }
+    }
+    let most = by_broker.iter().map(|b| b.1).max().unwrap_or(0);
+    let top: Vec<&str> = by_broker
+        .iter()
+        .filter(|b| b.1 == most && most > 0)
+        .map(|b| b.0.as_str())
+        .collect();
+    let right = match top.as_slice() {
+        [one] => p
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.broker_name.as_deref() == Some(*one))
+            .map(|(i, _)| i)
+            .collect(),
+        _ => Vec::new(),
+    };
+    Outcome { right, event: None }
 }

@@ -21,6 +21,17 @@ pub struct Predict {
     /// The broker asked about, by address (`removal_time`, `removal_reason`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broker: Option<String>,
+    /// The consumer group asked about (`queue_owner`, `duplicates_reason`, `backlog_broker`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The queue asked about (`queue_owner`): its broker group and id (of the group's topic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_id: Option<i32>,
+    /// `backlog_broker`: after how many seconds the backlog is looked at (default 60).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<f64>,
     pub choices: Vec<Choice>,
 }
 
@@ -36,6 +47,12 @@ pub enum Ask {
     RemovalTime,
     /// Why the NameServer removes the broker.
     RemovalReason,
+    /// Which member of the group reads the queue after the next rebalance that gives it out.
+    QueueOwner,
+    /// Why the group's next duplicates are read twice.
+    DuplicatesReason,
+    /// On which broker group the group's backlog is largest a while later.
+    BacklogBroker,
 }
 
 /// One choice; which field it has depends on the question.
@@ -53,13 +70,23 @@ pub struct Choice {
     pub from: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<f64>,
-    /// `removal_reason`.
+    /// `removal_reason`, `duplicates_reason`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `queue_owner`: a member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
 }
 
 /// The removal reasons a choice may name.
 pub const REASONS: [&str; 4] = ["unregistered", "channel_closed", "expired", "idle_closed"];
+/// The reasons of duplicates a choice may name.
+pub const DUPLICATE_REASONS: [&str; 4] = [
+    "owner_killed",
+    "owner_frozen",
+    "owner_still_reading",
+    "commit_not_seen",
+];
 
 impl Ask {
     /// The choice fields this question uses.
@@ -68,8 +95,18 @@ impl Ask {
             Ask::NextSendBroker => &["broker_name"],
             Ask::NextSendOk => &["ok"],
             Ask::RemovalTime => &["from", "to"],
-            Ask::RemovalReason => &["reason"],
+            Ask::RemovalReason | Ask::DuplicatesReason => &["reason"],
+            Ask::QueueOwner => &["client_id"],
+            Ask::BacklogBroker => &["broker_name"],
         }
+    }
+
+    /// Whether the question is about a consumer group.
+    fn about_group(self) -> bool {
+        matches!(
+            self,
+            Ask::QueueOwner | Ask::DuplicatesReason | Ask::BacklogBroker
+        )
     }
 }
 
@@ -82,6 +119,7 @@ impl Choice {
             ("from", self.from.is_some()),
             ("to", self.to.is_some()),
             ("reason", self.reason.is_some()),
+            ("client_id", self.client_id.is_some()),
         ] {
             if set {
                 out.push(name);
@@ -92,6 +130,9 @@ impl Choice {
 
     /// The choice as a learner reads it.
     pub fn label(&self, lang: Lang) -> String {
+        if let Some(c) = &self.client_id {
+            return c.clone();
+        }
         if let Some(b) = &self.broker_name {
             return b.clone();
         }
@@ -126,6 +167,14 @@ pub fn reason_words(reason: &str, lang: Lang) -> &'static str {
         ("channel_closed", Lang::Zh) => "它的连接被关闭",
         ("expired", Lang::Zh) => "心跳过期（扫描发现它 120 秒没有心跳）",
         ("idle_closed", Lang::Zh) => "连接空闲太久被关闭",
+        ("owner_killed", Lang::En) => "the member that read them was killed before committing",
+        ("owner_frozen", Lang::En) => "the member that read them hung before committing",
+        ("owner_still_reading", Lang::En) => "two members read the queue at the same time",
+        ("commit_not_seen", Lang::En) => "the offset read back is older than the last commit",
+        ("owner_killed", Lang::Zh) => "读过它们的成员在提交位点前被杀死",
+        ("owner_frozen", Lang::Zh) => "读过它们的成员在提交位点前挂起",
+        ("owner_still_reading", Lang::Zh) => "两个成员同时在读这个队列",
+        ("commit_not_seen", Lang::Zh) => "读回的位点比最后一次提交的旧",
         _ => "?",
     }
 }
@@ -146,9 +195,53 @@ impl Predict {
                 _ => Ok(()),
             }
         };
+        let about_broker = matches!(self.ask, Ask::RemovalTime | Ask::RemovalReason);
+        let about_group = self.ask.about_group();
+        let about_queue = self.ask == Ask::QueueOwner;
         need("producer", &self.producer, about_producer)?;
-        need("namesrv", &self.namesrv, !about_producer)?;
-        need("broker", &self.broker, !about_producer)?;
+        need("namesrv", &self.namesrv, about_broker)?;
+        need("broker", &self.broker, about_broker)?;
+        need("group", &self.group, about_group)?;
+        need("broker_name", &self.broker_name, about_queue)?;
+        match (self.queue_id, about_queue) {
+            (None, true) => {
+                return Err(ScenarioError::at(
+                    format!("{path}.queue_id"),
+                    "a queue_owner question names its queue_id",
+                ))
+            }
+            (Some(q), true) if q < 0 => {
+                return Err(ScenarioError::at(
+                    format!("{path}.queue_id"),
+                    "a queue id is 0 or more",
+                ))
+            }
+            (Some(_), false) => {
+                return Err(ScenarioError::at(
+                    format!("{path}.queue_id"),
+                    format!("a {} question has no queue_id", ask_name(self.ask)),
+                ))
+            }
+            _ => {}
+        }
+        match (self.after, self.ask == Ask::BacklogBroker) {
+            (Some(a), true) if !(a.is_finite() && a > 0.0 && a <= 3600.0) => {
+                return Err(ScenarioError::at(
+                    format!("{path}.after"),
+                    "seconds, more than 0 and at most 3600",
+                ))
+            }
+            (Some(_), false) => {
+                return Err(ScenarioError::at(
+                    format!("{path}.after"),
+                    "only a backlog_broker question waits a while",
+                ))
+            }
+            _ => {}
+        }
+        if let Some(g) = &self.group {
+            known.group(&format!("{path}.group"), g)?;
+        }
         if let Some(p) = &self.producer {
             known.producer(&format!("{path}.producer"), p)?;
         }
@@ -186,12 +279,20 @@ impl Predict {
                 }
             }
             if let Some(r) = &c.reason {
-                if !REASONS.contains(&r.as_str()) {
+                let known_reasons: &[&str] = if self.ask == Ask::DuplicatesReason {
+                    &DUPLICATE_REASONS
+                } else {
+                    &REASONS
+                };
+                if !known_reasons.contains(&r.as_str()) {
                     return Err(ScenarioError::at(
                         format!("{cpath}.reason"),
-                        format!("unknown reason {r:?}; known: {}", REASONS.join(", ")),
+                        format!("unknown reason {r:?}; known: {}", known_reasons.join(", ")),
                     ));
                 }
+            }
+            if let Some(c) = &c.client_id {
+                known.client_id(&format!("{cpath}.client_id"), c)?;
             }
             if self.choices[..i].contains(c) {
                 return Err(ScenarioError::at(cpath, "the same choice twice"));
@@ -208,5 +309,8 @@ fn ask_name(a: Ask) -> &'static str {
         Ask::NextSendOk => "next_send_ok",
         Ask::RemovalTime => "removal_time",
         Ask::RemovalReason => "removal_reason",
+        Ask::QueueOwner => "queue_owner",
+        Ask::DuplicatesReason => "duplicates_reason",
+        Ask::BacklogBroker => "backlog_broker",
     }
 }

@@ -296,10 +296,11 @@ fn choices_read_in_both_languages() {
         from: Some(180.0),
         to: Some(200.0),
         reason: None,
+        client_id: None,
     };
     assert_eq!(c.label(Lang::En), "between 180 s and 200 s");
     assert_eq!(c.label(Lang::Zh), "180 秒至 200 秒之间");
-    for r in REASONS {
+    for r in REASONS.iter().chain(DUPLICATE_REASONS.iter()) {
         for lang in Lang::ALL {
             assert_ne!(reason_words(r, lang), "?");
         }

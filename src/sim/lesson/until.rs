@@ -45,6 +45,12 @@ pub struct EventMatch {
     /// A send's outcome, or whether a route poll got a route.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// A consumer group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// A consumer's client id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
 }
 
 /// The event kinds a step can wait for, as `routelab sim` names them.
@@ -58,6 +64,10 @@ pub enum MatchKind {
     PermChanged,
     RoutePolled,
     Send,
+    ConsumerRebalanced,
+    ConsumerJoined,
+    ConsumerLeft,
+    Duplicates,
 }
 
 /// What an event says in the terms of an [`EventMatch`]: its kind and the fields that kind has.
@@ -70,6 +80,8 @@ struct Said<'a> {
     topic: Option<&'a str>,
     reason: Option<&'a str>,
     ok: Option<bool>,
+    group: Option<&'a str>,
+    client_id: Option<&'a str>,
 }
 
 /// The kind of `e` a step can wait for, with what it says; None for the other kinds.
@@ -177,6 +189,54 @@ fn said(e: &SimEventKind) -> Option<(MatchKind, Said<'_>)> {
                 ..Said::default()
             },
         ),
+        SimEventKind::ConsumerRebalanced(r) => (
+            MatchKind::ConsumerRebalanced,
+            Said {
+                group: Some(&r.group),
+                topic: Some(&r.topic),
+                client_id: Some(&r.client_id),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::ConsumerJoined {
+            group,
+            client_id,
+            broker_addr,
+        } => (
+            MatchKind::ConsumerJoined,
+            Said {
+                group: Some(group),
+                client_id: Some(client_id),
+                broker: Some(broker_addr),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::ConsumerLeft {
+            group,
+            client_id,
+            broker_addr,
+            reason,
+        } => (
+            MatchKind::ConsumerLeft,
+            Said {
+                group: Some(group),
+                client_id: Some(client_id),
+                broker: Some(broker_addr),
+                reason: Some(reason),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::Duplicates(d) => (
+            MatchKind::Duplicates,
+            Said {
+                group: Some(&d.group),
+                topic: Some(&d.topic),
+                broker_name: Some(&d.broker_name),
+                client_id: Some(&d.client_id),
+                reason: Some(d.reason),
+                ..Said::default()
+            },
+        ),
         _ => return None,
     })
 }
@@ -198,6 +258,8 @@ impl EventMatch {
             && eq(&self.producer, got.producer)
             && eq(&self.topic, got.topic)
             && eq(&self.reason, got.reason)
+            && eq(&self.group, got.group)
+            && eq(&self.client_id, got.client_id)
             && self.ok.is_none_or(|w| got.ok == Some(w))
     }
 
@@ -210,6 +272,10 @@ impl EventMatch {
             MatchKind::TopicChanged => &["namesrv", "topic", "broker_name"],
             MatchKind::RoutePolled => &["producer", "namesrv", "topic", "ok"],
             MatchKind::Send => &["producer", "topic", "broker_name", "reason", "ok"],
+            MatchKind::ConsumerRebalanced => &["topic", "group", "client_id"],
+            MatchKind::ConsumerJoined => &["broker", "group", "client_id"],
+            MatchKind::ConsumerLeft => &["broker", "reason", "group", "client_id"],
+            MatchKind::Duplicates => &["broker_name", "topic", "reason", "group", "client_id"],
         }
     }
 
@@ -224,6 +290,8 @@ impl EventMatch {
             ("topic", self.topic.is_some()),
             ("reason", self.reason.is_some()),
             ("ok", self.ok.is_some()),
+            ("group", self.group.is_some()),
+            ("client_id", self.client_id.is_some()),
         ] {
             if set {
                 out.push(name);
@@ -264,6 +332,12 @@ impl Until {
                 if let Some(p) = &m.producer {
                     known.producer(&format!("{path}.event.producer"), p)?;
                 }
+                if let Some(g) = &m.group {
+                    known.group(&format!("{path}.event.group"), g)?;
+                }
+                if let Some(c) = &m.client_id {
+                    known.client_id(&format!("{path}.event.client_id"), c)?;
+                }
             }
             _ => {
                 return Err(ScenarioError::at(
@@ -303,6 +377,8 @@ impl Until {
             .unwrap_or_else(|| if zh { "某个 broker" } else { "a broker" }.to_owned());
         let producer = or(&m.producer, "a producer", "某个生产者");
         let topic = or(&m.topic, "a topic", "某个 topic");
+        let group = or(&m.group, "a consumer group", "某个消费组");
+        let client = or(&m.client_id, "a consumer", "某个消费者");
         match (m.kind, zh) {
             (MatchKind::BrokerRegistered, false) => format!("until {broker} registers with {ns}"),
             (MatchKind::BrokerRegistered, true) => format!("直到 {broker} 向 {ns} 注册"),
@@ -326,6 +402,24 @@ impl Until {
                 Some(false) => format!("直到 {producer} 发送失败"),
                 None => format!("直到 {producer} 的下一次发送"),
             },
+            (MatchKind::ConsumerRebalanced, false) => {
+                format!("until {client} of {group} gets new queues")
+            }
+            (MatchKind::ConsumerRebalanced, true) => {
+                format!("直到 {group} 的 {client} 分到新的队列")
+            }
+            (MatchKind::ConsumerJoined, false) => {
+                format!("until {client} joins {group} on {broker}")
+            }
+            (MatchKind::ConsumerJoined, true) => {
+                format!("直到 {client} 在 {broker} 上加入 {group}")
+            }
+            (MatchKind::ConsumerLeft, false) => {
+                format!("until {broker} drops {client} from {group}")
+            }
+            (MatchKind::ConsumerLeft, true) => format!("直到 {broker} 把 {client} 移出 {group}"),
+            (MatchKind::Duplicates, false) => format!("until {group} reads messages twice"),
+            (MatchKind::Duplicates, true) => format!("直到 {group} 重复消费消息"),
         }
     }
 }

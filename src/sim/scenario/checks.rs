@@ -96,10 +96,14 @@ impl Scenario {
                     self.check_action(&names, &apath, &task.action, &addrs, &groups)?;
                     consumers.apply(&names, &apath, &task.action)?;
                 }
+                let consumer_groups = consumers.group_names();
+                let client_ids = consumers.client_ids();
                 let known = crate::sim::lesson::Known {
                     namesrvs: &names,
                     addrs: &addrs,
                     producers: &groups,
+                    groups: &consumer_groups,
+                    client_ids: &client_ids,
                 };
                 step.check_refs(&path, &known)?;
             }

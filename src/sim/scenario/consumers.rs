@@ -310,6 +310,16 @@ impl ConsumersKnown {
         }
     }
 
+    /// The groups known so far.
+    pub(crate) fn group_names(&self) -> Vec<&str> {
+        self.groups.iter().map(|g| g.0.as_str()).collect()
+    }
+
+    /// The client ids known so far.
+    pub(crate) fn client_ids(&self) -> Vec<&str> {
+        self.client_ids.iter().map(String::as_str).collect()
+    }
+
     fn group(&self, path: &str, group: &str) -> Result<usize, ScenarioError> {
         self.groups
             .iter()
