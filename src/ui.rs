@@ -12,6 +12,7 @@ mod app;
 mod classroom;
 mod clock;
 mod cluster;
+mod consumers;
 mod feed;
 mod fetch;
 mod forms;

@@ -30,4 +30,46 @@ phrases! {
     ACT_SET_CONSUMER_GROUP: "set consumer group {group}: {what}", "设置消费组 {group}：{what}";
     STRATEGY_IS: "strategy {strategy}", "分配策略 {strategy}";
     RATE_IS: "{rate} messages/s per member", "每个成员每秒 {rate} 条";
+
+    // The workshop's consumer panel and inspector.
+    CONSUMERS: "Consumers", "消费者";
+    CONSUMERS_LABEL: "consumer groups", "消费组";
+    NO_CONSUMER: "No consumer group. Add one below, or load a lesson about consumers (9, 10).", "没有消费组。在下面添加一个，或打开关于消费者的课程（第 9、10 课）。";
+    READS: "reads {topics}", "订阅 {topics}";
+    BACKLOG_N: "backlog {n}", "积压 {n}";
+    TPS_N: "{n} msg/s", "每秒 {n} 条";
+    CONSUMED_N: "consumed {n}", "已消费 {n}";
+    RATE_AT_MOST: "≤ {n}/s", "上限每秒 {n} 条";
+    DUPLICATES_N: "read twice {n}", "重复消费 {n}";
+    IDLE: "idle: no queue", "空闲：没有队列";
+    STATE_RUNNING: "running", "运行中";
+    STATE_FROZEN: "frozen", "已冻结";
+    STATE_KILLED: "killed", "已杀死";
+    STATE_STOPPED: "stopped", "已停止";
+    ADD_MEMBER: "Add a member", "添加成员";
+    STRATEGY: "Strategy", "分配策略";
+    QUEUE_BACKLOG_TITLE: "{queue}: broker offset {broker}, committed {committed}, backlog {backlog}; read by {owner}", "{queue}：broker 位点 {broker}，已提交 {committed}，积压 {backlog}；读取者 {owner}";
+    NOBODY: "nobody", "无人";
+    BACKLOG_HINT: "One bar per queue: its backlog (broker offset − committed offset), coloured by the member that reads it.", "每个队列一根条：它的积压（broker 位点 − 已提交位点），颜色表示读取它的成员。";
+    ADD_GROUP: "Add a consumer group", "添加消费组";
+    GROUP_NAME: "Group", "消费组";
+    TOPIC: "Topic", "Topic 名称";
+    MEMBERS: "Members", "成员数";
+    RATE: "Rate (msg/s)", "速度（条/秒）";
+    ADD: "Add", "添加";
+    KILL: "Kill", "杀死";
+    FREEZE: "Freeze", "冻结";
+    STOP: "Stop", "停止";
+    RESTART: "Restart", "重启";
+    SET_RATE: "Set rate", "设置速度";
+    MEMBER_OF: "member of {group}", "{group} 的成员";
+    CONSUMER_KIND: "Consumer", "消费者";
+    NEXT_REBALANCE: "Next rebalance", "下次重平衡";
+    ITS_QUEUES: "Its queues", "它的队列";
+    NEXT_OFFSET: "next offset", "下一个位点";
+    BROKER_OFFSET: "broker offset", "broker 位点";
+    QUEUE: "queue", "队列";
+    QUEUES_OF_GROUP: "{group} · {n} queues", "{group} · {n} 个队列";
+    PULLS_TITLE: "{client} pulls from {broker}", "{client} 从 {broker} 拉取消息";
+    CONSUMER_ACTIONS_HINT: "Kill: its connections close at once. Freeze: silent, dropped after 120 s. Stop: commits, then unregisters.", "杀死：连接立即关闭。冻结：静默，120 秒后被移除。停止：先提交位点再注销。";
 }

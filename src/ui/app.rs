@@ -9,6 +9,7 @@ use yew::Reducible;
 use super::classroom::{use_classroom, ClassBar};
 use super::clock::{use_shortcuts, use_sim_clock, SHORTCUTS};
 use super::cluster::{ClusterPart, ClusterView};
+use super::consumers::ConsumersView;
 use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
@@ -201,6 +202,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <Gate key_of_group={traffic}><RouteView store={store.clone()} /></Gate>
                 <div class="side">
                     <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
+                    <Gate key_of_group={traffic}><ConsumersView store={store.clone()} /></Gate>
                     <Gate key_of_group={time}><FeedView store={store.clone()} /></Gate>
                 </div>
             </div>

@@ -46,6 +46,9 @@ pub fn Inspector(props: &InspectorProps) -> Html {
             .iter()
             .find(|p| p.active && p.spec.group == *group)
             .map(|p| producer(store, &sim, p)),
+        Some(Selection::Consumer(id)) => sim
+            .consumer_index(id)
+            .map(|m| super::consumers::member_inspector(store, &sim, m)),
         _ => None,
     };
     let Some(body) = body else {

@@ -13,6 +13,34 @@ use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime, ClientOrder
 /// Rows shown per table before asking for a filter.
 pub(crate) const ROW_LIMIT: usize = 150;
 
+/// `topicStatus -t` of each topic a consumer group reads, and `consumerProgress -g G -s true` of
+/// each group, in mqadmin 4.9.8's layout.
+fn consumer_commands(sim: &crate::sim::Sim) -> Html {
+    use crate::view::mqadmin_consumers::{consumer_progress, topic_status};
+    let ns = sim.namesrvs().first().map_or("ns-1", |n| n.name.as_str());
+    let mut topics: Vec<&str> = sim
+        .consumer_groups()
+        .iter()
+        .flat_map(|g| g.spec.topics.iter().map(String::as_str))
+        .collect();
+    topics.sort_unstable();
+    topics.dedup();
+    html! { <>
+        { for topics.into_iter().map(|t| html!{ <>
+            <h3><code>{ format!("$ mqadmin topicStatus -t {t} -n {ns}:9876") }</code></h3>
+            <pre class="terminal" tabindex="0" data-testid="mqadmin-topic-status">{ topic_status(t, &sim.topic_status(t)) }</pre>
+        </> }) }
+        { for sim.consumer_groups().iter().map(|g| {
+            let name = g.spec.group.as_str();
+            let rows: Vec<_> = sim.consumer_progress(name).iter().map(|q| q.row()).collect();
+            html!{ <>
+                <h3><code>{ format!("$ mqadmin consumerProgress -g {name} -s true -n {ns}:9876") }</code></h3>
+                <pre class="terminal" tabindex="0" data-testid="mqadmin-consumer-progress">{ consumer_progress(&rows, sim.consume_tps(name), true) }</pre>
+            </> }
+        }) }
+    </> }
+}
+
 /// One row of a topicQueueTable view (simulator and live mode).
 #[derive(Clone, PartialEq)]
 pub(crate) struct TopicRow {
@@ -269,6 +297,7 @@ pub fn MqadminView(props: &MqadminViewProps) -> Html {
                     <pre class="terminal" tabindex="0">{ topic_route(&store.topic, route.as_ref()) }</pre>
                 </> }
             }) }
+            { consumer_commands(&sim) }
         </div>
     }
 }

@@ -83,6 +83,8 @@ pub enum Selection {
     Topic(String),
     /// A NameServer (by name).
     Namesrv(String),
+    /// A consumer (by client id).
+    Consumer(String),
 }
 
 /// One send attempt, for a producer's strip of recent picks.
@@ -242,6 +244,12 @@ pub fn target_of(k: &SimEventKind) -> Option<Selection> {
         SimEventKind::Send { producer, .. } => {
             Some(Selection::Producer(producer.as_str().to_owned()))
         }
+        SimEventKind::ConsumerRebalanced(r) => Some(Selection::Consumer(r.client_id.clone())),
+        SimEventKind::ConsumerJoined { client_id, .. }
+        | SimEventKind::ConsumerLeft { client_id, .. } => {
+            Some(Selection::Consumer(client_id.clone()))
+        }
+        SimEventKind::Duplicates(d) => Some(Selection::Consumer(d.client_id.clone())),
         _ => None,
     }
 }

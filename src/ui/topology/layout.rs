@@ -26,6 +26,8 @@ pub(super) struct Node {
     /// What clicking it selects.
     pub(super) select: Selection,
     pub(super) kind: &'static str,
+    /// A consumer's group (`data-group`).
+    pub(super) group: Option<String>,
 }
 
 /// One broker group's box.
@@ -100,6 +102,7 @@ pub(super) fn picture(
             state: "up",
             select: Selection::Namesrv(ns.name.clone()),
             kind: "namesrv",
+            group: None,
         });
     }
     // Broker groups below, in rows; each group's members side by side, the master first.
@@ -156,6 +159,7 @@ pub(super) fn picture(
                 state,
                 select: Selection::Broker(master.map(|b| b.addr.clone()).unwrap_or_default()),
                 kind: "group",
+                group: None,
             });
         } else {
             for (k, &i) in members.iter().enumerate() {
@@ -186,6 +190,7 @@ pub(super) fn picture(
                     state: state_name(b.state),
                     select: Selection::Broker(b.addr.clone()),
                     kind: "broker",
+                    group: None,
                 });
                 // Its channel to each NameServer: drawn while the NameServer holds the broker.
                 for (n, ns) in sim.namesrvs().iter().enumerate() {
@@ -242,6 +247,7 @@ pub(super) fn picture(
             state: "running",
             select: Selection::Producer(p.spec.group.clone()),
             kind: "producer",
+            group: None,
         });
         if let Some(ns) = p.namesrv.and_then(|n| sim.namesrvs().get(n)) {
             edges.push((
@@ -322,7 +328,8 @@ pub(super) fn picture(
             ));
         }
     }
-    let height = brokers_bottom
+    let consumers_bottom = consumers(lang, sim, collapse, brokers_bottom, &mut nodes, &mut edges);
+    let height = consumers_bottom
         .max(40.0 + 70.0 * active.len() as f64)
         .max(200.0);
     Picture {
@@ -331,4 +338,90 @@ pub(super) fn picture(
         edges,
         height,
     }
+}
+
+/// Consumers in a row below the brokers, group by group (those that are not stopped), each with an
+/// edge to every broker it pulls from: the master of each of its queues' groups in its route, else
+/// a slave. Returns where the drawing ends.
+fn consumers(
+    lang: Lang,
+    sim: &Sim,
+    collapse: bool,
+    top: f64,
+    nodes: &mut Vec<Node>,
+    edges: &mut Vec<(String, String, &'static str, f64, String)>,
+) -> f64 {
+    let shown: Vec<&crate::sim::ConsumerNode> = sim
+        .consumers()
+        .iter()
+        .filter(|c| c.state != crate::sim::ConsumerState::Stopped)
+        .collect();
+    if shown.is_empty() {
+        return top;
+    }
+    let step = 160.0;
+    let per_row = ((W - 40.0) / step).floor().max(1.0) as usize;
+    let y0 = top + 40.0;
+    for (i, c) in shown.iter().enumerate() {
+        let x = 85.0 + step * (i % per_row) as f64;
+        let y = y0 + 60.0 * (i / per_row) as f64;
+        let group = sim.consumer_groups()[c.group].spec.group.clone();
+        let id = format!("c:{}", c.client_id);
+        let owned = c.owned.len();
+        nodes.push(Node {
+            id: id.clone(),
+            testid: format!("node-consumer-{}", c.client_id),
+            x,
+            y,
+            label: c.client_id.clone(),
+            sub: if c.is_up() {
+                lang.fill(
+                    crate::i18n::consumers::QUEUES_OF_GROUP,
+                    &[("group", &group), ("n", &owned.to_string())],
+                )
+            } else {
+                lang.t(super::super::consumers::state_phrase(c.state))
+                    .to_owned()
+            },
+            state: c.state.as_str(),
+            select: Selection::Consumer(c.client_id.clone()),
+            kind: "consumer",
+            group: Some(group),
+        });
+        if !c.is_up() {
+            continue;
+        }
+        let mut targets: Vec<String> = Vec::new();
+        for o in &c.owned {
+            let Some(bd) = c
+                .route(o.mq.topic.as_str())
+                .and_then(|r| r.broker_data(o.mq.broker_name.as_str()))
+            else {
+                continue;
+            };
+            let to = if collapse {
+                format!("g:{}", bd.broker_name)
+            } else {
+                match bd.master_addr().or_else(|| bd.broker_addrs.values().next()) {
+                    Some(a) => format!("b:{a}"),
+                    None => continue,
+                }
+            };
+            if !targets.contains(&to) {
+                targets.push(to);
+            }
+        }
+        for to in targets {
+            let title = lang.fill(
+                crate::i18n::consumers::PULLS_TITLE,
+                &[
+                    ("client", &c.client_id),
+                    ("broker", to.split_once(':').map_or("", |t| t.1)),
+                ],
+            );
+            edges.push((id.clone(), to, "pull", 1.5, title));
+        }
+    }
+    let rows = shown.len().div_ceil(per_row);
+    y0 + 60.0 * rows as f64
 }

@@ -12,6 +12,7 @@ fn select_id(sel: &Selection) -> String {
         Selection::Namesrv(n) => format!("n:{n}"),
         Selection::Producer(g) => format!("p:{g}"),
         Selection::Topic(t) => format!("t:{t}"),
+        Selection::Consumer(c) => format!("c:{c}"),
     }
 }
 
@@ -124,9 +125,14 @@ pub(super) fn drawing(
         } else {
             ""
         };
+        let group = n
+            .group
+            .as_ref()
+            .map(|g| format!(r#" data-group="{}""#, esc(g)))
+            .unwrap_or_default();
         let _ = write!(
             out,
-            r#"<g class="node {} {}{sel}" data-testid="{}" data-state="{}" data-select="{}" tabindex="0" role="button" transform="translate({} {})">"#,
+            r#"<g class="node {} {}{sel}" data-testid="{}" data-state="{}"{group} data-select="{}" tabindex="0" role="button" transform="translate({} {})">"#,
             n.kind,
             n.state,
             esc(&n.testid),
@@ -137,11 +143,11 @@ pub(super) fn drawing(
         );
         let (label, sub) = (esc(&n.label), esc(&n.sub));
         match n.kind {
-            "namesrv" | "producer" => {
-                let (w, r) = if n.kind == "namesrv" {
-                    (124, 8)
-                } else {
-                    (136, 20)
+            "namesrv" | "producer" | "consumer" => {
+                let (w, r) = match n.kind {
+                    "namesrv" => (124, 8),
+                    "consumer" => (150, 4),
+                    _ => (136, 20),
                 };
                 let _ = write!(
                     out,

@@ -5,7 +5,8 @@
 //! turns red and stops halfway). Sends also thicken their edge by how many went there lately.
 //!
 //! Test contract: nodes are `node-broker-<addr>`, `node-namesrv-<name>`, `node-producer-<group>`,
-//! each with `data-state` (`running`, `frozen`, `killed`, `stopped`; a NameServer `up`). Above
+//! `node-consumer-<clientId>` (with `data-group`), each with `data-state` (`running`, `frozen`,
+//! `killed`, `stopped`; a NameServer `up`). Above
 //! [`COLLAPSE_ABOVE`] brokers each group is one node, `node-group-<name>`. A group's box and its
 //! label carry `data-group=<name>` and the classes of its state (`read-only`, `no-master`, `gone`).
 //!
@@ -175,6 +176,7 @@ fn selection_of(id: &str) -> Option<Selection> {
         "b" => Selection::Broker(name),
         "n" => Selection::Namesrv(name),
         "p" => Selection::Producer(name),
+        "c" => Selection::Consumer(name),
         _ => return None,
     })
 }

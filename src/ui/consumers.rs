@@ -1,0 +1,354 @@
+//! Consumer groups: per group its strategy, members (state, speed, what each consumed and read
+//! twice, the queues it reads), the backlog of each queue as a bar coloured by its reader, and
+//! forms to add a member or a group and to change the strategy; and a member in the inspector,
+//! with what can be done to it.
+//!
+//! Test contract: `consumer-group` (`data-group`), `consumer` (`data-client`, `data-state`),
+//! `queue-backlog` with `data-group`, `data-broker`, `data-queue`, `data-backlog`; `add-consumer`,
+//! `consumer-strategy`, `add-consumer-group`.
+
+use yew::prelude::*;
+
+use super::state::{Msg, Selection};
+use super::{fmt_number, fmt_secs, parse_number, Store};
+use crate::consumer::StrategyName;
+use crate::i18n::{consumers as w, Lang, Phrase};
+use crate::sim::scenario::ConsumerGroupSpec;
+use crate::sim::{Action, ConsumerNode, ConsumerState, Sim};
+
+/// A backlog bar is full at the group's largest backlog, or at this many messages if that is less.
+const BAR_FULL_AT_LEAST: u64 = 50;
+
+/// Owner colours cycle through this many classes (`.owner-0` … in style.css).
+const OWNER_COLOURS: usize = 8;
+
+#[derive(Properties, PartialEq)]
+pub struct ConsumersViewProps {
+    pub store: Store,
+}
+
+/// A member's state in words.
+pub(crate) fn state_phrase(s: ConsumerState) -> Phrase {
+    match s {
+        ConsumerState::Running => w::STATE_RUNNING,
+        ConsumerState::Frozen => w::STATE_FROZEN,
+        ConsumerState::Killed => w::STATE_KILLED,
+        ConsumerState::Stopped => w::STATE_STOPPED,
+    }
+}
+
+fn apply(store: &Store, action: Action) -> Callback<MouseEvent> {
+    let store = store.clone();
+    Callback::from(move |_: MouseEvent| store.dispatch(Msg::Apply(action.clone())))
+}
+
+#[component]
+pub fn ConsumersView(props: &ConsumersViewProps) -> Html {
+    let store = &props.store;
+    let lang = store.lang;
+    let sim = store.sim();
+    html! {
+        <section class="panel consumers" aria-label={lang.t(w::CONSUMERS_LABEL)}>
+            <h2>{ lang.t(w::CONSUMERS) }</h2>
+            { for sim.consumer_groups().iter().enumerate().map(|(g, _)| group_card(store, &sim, g)) }
+            { if sim.consumer_groups().is_empty() { html!{ <p class="hint">{ lang.t(w::NO_CONSUMER) }</p> } } else { html!{} } }
+            <AddGroupForm store={store.clone()} />
+        </section>
+    }
+}
+
+fn group_card(store: &Store, sim: &Sim, g: usize) -> Html {
+    let lang = store.lang;
+    let group = &sim.consumer_groups()[g];
+    let name = group.spec.group.clone();
+    let members: Vec<(usize, &ConsumerNode)> = sim
+        .consumers()
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.group == g)
+        .collect();
+    let progress = sim.consumer_progress(&name);
+    let backlog: u64 = progress.iter().map(|q| q.backlog()).sum();
+    let tps = sim.consume_tps(&name);
+    // A member's colour: its place among the group's members.
+    let colour = |client: &str| {
+        members
+            .iter()
+            .position(|(_, c)| c.client_id == client)
+            .map(|i| format!("owner-{}", i % OWNER_COLOURS))
+    };
+    // Bars are scaled to the largest backlog, but never to less than this: the few messages a
+    // keeping-up group has not committed yet do not fill a bar.
+    let most = progress
+        .iter()
+        .map(|q| q.backlog())
+        .max()
+        .unwrap_or(0)
+        .max(BAR_FULL_AT_LEAST);
+    let add = apply(
+        store,
+        Action::AddConsumer {
+            group: name.clone(),
+            client_id: None,
+        },
+    );
+    let on_strategy = {
+        let store = store.clone();
+        let name = name.clone();
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            if let Some(s) = StrategyName::parse(&value) {
+                store.dispatch(Msg::Apply(Action::SetConsumerGroup {
+                    group: name.clone(),
+                    strategy: Some(s),
+                    rate: None,
+                }));
+            }
+        })
+    };
+    html! {
+        <div class="consumer-group" data-testid="consumer-group" data-group={name.clone()}>
+            <div class="group-head">
+                <b>{ name.clone() }</b>
+                <span>{ lang.fill(w::READS, &[("topics", &group.spec.topics.join(", "))]) }</span>
+                <span class={classes!("badge", (backlog > 0).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
+                <span class="badge">{ lang.fill(w::TPS_N, &[("n", &fmt_number((tps * 10.0).round() / 10.0))]) }</span>
+            </div>
+            <ul class="members">
+                { for members.iter().map(|(_, c)| member_row(store, c, colour(&c.client_id))) }
+            </ul>
+            <div class="backlog" title={lang.t(w::BACKLOG_HINT)}>
+                { for progress.iter().map(|q| {
+                    let owner = q.client_id.clone();
+                    let pct = q.backlog() * 100 / most;
+                    let queue = format!("{}/{}", q.broker_name, q.queue_id);
+                    let title = lang.fill(w::QUEUE_BACKLOG_TITLE, &[
+                        ("queue", &format!("{} {queue}", q.topic)),
+                        ("broker", &q.broker_offset.to_string()),
+                        ("committed", &q.consumer_offset.to_string()),
+                        ("backlog", &q.backlog().to_string()),
+                        ("owner", owner.as_deref().unwrap_or(lang.t(w::NOBODY))),
+                    ]);
+                    html! {
+                        <div class={classes!("queue-bar", owner.as_deref().and_then(colour))} data-testid="queue-backlog"
+                            data-group={name.clone()} data-broker={q.broker_name.clone()} data-queue={q.queue_id.to_string()}
+                            data-backlog={q.backlog().to_string()} {title}>
+                            <span class="q-name">{ queue }</span>
+                            <span class="bar"><span class="fill" style={format!("width:{pct}%")}></span></span>
+                            <span class="n">{ q.backlog().to_string() }</span>
+                        </div>
+                    }
+                }) }
+            </div>
+            <div class="group-foot">
+                <button data-testid="add-consumer" onclick={add}>{ lang.t(w::ADD_MEMBER) }</button>
+                <label>{ lang.t(w::STRATEGY) }{ " " }
+                    <select data-testid="consumer-strategy" onchange={on_strategy}>
+                        { for StrategyName::ALL.iter().map(|s| html!{
+                            <option value={s.as_str()} selected={*s == group.spec.strategy}>{ s.as_str() }</option>
+                        }) }
+                    </select>
+                </label>
+            </div>
+        </div>
+    }
+}
+
+fn member_row(store: &Store, c: &ConsumerNode, colour: Option<String>) -> Html {
+    let lang = store.lang;
+    let select = {
+        let store = store.clone();
+        let id = c.client_id.clone();
+        Callback::from(move |_: MouseEvent| {
+            store.dispatch(Msg::Select(Some(Selection::Consumer(id.clone()))))
+        })
+    };
+    let selected = store.selection == Some(Selection::Consumer(c.client_id.clone()));
+    let queues: Vec<String> = c
+        .owned
+        .iter()
+        .map(|o| format!("{}/{}", o.mq.broker_name, o.mq.queue_id))
+        .collect();
+    html! {
+        <li class={classes!("member", c.state.as_str(), selected.then_some("selected"))} data-testid="consumer"
+            data-client={c.client_id.clone()} data-state={c.state.as_str()}>
+            <button class={classes!("member-name", colour)} onclick={select}>{ c.client_id.clone() }</button>
+            <span class="badge">{ lang.t(state_phrase(c.state)) }</span>
+            <span>{ lang.fill(w::RATE_AT_MOST, &[("n", &fmt_number(c.rate))]) }</span>
+            <span>{ lang.fill(w::CONSUMED_N, &[("n", &c.stats.consumed.to_string())]) }</span>
+            { if c.stats.duplicates > 0 { html!{ <span class="dup">{ lang.fill(w::DUPLICATES_N, &[("n", &c.stats.duplicates.to_string())]) }</span> } } else { html!{} } }
+            <span class="queues">{ if queues.is_empty() { lang.t(w::IDLE).to_owned() } else { queues.join(" ") } }</span>
+        </li>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct AddGroupProps {
+    store: Store,
+}
+
+/// A small form: a group on a topic, its strategy, how many members and how fast.
+#[component]
+fn AddGroupForm(props: &AddGroupProps) -> Html {
+    let store = &props.store;
+    let lang = store.lang;
+    let group = use_state(String::new);
+    let topic = use_state(|| store.topic.clone());
+    let strategy = use_state(|| StrategyName::Avg);
+    let members = use_state(|| "2".to_owned());
+    let rate = use_state(|| "10".to_owned());
+    let text = |h: &UseStateHandle<String>| {
+        let h = h.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                h.set(i.value());
+            }
+        })
+    };
+    let on_strategy = {
+        let strategy = strategy.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            if let Some(s) = StrategyName::parse(&v) {
+                strategy.set(s);
+            }
+        })
+    };
+    let next_name = format!("cg-{}", store.sim().consumer_groups().len() + 1);
+    let onsubmit = {
+        let store = store.clone();
+        let (group, topic, strategy, members, rate) = (
+            group.clone(),
+            topic.clone(),
+            strategy.clone(),
+            members.clone(),
+            rate.clone(),
+        );
+        let next_name = next_name.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let name = if group.trim().is_empty() {
+                next_name.clone()
+            } else {
+                group.trim().to_owned()
+            };
+            let spec = ConsumerGroupSpec {
+                group: name,
+                topics: vec![topic.trim().to_owned()],
+                strategy: *strategy,
+                members: parse_number(&members).map(|n| n.max(0.0) as u32),
+                client_ids: Vec::new(),
+                rate: parse_number(&rate).unwrap_or(f64::NAN),
+                client: None,
+                virtual_nodes: None,
+                config: Default::default(),
+                namesrv: None,
+            };
+            store.dispatch(Msg::Apply(Action::AddConsumerGroup(spec)));
+        })
+    };
+    html! {
+        <details class="add-group">
+            <summary>{ lang.t(w::ADD_GROUP) }</summary>
+            <form class="row" data-testid="add-consumer-group" {onsubmit}>
+                <label>{ lang.t(w::GROUP_NAME) }<input value={(*group).clone()} placeholder={next_name} oninput={text(&group)} /></label>
+                <label>{ lang.t(w::TOPIC) }<input value={(*topic).clone()} oninput={text(&topic)} /></label>
+                <label>{ lang.t(w::STRATEGY) }
+                    <select onchange={on_strategy}>
+                        { for StrategyName::ALL.iter().map(|s| html!{ <option value={s.as_str()} selected={*s == *strategy}>{ s.as_str() }</option> }) }
+                    </select>
+                </label>
+                <label>{ lang.t(w::MEMBERS) }<input inputmode="numeric" value={(*members).clone()} oninput={text(&members)} /></label>
+                <label>{ lang.t(w::RATE) }<input inputmode="decimal" value={(*rate).clone()} oninput={text(&rate)} /></label>
+                <button class="primary" type="submit">{ lang.t(w::ADD) }</button>
+            </form>
+        </details>
+    }
+}
+
+/// A member in the inspector: its group, state, next rebalance, the queues it reads with its offset
+/// and the broker's, and its actions (kill, freeze, stop, restart, set its rate).
+pub(crate) fn member_inspector(store: &Store, sim: &Sim, m: usize) -> Html {
+    let lang = store.lang;
+    let c = &sim.consumers()[m];
+    let group = sim.consumer_groups()[c.group].spec.group.clone();
+    let id = c.client_id.clone();
+    let now = sim.now();
+    let up = matches!(c.state, ConsumerState::Running | ConsumerState::Frozen);
+    let button = |label: Phrase, action: Action, disabled: bool| {
+        html! { <button onclick={apply(store, action)} {disabled}>{ lang.t(label) }</button> }
+    };
+    html! {
+        <div class="inspect-consumer" data-testid="inspector-consumer" data-client={id.clone()}>
+            <h3>{ id.clone() }<span class={classes!("badge", c.state.as_str())}>{ lang.t(state_phrase(c.state)) }</span></h3>
+            <p class="hint">{ lang.fill(w::MEMBER_OF, &[("group", &group)]) }</p>
+            <dl>
+                <dt>{ lang.t(w::NEXT_REBALANCE) }</dt>
+                <dd>{ c.next_rebalance.filter(|_| c.is_up()).map_or_else(|| "—".to_owned(), |t| fmt_secs(t.saturating_sub(now))) }</dd>
+                <dt>{ lang.t(w::RATE) }</dt><dd>{ fmt_number(c.rate) }</dd>
+            </dl>
+            <p>{ lang.fill(w::CONSUMED_N, &[("n", &c.stats.consumed.to_string())]) }{ " · " }{ lang.fill(w::DUPLICATES_N, &[("n", &c.stats.duplicates.to_string())]) }</p>
+            <h4>{ lang.t(w::ITS_QUEUES) }</h4>
+            <table class="mini">
+                <thead><tr><th>{ lang.t(w::QUEUE) }</th><th>{ lang.t(w::NEXT_OFFSET) }</th><th>{ lang.t(w::BROKER_OFFSET) }</th></tr></thead>
+                <tbody>{ for c.owned.iter().map(|o| {
+                    let max = sim.store(o.mq.broker_name.as_str()).map_or(0, |s| s.max_offset(o.mq.topic.as_str(), o.mq.queue_id));
+                    html!{ <tr><td>{ format!("{} {}/{}", o.mq.topic.as_str(), o.mq.broker_name.as_str(), o.mq.queue_id) }</td><td>{ o.offset }</td><td>{ max }</td></tr> }
+                }) }</tbody>
+            </table>
+            <div class="actions" title={lang.t(w::CONSUMER_ACTIONS_HINT)}>
+                { button(w::KILL, Action::KillConsumer { client_id: id.clone() }, !up) }
+                { button(w::FREEZE, Action::FreezeConsumer { client_id: id.clone() }, c.state != ConsumerState::Running) }
+                { button(w::STOP, Action::StopConsumer { client_id: id.clone() }, c.state != ConsumerState::Running) }
+                { button(w::RESTART, Action::RestartConsumer { client_id: id.clone() }, false) }
+            </div>
+            <RateForm store={store.clone()} client_id={id} rate={c.rate} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RateFormProps {
+    store: Store,
+    client_id: AttrValue,
+    rate: f64,
+}
+
+/// A member's rate, typed and set.
+#[component]
+fn RateForm(props: &RateFormProps) -> Html {
+    let lang: Lang = props.store.lang;
+    let value = use_state(|| fmt_number(props.rate));
+    let oninput = {
+        let value = value.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                value.set(i.value());
+            }
+        })
+    };
+    let onsubmit = {
+        let store = props.store.clone();
+        let id = props.client_id.to_string();
+        let value = value.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            store.dispatch(Msg::Apply(Action::SetConsumer {
+                client_id: id.clone(),
+                rate: parse_number(&value).unwrap_or(f64::NAN),
+            }));
+        })
+    };
+    html! {
+        <form class="row rate" data-testid="consumer-rate" {onsubmit}>
+            <label>{ lang.t(w::RATE) }<input inputmode="decimal" value={(*value).clone()} {oninput} /></label>
+            <button type="submit">{ lang.t(w::SET_RATE) }</button>
+        </form>
+    }
+}
