@@ -30,6 +30,7 @@
 //! - [`rng`]: the seeded PRNG, the only source of chance.
 //! - [`sim`]: the simulator (NameServers, brokers, producers on a virtual clock) and the scenario
 //!   format.
+//! - `json_text`: JSON text compact or pretty from one serializer type (a smaller dashboard).
 //! - `shared`: copy-on-write ownership of the big tables, so snapshots of the world share them.
 //! - `sort`: one stable sort shared by every call site, so the wasm bundles carry one copy of it.
 //! - [`view`]: text shared by the dashboard and the CLI (mqadmin layouts, share links).
@@ -63,6 +64,7 @@ pub mod demo;
 pub mod history;
 pub mod i18n;
 pub mod java_order;
+pub mod json_text;
 pub mod live;
 pub mod model;
 pub mod namesrv;

@@ -553,7 +553,12 @@ impl Scenario {
 
     /// The scenario as pretty JSON (what export and share links carry).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        crate::json_text::to_text(self, true)
+    }
+
+    /// The scenario as compact JSON (share links, session storage).
+    pub fn to_compact_json(&self) -> String {
+        crate::json_text::to_text(self, false)
     }
 }
 

@@ -44,8 +44,7 @@ fn session_storage() -> Option<web_sys::Storage> {
 /// Where the workshop opens a forked scenario: `index.html#fork` once the scenario is in session
 /// storage, else (storage full or disabled) a share link carrying it.
 pub fn stash_fork(scenario: &Scenario) -> String {
-    let stored = serde_json::to_string(scenario)
-        .ok()
+    let stored = Some(scenario.to_compact_json())
         .zip(session_storage())
         .is_some_and(|(json, s)| s.set_item(FORK_KEY, &json).is_ok());
     if stored {

@@ -17,7 +17,7 @@ pub fn share_hash(scenario: &Scenario, applied: &[TimedAction]) -> String {
     s.actions.extend(applied.iter().cloned());
     // Stable: actions at the same time keep their order.
     crate::sort::sort_by(&mut s.actions, |a, b| a.at.total_cmp(&b.at));
-    let json = serde_json::to_string(&s).unwrap_or_default();
+    let json = s.to_compact_json();
     format!("{HASH_PREFIX}{}", URL_SAFE_NO_PAD.encode(json.as_bytes()))
 }
 
