@@ -6,6 +6,9 @@
 //! Times are virtual milliseconds.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use routelab::sim::{ConsumerState, Sim, SimEvent, SimEventKind};
 use serde_json::Value;
 
@@ -585,4 +588,67 @@ fn consumer_questions_name_their_group_and_queue() {
             .unwrap_or_else(|| panic!("accepted {p}"));
         assert_eq!(err.path, path, "{err}");
     }
+}
+
+/// The golden consumer run: lesson 9's world with a CONSISTENT_HASH group beside it, members
+/// joining, dying, hanging and restarting, to 300 s.
+fn golden_output() -> String {
+    let mut v: Value =
+        serde_json::from_str(include_str!("../scenarios/lesson-9-rebalance.json")).unwrap();
+    v.as_object_mut().unwrap().remove("lesson");
+    // Few sends: the file pins the consumers, not every send.
+    v["producers"][0]["rate"] = serde_json::json!(2);
+    v["consumers"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"group": "cg-hash", "topics": ["TopicTest"], "strategy": "CONSISTENT_HASH",
+            "members": 3, "rate": 15, "client": "5.x"}));
+    v["actions"] = serde_json::json!([
+        {"at": 30, "do": "add_consumer", "group": "cg-demo"},
+        {"at": 60, "do": "kill_consumer", "client_id": "10.0.2.2@4022"},
+        {"at": 90, "do": "freeze_consumer", "client_id": M1},
+        {"at": 150, "do": "restart_consumer", "client_id": "10.0.2.2@4022"},
+        {"at": 200, "do": "stop_consumer", "client_id": M2}
+    ]);
+    let mut sim = Sim::from_json(&v.to_string()).unwrap();
+    sim.run_to_output(300_000).to_json()
+}
+
+/// Cross-target determinism: the golden consumer run equals `tests/data/sim_consumers_golden.json`,
+/// written natively — the same comparison runs under `cargo test --target wasm32-unknown-unknown`
+/// (MD5, Java's string order and the allocation strategies in WebAssembly).
+#[test]
+fn consumer_golden_output_matches_native_file() {
+    let expected = include_str!("data/sim_consumers_golden.json");
+    let actual = golden_output();
+    if actual != expected {
+        let line = actual
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, e)| a != e)
+            .unwrap_or_else(|| actual.lines().count().min(expected.lines().count()));
+        panic!(
+            "consumer run differs from tests/data/sim_consumers_golden.json at line {}:\n  actual:   {:?}\n  expected: {:?}\n(if intended: cargo test --test sim_consumers -- --ignored write_consumer_golden)",
+            line + 1,
+            actual.lines().nth(line),
+            expected.lines().nth(line)
+        );
+    }
+    assert!(expected.contains("\"kind\": \"duplicates\""));
+    assert!(expected.contains("\"strategy\": \"CONSISTENT_HASH\""));
+}
+
+/// Writes `tests/data/sim_consumers_golden.json` from a native run; review the diff.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+#[ignore = "writes the golden file"]
+fn write_consumer_golden() {
+    std::fs::write(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/sim_consumers_golden.json"
+        ),
+        golden_output(),
+    )
+    .unwrap();
 }

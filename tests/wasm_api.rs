@@ -191,3 +191,76 @@ fn simulator_runs_from_javascript() {
         serde_json::json!({})
     );
 }
+
+/// The consumer side for JavaScript: `allocate` answers as Java's class (spec §7.8) and throws
+/// Java's message on empty input; a `Consumer` given a route and the members rebalances, and
+/// `Sim.consumerProgress` reports backlog.
+#[wasm_bindgen_test]
+fn consumers_from_javascript() {
+    use routelab::wasm_api::{allocate, md5_hash, JsConsumer};
+    let mq_all = js(
+        r#"[{"topic":"T","brokerName":"broker-a","queueId":0},{"topic":"T","brokerName":"broker-a","queueId":1},
+            {"topic":"T","brokerName":"broker-a","queueId":2}]"#,
+    );
+    let mine = allocate(
+        "AVG",
+        "b",
+        mq_all.clone(),
+        js(r#"["a","b"]"#),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    assert_eq!(
+        to_json(&mine),
+        serde_json::json!([{"topic": "T", "brokerName": "broker-a", "queueId": 2}])
+    );
+    let err = allocate("AVG", "b", js("[]"), js(r#"["a","b"]"#), JsValue::UNDEFINED).unwrap_err();
+    let err: JsValue = err.into();
+    assert!(format!("{err:?}").contains("mqAll is null or mqAll empty"));
+    assert!(allocate("ROUND", "b", mq_all, js(r#"["b"]"#), JsValue::UNDEFINED).is_err());
+    assert!(md5_hash("") > 0.0);
+
+    let mut ns = JsRouteManager::new(Some("5.x".into()), JsValue::UNDEFINED).unwrap();
+    ns.register_broker(0.0, register_request("broker-a", 0, "10.0.0.1:10911", 1))
+        .unwrap();
+    let route = ns.pickup_topic_route_data("TopicTest").unwrap();
+    let mut c = JsConsumer::new(
+        "10.0.0.5@1",
+        Some("AVG_BY_CIRCLE".into()),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    assert_eq!(c.strategy(), "AVG_BY_CIRCLE");
+    assert!(c.update_route("TopicTest", route).unwrap());
+    let r = to_json(
+        &c.rebalance("TopicTest", js(r#"["10.0.0.5@1","10.0.0.6@2"]"#))
+            .unwrap(),
+    );
+    assert_eq!(r["outcome"], "allocated");
+    assert_eq!(r["added"].as_array().unwrap().len(), 2, "{r}");
+    let kept = to_json(&c.rebalance("TopicTest", JsValue::NULL).unwrap());
+    assert_eq!(kept["outcome"], "no_members");
+    assert_eq!(
+        to_json(&c.queues("TopicTest").unwrap())
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+
+    let mut sim = JsSim::new(
+        r#"{"routelab":1,"brokers":[{"name":"broker-a","addr":"10.0.0.1:10911","topics":[{"topic":"T"}]}],
+            "producers":[{"group":"pg","topic":"T","rate":20}],
+            "consumers":[{"group":"cg","topics":["T"],"rate":5}]}"#,
+    )
+    .unwrap();
+    sim.advance_to(60_000.0).unwrap();
+    let progress = to_json(&sim.consumer_progress("cg").unwrap());
+    let backlog: u64 = progress
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["broker_offset"].as_u64().unwrap() - q["consumer_offset"].as_u64().unwrap())
+        .sum();
+    assert!(backlog > 500, "20 written and 5 read per second: {backlog}");
+}

@@ -31,6 +31,8 @@ phrases! {
     STRATEGY_IS: "strategy {strategy}", "分配策略 {strategy}";
     RATE_IS: "{rate} messages/s per member", "每个成员每秒 {rate} 条";
 
+    MARK_REBALANCE: "rebalance", "重平衡";
+
     // The workshop's consumer panel and inspector.
     CONSUMERS: "Consumers", "消费者";
     CONSUMERS_LABEL: "consumer groups", "消费组";

@@ -202,6 +202,7 @@ fn kind_words(k: MarkKind, lang: Lang) -> &'static str {
         MarkKind::TopicQueueChanged => workshop::MARK_TOPIC_ROUTES_CHANGED,
         MarkKind::Send => workshop::MARK_FAILED_SENDS,
         MarkKind::Action => workshop::MARK_ACTION,
+        MarkKind::Rebalance => crate::i18n::consumers::MARK_REBALANCE,
     })
 }
 
@@ -231,6 +232,7 @@ fn Legend(props: &LegendProps) -> Html {
             { other(MarkKind::PermChanged) }
             { other(MarkKind::TopicQueueChanged) }
             { other(MarkKind::Send) }
+            { other(MarkKind::Rebalance) }
             { other(MarkKind::Action) }
         </div>
     }

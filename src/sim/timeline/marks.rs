@@ -1,6 +1,7 @@
 //! The marks a timeline is painted with: what a class should be able to find again at a glance.
 //! One mark per broker removal, first registration, perm change, group of topic changes made
-//! together, failed send and teacher's or scenario's action. Heartbeats, successful sends and
+//! together, failed send, consumer rebalance (a member's queues changed) and teacher's or
+//! scenario's action. Heartbeats, successful sends and
 //! route polls are not marked: they happen all the time.
 
 use crate::i18n::{events as w, Lang};
@@ -17,16 +18,19 @@ pub enum MarkKind {
     /// A failed send attempt.
     Send,
     Action,
+    /// A consumer's queues changed.
+    Rebalance,
 }
 
 impl MarkKind {
     /// Every kind, in the legend's order.
-    pub const ALL: [MarkKind; 6] = [
+    pub const ALL: [MarkKind; 7] = [
         MarkKind::BrokerRemoved,
         MarkKind::BrokerRegistered,
         MarkKind::PermChanged,
         MarkKind::TopicQueueChanged,
         MarkKind::Send,
+        MarkKind::Rebalance,
         MarkKind::Action,
     ];
 
@@ -39,6 +43,7 @@ impl MarkKind {
             MarkKind::TopicQueueChanged => "topic_queue_changed",
             MarkKind::Send => "send",
             MarkKind::Action => "action",
+            MarkKind::Rebalance => "consumer_rebalanced",
         }
     }
 }
@@ -123,6 +128,7 @@ pub(crate) fn record(marks: &mut Vec<Mark>, events: &[SimEvent]) {
             }
             SimEventKind::Send { ok: false, .. } => (MarkKind::Send, None, None),
             SimEventKind::Action { .. } => (MarkKind::Action, action_broker(e), None),
+            SimEventKind::ConsumerRebalanced(_) => (MarkKind::Rebalance, None, None),
             _ => continue,
         };
         if kind != MarkKind::TopicQueueChanged {
