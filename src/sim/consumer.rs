@@ -375,7 +375,7 @@ impl Sim {
             .flat_map(|t| t.route.broker_datas.iter())
             .flat_map(|bd| bd.broker_addrs.values().map(|a| a.to_string()))
             .collect();
-        addrs.sort();
+        crate::sort::sort_by(&mut addrs, |a, b| a.cmp(b));
         addrs.dedup();
         addrs
     }

@@ -23,7 +23,7 @@ fn consumer_commands(sim: &crate::sim::Sim) -> Html {
         .iter()
         .flat_map(|g| g.spec.topics.iter().map(String::as_str))
         .collect();
-    topics.sort_unstable();
+    crate::sort::sort_by(&mut topics, |a, b| a.cmp(b));
     topics.dedup();
     html! { <>
         { for topics.into_iter().map(|t| html!{ <>

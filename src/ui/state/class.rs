@@ -114,7 +114,10 @@ impl Class {
     }
 
     fn send<T: serde::Serialize>(&mut self, msg: &T) {
-        if let Ok(text) = serde_json::to_string(msg) {
+        // Through the scenario's own serializer type: the actions a message carries are written
+        // by the same code as a scenario's (one copy in the bundle).
+        let text = crate::json_text::to_text(msg, false);
+        if !text.is_empty() {
             self.outbox.push(text);
         }
     }
