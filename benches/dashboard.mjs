@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 
 const URL = process.argv[2] ?? 'http://127.0.0.1:8080/';
 const PRESETS = process.argv.length > 3 ? process.argv.slice(3)
-  : ['crash-hang-stop', 'benches/data/twenty-brokers.json', 'big-heartbeat', 'big-cluster', 'big-cluster+picture'];
+  : ['crash-hang-stop', 'benches/data/twenty-brokers.json', 'big-heartbeat', 'big-cluster', 'benches/data/big-cluster-consumers.json', 'big-cluster+picture'];
 const SEEK_PRESETS = (process.env.SEEK_PRESETS ?? 'big-cluster crash-hang-stop').split(/\s+/).filter(Boolean);
 const RUNS = 5;
 // Page loads per preset for the frame measures.

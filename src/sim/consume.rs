@@ -403,19 +403,10 @@ impl Sim {
     /// The group's committed offset of a queue as its brokers hold it: the master's, else a
     /// running slave's (what `consumerProgress` asks).
     pub fn committed_offset(&self, group: &str, mq: &MessageQueue) -> Option<u64> {
-        let holders = self
-            .brokers
-            .iter()
-            .filter(|b| b.spec.name == mq.broker_name.as_str());
-        let mut best: Option<(bool, i64, Option<u64>)> = None;
-        for b in holders {
-            let value = b.offsets.query(group, mq.topic.as_str(), mq.queue_id);
-            let key = (b.is_up(), -b.spec.id, value);
-            if best.as_ref().is_none_or(|k| (k.0, k.1) < (key.0, key.1)) {
-                best = Some(key);
-            }
-        }
-        best.and_then(|k| k.2)
+        let holders: Vec<usize> = (0..self.brokers.len())
+            .filter(|&i| self.brokers[i].spec.name == mq.broker_name.as_str())
+            .collect();
+        self.committed_in(&holders, group, mq.topic.as_str(), mq.queue_id)
     }
 
     /// `consumerProgress -g group`: every queue of the group's topics on every broker group that
@@ -427,33 +418,80 @@ impl Sim {
         };
         let mut out = Vec::new();
         for topic in &self.groups[g].spec.topics {
-            for mq in self.topic_queues(topic) {
-                let reader = self
-                    .consumers
-                    .iter()
-                    .filter(|c| c.group == g && c.is_up())
-                    .find(|c| c.owned.iter().any(|o| o.mq == mq))
-                    .map(|c| c.client_id.clone());
-                let log = self
-                    .store_index
-                    .get(mq.broker_name.as_str())
-                    .and_then(|&s| self.stores[s].queue(topic, mq.queue_id));
-                let consumer_offset = self.committed_offset(group, &mq).unwrap_or(0);
-                out.push(QueueProgress {
-                    topic: topic.clone(),
-                    broker_name: mq.broker_name.to_string(),
-                    queue_id: mq.queue_id,
-                    broker_offset: log.map_or(0, |l| l.max_offset),
-                    consumer_offset,
-                    client_id: reader,
-                    last_timestamp_ms: consumer_offset
-                        .checked_sub(1)
-                        .and_then(|o| log?.stored_at(o))
-                        .unwrap_or(0),
-                });
+            // The broker groups holding the topic, each with its processes (found once: a big
+            // cluster has hundreds of brokers), then their queues.
+            for (name, holders, queues) in self.topic_holders(topic) {
+                let store = self.store_index.get(name).map(|&s| &self.stores[s]);
+                for q in 0..queues {
+                    let log = store.and_then(|s| s.queue(topic, q));
+                    let consumer_offset = self.committed_in(&holders, group, topic, q).unwrap_or(0);
+                    let reader = self
+                        .consumers
+                        .iter()
+                        .filter(|c| c.group == g && c.is_up())
+                        .find(|c| {
+                            c.owned.iter().any(|o| {
+                                o.mq.queue_id == q
+                                    && o.mq.broker_name.as_str() == name
+                                    && o.mq.topic.as_str() == topic
+                            })
+                        })
+                        .map(|c| c.client_id.clone());
+                    out.push(QueueProgress {
+                        topic: topic.clone(),
+                        broker_name: name.to_owned(),
+                        queue_id: q,
+                        broker_offset: log.map_or(0, |l| l.max_offset),
+                        consumer_offset,
+                        client_id: reader,
+                        last_timestamp_ms: consumer_offset
+                            .checked_sub(1)
+                            .and_then(|o| log?.stored_at(o))
+                            .unwrap_or(0),
+                    });
+                }
             }
         }
         out
+    }
+
+    /// The broker groups holding `topic` (on any of their processes, running or not: the messages
+    /// are on disk), in Java's string order: (name, the group's broker indices, queue count).
+    fn topic_holders<'a>(&'a self, topic: &str) -> Vec<(&'a str, Vec<usize>, i32)> {
+        let mut out: Vec<(&str, Vec<usize>, i32)> = Vec::new();
+        for (i, b) in self.brokers.iter().enumerate() {
+            let name = b.spec.name.as_str();
+            let queues = b
+                .topics
+                .get(topic)
+                .map_or(0, |tc| tc.read_queue_nums.max(tc.write_queue_nums).max(0));
+            match out.iter_mut().find(|e| e.0 == name) {
+                Some(e) => {
+                    e.1.push(i);
+                    e.2 = e.2.max(queues);
+                }
+                None => out.push((name, vec![i], queues)),
+            }
+        }
+        out.retain(|e| e.2 > 0);
+        crate::sort::sort_by(&mut out, |a, b| crate::java_order::string_compare(a.0, b.0));
+        out
+    }
+
+    /// The group's committed offset of a queue among a broker group's processes: the master's,
+    /// else a running slave's.
+    fn committed_in(
+        &self,
+        holders: &[usize],
+        group: &str,
+        topic: &str,
+        queue_id: i32,
+    ) -> Option<u64> {
+        let best = holders
+            .iter()
+            .map(|&i| &self.brokers[i])
+            .max_by_key(|b| (b.is_up(), -b.spec.id))?;
+        best.offsets.query(group, topic, queue_id)
     }
 
     /// `consumerProgress`'s "Consume TPS": what the group's running members consumed per second
@@ -492,17 +530,10 @@ impl Sim {
     /// A topic's queues on the brokers that hold it (running or not: their messages are on disk),
     /// by their own topic configs' read queue counts, in `MessageQueue` order.
     pub fn topic_queues(&self, topic: &str) -> Vec<MessageQueue> {
-        let mut out: Vec<MessageQueue> = Vec::new();
-        for b in &self.brokers {
-            if let Some(tc) = b.topics.get(topic) {
-                for q in 0..tc.read_queue_nums.max(tc.write_queue_nums).max(0) {
-                    out.push(MessageQueue::new(topic, &b.spec.name, q));
-                }
-            }
-        }
-        consumer::sort_queues(&mut out);
-        out.dedup();
-        out
+        self.topic_holders(topic)
+            .into_iter()
+            .flat_map(|(name, _, n)| (0..n).map(move |q| MessageQueue::new(topic, name, q)))
+            .collect()
     }
 }
 
