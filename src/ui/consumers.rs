@@ -114,7 +114,7 @@ fn group_card(store: &Store, sim: &Sim, g: usize) -> Html {
             <div class="group-head">
                 <b>{ name.clone() }</b>
                 <span>{ lang.fill(w::READS, &[("topics", &group.spec.topics.join(", "))]) }</span>
-                <span class={classes!("badge", (backlog > 0).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
+                <span class={classes!("badge", (backlog >= BAR_FULL_AT_LEAST).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
                 <span class="badge">{ lang.fill(w::TPS_N, &[("n", &fmt_number((tps * 10.0).round() / 10.0))]) }</span>
             </div>
             <ul class="members">
