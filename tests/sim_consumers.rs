@@ -652,3 +652,36 @@ fn write_consumer_golden() {
     )
     .unwrap();
 }
+
+/// docs/consumers.md §3: a group's first heartbeat makes each broker create `%RETRY%<group>` (one
+/// queue, RW) and register at once: the NameServer routes it.
+#[test]
+fn a_groups_first_heartbeat_creates_its_retry_topic() {
+    let group = r#"[{"group": "cg", "topics": ["TopicTest"]}]"#;
+    let (sim, events) = run(&world("5.x", false, 1, group, ""), 1_000);
+    let created: Vec<(u64, String)> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            SimEventKind::TopicChanged {
+                topic,
+                broker_name,
+                change: "created",
+                perm,
+                ..
+            } if topic == "%RETRY%cg" => {
+                assert_eq!(*perm, Some(6));
+                Some((e.t, broker_name.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        created,
+        [(0, "broker-a".to_owned()), (0, "broker-b".to_owned())]
+    );
+    let route = sim.namesrvs()[0]
+        .manager
+        .pickup_topic_route_data("%RETRY%cg")
+        .unwrap();
+    assert!(route.queue_datas.iter().all(|qd| qd.read_queue_nums == 1));
+}

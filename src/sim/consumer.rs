@@ -399,6 +399,7 @@ impl Sim {
             let Some(b) = self.running_broker_at(&addr) else {
                 continue;
             };
+            self.ensure_retry_topic(b, &group);
             let now = self.now;
             let notify = self.brokers[b]
                 .consumer_table
@@ -413,6 +414,26 @@ impl Sim {
                 self.notify_members(g, &members);
             }
         }
+    }
+
+    /// `ClientManageProcessor.heartBeat`: the first heartbeat of a group's member makes the broker
+    /// create the group's retry topic `%RETRY%<group>` (`createTopicInSendMessageBackMethod`: 1
+    /// queue, `retryQueueNums`; perm RW) and register its whole table at once
+    /// (`registerBrokerAll`), so the NameServers route it.
+    fn ensure_retry_topic(&mut self, b: usize, group: &str) {
+        let topic = format!("%RETRY%{group}");
+        if self.brokers[b].topics.contains_key(&topic) {
+            return;
+        }
+        let broker = &mut self.brokers[b];
+        broker.topics.insert(
+            topic.clone(),
+            crate::model::TopicConfig::new(&topic, 1, 1, 6),
+        );
+        broker.topics_changed += 1;
+        broker.data_version =
+            crate::model::DataVersion::new(broker.data_version.counter + 1, self.now as i64);
+        self.register_all(b);
     }
 
     /// NOTIFY_CONSUMER_IDS_CHANGED to each listed member of group `g` that runs: it rebalances now.
