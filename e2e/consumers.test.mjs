@@ -50,6 +50,17 @@ test('consumers: picture, backlog bars, a member added and one killed, mqadmin',
   assert.match(await page.textContent('.feed'), /will read \d+ message\(s\) of TopicTest broker-a\/\d again/);
   await page.screenshot({ path: join(SHOTS, 'consumers-en.png') });
 
+  // A member's rate from the inspector, and a new group from the panel's form.
+  await page.click(node('10.0.1.2@4012'));
+  const rate = page.locator('[data-testid=inspector-consumer] [data-testid=consumer-rate]');
+  await rate.locator('input[name=rate]').fill('3');
+  await rate.locator('button[type=submit]').click();
+  assert.match(await page.textContent('[data-testid=consumer][data-client="10.0.1.2@4012"]'), /≤ 3\/s/);
+  await page.click('.add-group summary');
+  await page.click('[data-testid=add-consumer-group] button[type=submit]');
+  await page.locator('[data-testid=consumer-group][data-group=cg-2]').waitFor();
+  assert.equal(await page.locator('[data-testid=consumer-group][data-group=cg-2] [data-testid=consumer]').count(), 2);
+
   // The mqadmin mirror: topicStatus and consumerProgress in mqadmin 4.9.8's columns.
   await page.click('.tabs >> text=mqadmin');
   const progress = await page.textContent('[data-testid=mqadmin-consumer-progress]');

@@ -7,6 +7,7 @@
 //! `queue-backlog` with `data-group`, `data-broker`, `data-queue`, `data-backlog`; `add-consumer`,
 //! `consumer-strategy`, `add-consumer-group`.
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::state::{Msg, Selection};
@@ -52,7 +53,7 @@ pub fn ConsumersView(props: &ConsumersViewProps) -> Html {
             <h2>{ lang.t(w::CONSUMERS) }</h2>
             { for sim.consumer_groups().iter().enumerate().map(|(g, _)| group_card(store, &sim, g)) }
             { if sim.consumer_groups().is_empty() { html!{ <p class="hint">{ lang.t(w::NO_CONSUMER) }</p> } } else { html!{} } }
-            <AddGroupForm store={store.clone()} />
+            { add_group_form(store) }
         </section>
     }
 }
@@ -185,66 +186,51 @@ fn member_row(store: &Store, c: &ConsumerNode, colour: Option<String>) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct AddGroupProps {
-    store: Store,
+/// The value of the form's control named `name` (inputs and selects), as typed.
+fn field(form: &web_sys::Element, name: &str) -> String {
+    let Ok(Some(el)) = form.query_selector(&format!("[name={name}]")) else {
+        return String::new();
+    };
+    match el.dyn_into::<web_sys::HtmlInputElement>() {
+        Ok(input) => input.value(),
+        Err(el) => el
+            .dyn_into::<web_sys::HtmlSelectElement>()
+            .map(|s| s.value())
+            .unwrap_or_default(),
+    }
 }
 
-/// A small form: a group on a topic, its strategy, how many members and how fast.
-#[component]
-fn AddGroupForm(props: &AddGroupProps) -> Html {
-    let store = &props.store;
+/// The form a submit event came from.
+fn form_of(e: &SubmitEvent) -> Option<web_sys::Element> {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+}
+
+/// A small form: a group on a topic, its strategy, how many members and how fast. Its fields keep
+/// what is typed in the page itself (read when it is sent): no component of its own, less code.
+fn add_group_form(store: &Store) -> Html {
     let lang = store.lang;
-    let group = use_state(String::new);
-    let topic = use_state(|| store.topic.clone());
-    let strategy = use_state(|| StrategyName::Avg);
-    let members = use_state(|| "2".to_owned());
-    let rate = use_state(|| "10".to_owned());
-    let text = |h: &UseStateHandle<String>| {
-        let h = h.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                h.set(i.value());
-            }
-        })
-    };
-    let on_strategy = {
-        let strategy = strategy.clone();
-        Callback::from(move |e: Event| {
-            let v = e
-                .target_dyn_into::<web_sys::HtmlSelectElement>()
-                .map(|s| s.value())
-                .unwrap_or_default();
-            if let Some(s) = StrategyName::parse(&v) {
-                strategy.set(s);
-            }
-        })
-    };
     let next_name = format!("cg-{}", store.sim().consumer_groups().len() + 1);
     let onsubmit = {
         let store = store.clone();
-        let (group, topic, strategy, members, rate) = (
-            group.clone(),
-            topic.clone(),
-            strategy.clone(),
-            members.clone(),
-            rate.clone(),
-        );
         let next_name = next_name.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let name = if group.trim().is_empty() {
-                next_name.clone()
-            } else {
-                group.trim().to_owned()
+            let Some(form) = form_of(&e) else {
+                return;
             };
+            let name = field(&form, "group");
             let spec = ConsumerGroupSpec {
-                group: name,
-                topics: vec![topic.trim().to_owned()],
-                strategy: *strategy,
-                members: parse_number(&members).map(|n| n.max(0.0) as u32),
+                group: if name.trim().is_empty() {
+                    next_name.clone()
+                } else {
+                    name.trim().to_owned()
+                },
+                topics: vec![field(&form, "topic").trim().to_owned()],
+                strategy: StrategyName::parse(&field(&form, "strategy")).unwrap_or_default(),
+                members: parse_number(&field(&form, "members")).map(|n| n.max(0.0) as u32),
                 client_ids: Vec::new(),
-                rate: parse_number(&rate).unwrap_or(f64::NAN),
+                rate: parse_number(&field(&form, "rate")).unwrap_or(f64::NAN),
                 client: None,
                 virtual_nodes: None,
                 config: Default::default(),
@@ -257,15 +243,15 @@ fn AddGroupForm(props: &AddGroupProps) -> Html {
         <details class="add-group">
             <summary>{ lang.t(w::ADD_GROUP) }</summary>
             <form class="row" data-testid="add-consumer-group" {onsubmit}>
-                <label>{ lang.t(w::GROUP_NAME) }<input value={(*group).clone()} placeholder={next_name} oninput={text(&group)} /></label>
-                <label>{ lang.t(w::TOPIC) }<input value={(*topic).clone()} oninput={text(&topic)} /></label>
+                <label>{ lang.t(w::GROUP_NAME) }<input name="group" placeholder={next_name} /></label>
+                <label>{ lang.t(w::TOPIC) }<input name="topic" value={store.topic.clone()} /></label>
                 <label>{ lang.t(w::STRATEGY) }
-                    <select onchange={on_strategy}>
-                        { for StrategyName::ALL.iter().map(|s| html!{ <option value={s.as_str()} selected={*s == *strategy}>{ s.as_str() }</option> }) }
+                    <select name="strategy">
+                        { for StrategyName::ALL.iter().map(|s| html!{ <option value={s.as_str()}>{ s.as_str() }</option> }) }
                     </select>
                 </label>
-                <label>{ lang.t(w::MEMBERS) }<input inputmode="numeric" value={(*members).clone()} oninput={text(&members)} /></label>
-                <label>{ lang.t(w::RATE) }<input inputmode="decimal" value={(*rate).clone()} oninput={text(&rate)} /></label>
+                <label>{ lang.t(w::MEMBERS) }<input name="members" inputmode="numeric" value="2" /></label>
+                <label>{ lang.t(w::RATE) }<input name="rate" inputmode="decimal" value="10" /></label>
                 <button class="primary" type="submit">{ lang.t(w::ADD) }</button>
             </form>
         </details>
@@ -308,46 +294,31 @@ pub(crate) fn member_inspector(store: &Store, sim: &Sim, m: usize) -> Html {
                 { button(w::STOP, Action::StopConsumer { client_id: id.clone() }, c.state != ConsumerState::Running) }
                 { button(w::RESTART, Action::RestartConsumer { client_id: id.clone() }, false) }
             </div>
-            <RateForm store={store.clone()} client_id={id} rate={c.rate} />
+            { rate_form(store, &id, c.rate) }
         </div>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct RateFormProps {
-    store: Store,
-    client_id: AttrValue,
-    rate: f64,
-}
-
-/// A member's rate, typed and set.
-#[component]
-fn RateForm(props: &RateFormProps) -> Html {
-    let lang: Lang = props.store.lang;
-    let value = use_state(|| fmt_number(props.rate));
-    let oninput = {
-        let value = value.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                value.set(i.value());
-            }
-        })
-    };
+/// A member's rate, typed and set (read from the form when sent).
+fn rate_form(store: &Store, client_id: &str, rate: f64) -> Html {
+    let lang: Lang = store.lang;
     let onsubmit = {
-        let store = props.store.clone();
-        let id = props.client_id.to_string();
-        let value = value.clone();
+        let store = store.clone();
+        let id = client_id.to_owned();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            let Some(form) = form_of(&e) else {
+                return;
+            };
             store.dispatch(Msg::Apply(Action::SetConsumer {
                 client_id: id.clone(),
-                rate: parse_number(&value).unwrap_or(f64::NAN),
+                rate: parse_number(&field(&form, "rate")).unwrap_or(f64::NAN),
             }));
         })
     };
     html! {
         <form class="row rate" data-testid="consumer-rate" {onsubmit}>
-            <label>{ lang.t(w::RATE) }<input inputmode="decimal" value={(*value).clone()} {oninput} /></label>
+            <label>{ lang.t(w::RATE) }<input name="rate" inputmode="decimal" value={fmt_number(rate)} /></label>
             <button type="submit">{ lang.t(w::SET_RATE) }</button>
         </form>
     }
