@@ -9,6 +9,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+#[path = "support/golden.rs"]
+mod golden;
+
 use routelab::sim::{ConsumerState, Sim, SimEvent, SimEventKind};
 use serde_json::Value;
 
@@ -620,20 +623,12 @@ fn golden_output() -> String {
 #[test]
 fn consumer_golden_output_matches_native_file() {
     let expected = include_str!("data/sim_consumers_golden.json");
-    let actual = golden_output();
-    if actual != expected {
-        let line = actual
-            .lines()
-            .zip(expected.lines())
-            .position(|(a, e)| a != e)
-            .unwrap_or_else(|| actual.lines().count().min(expected.lines().count()));
-        panic!(
-            "consumer run differs from tests/data/sim_consumers_golden.json at line {}:\n  actual:   {:?}\n  expected: {:?}\n(if intended: cargo test --test sim_consumers -- --ignored write_consumer_golden)",
-            line + 1,
-            actual.lines().nth(line),
-            expected.lines().nth(line)
-        );
-    }
+    golden::assert_matches(
+        &golden_output(),
+        expected,
+        "tests/data/sim_consumers_golden.json",
+        "cargo test --test sim_consumers -- --ignored write_consumer_golden",
+    );
     assert!(expected.contains("\"kind\": \"duplicates\""));
     assert!(expected.contains("\"strategy\": \"CONSISTENT_HASH\""));
 }

@@ -12,6 +12,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+#[path = "support/golden.rs"]
+mod golden;
+
 use routelab::sim::{Action, BrokerState, Sim, SimEvent, SimEventKind};
 
 const A: &str = "10.0.0.1:10911";
@@ -1105,21 +1108,12 @@ fn different_seed_gives_different_output() {
 /// generated natively — the same comparison runs under `cargo test --target wasm32-unknown-unknown`.
 #[test]
 fn golden_output_matches_native_file() {
-    let expected = include_str!("data/sim_golden.json");
-    let actual = golden_output();
-    if actual != expected {
-        let line = actual
-            .lines()
-            .zip(expected.lines())
-            .position(|(a, e)| a != e)
-            .unwrap_or_else(|| actual.lines().count().min(expected.lines().count()));
-        panic!(
-            "simulator output differs from tests/data/sim_golden.json at line {}:\n  actual:   {:?}\n  expected: {:?}\n(if the change is intended, regenerate: see write_sim_golden)",
-            line + 1,
-            actual.lines().nth(line),
-            expected.lines().nth(line)
-        );
-    }
+    golden::assert_matches(
+        &golden_output(),
+        include_str!("data/sim_golden.json"),
+        "tests/data/sim_golden.json",
+        "see write_sim_golden",
+    );
 }
 
 /// Writes `tests/data/sim_golden.json` from a native run. Regenerate after an intended change of the

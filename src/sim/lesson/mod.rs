@@ -155,47 +155,28 @@ impl Known<'_> {
     }
 
     fn broker(&self, path: &str, addr: &str) -> Result<(), ScenarioError> {
-        if self.addrs.contains(&addr) {
-            Ok(())
-        } else {
-            Err(ScenarioError::at(
-                path,
-                format!("no broker has address {addr:?}"),
-            ))
-        }
+        named(self.addrs, path, addr, "no broker has address")
     }
 
     fn group(&self, path: &str, group: &str) -> Result<(), ScenarioError> {
-        if self.groups.contains(&group) {
-            Ok(())
-        } else {
-            Err(ScenarioError::at(
-                path,
-                format!("no consumer group is named {group:?}"),
-            ))
-        }
+        named(self.groups, path, group, "no consumer group is named")
     }
 
     fn client_id(&self, path: &str, id: &str) -> Result<(), ScenarioError> {
-        if self.client_ids.contains(&id) {
-            Ok(())
-        } else {
-            Err(ScenarioError::at(
-                path,
-                format!("no consumer has client id {id:?}"),
-            ))
-        }
+        named(self.client_ids, path, id, "no consumer has client id")
     }
 
     fn producer(&self, path: &str, group: &str) -> Result<(), ScenarioError> {
-        if self.producers.contains(&group) {
-            Ok(())
-        } else {
-            Err(ScenarioError::at(
-                path,
-                format!("no producer has group {group:?}"),
-            ))
-        }
+        named(self.producers, path, group, "no producer has group")
+    }
+}
+
+/// `name` is one of `known`, or the error at `path`: "`missing` \"name\"".
+fn named(known: &[&str], path: &str, name: &str, missing: &str) -> Result<(), ScenarioError> {
+    if known.contains(&name) {
+        Ok(())
+    } else {
+        Err(ScenarioError::at(path, format!("{missing} {name:?}")))
     }
 }
 
