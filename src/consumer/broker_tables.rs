@@ -122,9 +122,6 @@ impl ConsumerTable {
     }
 }
 
-/// A queue's committed offset key: (group, topic, queue id) on one broker group.
-pub type OffsetKey = (String, String, i32);
-
 /// One broker's `ConsumerOffsetManager.offsetTable`: per (group, topic), the offset of each queue
 /// id, in (group, topic) order. A commit of a known queue (one per pull) allocates nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -183,16 +180,6 @@ impl OffsetTable {
                 }
             }
         }
-    }
-
-    /// Every committed offset, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (OffsetKey, u64)> + '_ {
-        self.offsets.iter().flat_map(|(g, t, queues)| {
-            queues
-                .iter()
-                .enumerate()
-                .filter_map(move |(q, o)| o.map(|o| ((g.clone(), t.clone(), q as i32), o)))
-        })
     }
 }
 

@@ -20,7 +20,7 @@ mod rebalance;
 
 pub use allocate::{md5_hash, AllocateError, Strategy, StrategyName, DEFAULT_VIRTUAL_NODES};
 pub use broker_tables::{
-    ConsumerTable, OffsetKey, OffsetTable, CHANNEL_EXPIRED_TIMEOUT_MS, CLIENT_SCAN_PERIOD_MS,
+    ConsumerTable, OffsetTable, CHANNEL_EXPIRED_TIMEOUT_MS, CLIENT_SCAN_PERIOD_MS,
 };
 pub use member::{Member, Rebalanced};
 pub use queue::{

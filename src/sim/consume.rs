@@ -400,15 +400,6 @@ impl Sim {
         take
     }
 
-    /// The group's committed offset of a queue as its brokers hold it: the master's, else a
-    /// running slave's (what `consumerProgress` asks).
-    pub fn committed_offset(&self, group: &str, mq: &MessageQueue) -> Option<u64> {
-        let holders: Vec<usize> = (0..self.brokers.len())
-            .filter(|&i| self.brokers[i].spec.name == mq.broker_name.as_str())
-            .collect();
-        self.committed_in(&holders, group, mq.topic.as_str(), mq.queue_id)
-    }
-
     /// `consumerProgress -g group`: every queue of the group's topics on every broker group that
     /// holds the topic, with the broker's and the group's offsets and who reads it, in
     /// `MessageQueue` order.

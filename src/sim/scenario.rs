@@ -19,7 +19,7 @@ mod checks;
 mod consumers;
 
 pub use consumers::{
-    made_up_client_id, ConsumerGroupSpec, QueueRef, MAX_CONSUME_RATE, MAX_MEMBERS,
+    made_up_client_id, ConfigQueue, ConsumerGroupSpec, MAX_CONSUME_RATE, MAX_MEMBERS,
 };
 
 /// The scenario format version this build reads.

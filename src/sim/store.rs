@@ -170,11 +170,6 @@ impl GroupStore {
     pub fn max_offset(&self, topic: &str, queue_id: i32) -> u64 {
         self.queue(topic, queue_id).map_or(0, |q| q.max_offset)
     }
-
-    /// The topics it holds messages of, in name order.
-    pub fn topics(&self) -> impl Iterator<Item = &str> {
-        self.slots.keys().map(String::as_str)
-    }
 }
 
 /// A queue's figures for a group: what `consumerProgress` and `topicStatus` print.

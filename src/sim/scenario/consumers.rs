@@ -43,16 +43,16 @@ pub struct ConsumerGroupSpec {
     pub virtual_nodes: Option<u32>,
     /// CONFIG: each member's queues, by client id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub config: BTreeMap<String, Vec<QueueRef>>,
+    pub config: BTreeMap<String, Vec<ConfigQueue>>,
     /// Bind the members to this NameServer instead of picking one with the seeded RNG.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namesrv: Option<String>,
 }
 
-/// A queue named in a scenario.
+/// A queue a CONFIG member is configured with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct QueueRef {
+pub struct ConfigQueue {
     pub topic: String,
     pub broker_name: String,
     pub queue_id: i32,
