@@ -101,12 +101,14 @@ pub struct TopicConfigSerializeWrapper {
 impl TopicConfigSerializeWrapper {
     /// A wrapper holding these topics under this version.
     pub fn new(data_version: DataVersion, topics: impl IntoIterator<Item = TopicConfig>) -> Self {
+        // Inserted one by one: `collect` would sort first, another copy of the sort in the bundle.
+        let mut topic_config_table = BTreeMap::new();
+        for t in topics {
+            topic_config_table.insert(t.topic_name.clone(), t);
+        }
         Self {
             data_version,
-            topic_config_table: topics
-                .into_iter()
-                .map(|t| (t.topic_name.clone(), t))
-                .collect(),
+            topic_config_table,
             ..Self::default()
         }
     }

@@ -19,8 +19,13 @@ pub struct TopicListBuild {
 impl TopicListBuild {
     /// The list as a set of names.
     pub fn to_list(&self) -> TopicList {
+        // Inserted one by one: `collect` would sort first, another copy of the sort in the bundle.
+        let mut topic_list = std::collections::BTreeSet::new();
+        for t in &self.added {
+            topic_list.insert(t.clone());
+        }
         TopicList {
-            topic_list: self.added.iter().cloned().collect(),
+            topic_list,
             broker_addr: self.broker_addr.clone(),
         }
     }

@@ -299,8 +299,11 @@ impl RouteManager {
         } else {
             let missing = self.topics_missing_here(body, name.as_str());
             if missing.len() > 1 {
-                let names: BTreeSet<&str> =
-                    missing.iter().map(|tc| tc.topic_name.as_str()).collect();
+                // Inserted one by one: `collect` would sort first, another sort in the bundle.
+                let mut names = BTreeSet::new();
+                for tc in &missing {
+                    names.insert(tc.topic_name.as_str());
+                }
                 in_java_order(body, |tc| names.contains(tc.topic_name.as_str()))
             } else {
                 missing

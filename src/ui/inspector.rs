@@ -261,7 +261,7 @@ fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
                     )
                 })
                 .collect();
-            groups.sort();
+            crate::sort::sort_by(&mut groups, Ord::cmp);
             groups.join(", ")
         },
     );

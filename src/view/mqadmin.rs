@@ -73,12 +73,14 @@ impl ClientOrder {
         clusters: impl IntoIterator<Item = ClusterName>,
         ids: impl IntoIterator<Item = (BrokerName, Vec<i64>)>,
     ) -> Self {
+        // Inserted one by one: `collect` would sort first, another copy of the sort in the bundle.
+        let mut by_name = BTreeMap::new();
+        for (name, ids) in ids {
+            by_name.insert(name, order_of(JavaTable::hash_map(), ids));
+        }
         Self {
             clusters: order_of(JavaTable::hash_map(), clusters),
-            ids: ids
-                .into_iter()
-                .map(|(name, ids)| (name, order_of(JavaTable::hash_map(), ids)))
-                .collect(),
+            ids: by_name,
         }
     }
 
@@ -312,7 +314,7 @@ fn pretty(v: &Value, level: usize, under: &str, out: &mut String) {
             // mqadmin's own HashMap<Long, String>, filled from the standard body's ids (in
             // numeric order).
             let mut ids: Vec<i64> = map.keys().filter_map(|k| k.parse().ok()).collect();
-            ids.sort_unstable();
+            crate::sort::sort_by(&mut ids, Ord::cmp);
             out.push('{');
             for (i, id) in order_of(JavaTable::hash_map(), ids).into_iter().enumerate() {
                 if i > 0 {

@@ -64,11 +64,14 @@ pub(super) fn read_only_groups(sim: &Sim) -> BTreeSet<String> {
             }
         }
     }
-    writable
-        .into_iter()
-        .filter(|(_, w)| !*w)
-        .map(|(name, _)| name.to_owned())
-        .collect()
+    // Inserted one by one: `collect` would sort first, another copy of the sort in the bundle.
+    let mut read_only = BTreeSet::new();
+    for (name, w) in writable {
+        if !w {
+            read_only.insert(name.to_owned());
+        }
+    }
+    read_only
 }
 
 /// Lays the world out, its words in `lang`. `picks` gives the recent sends per producer for the
