@@ -4,12 +4,13 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use super::backlog::BrokerTarget;
 use super::{parse_namesrv_list, run, AdminCommand};
 use crate::java_order::PropertiesOrder;
 use crate::net::ClientConfig;
 use crate::view::mqadmin::ClusterLayout;
 
-/// Query and change RocketMQ NameServers, printing what mqadmin prints.
+/// Query and change RocketMQ NameServers, and read the brokers' backlog, printing what mqadmin prints.
 ///
 /// Every command runs against each NameServer given with -n (as in mqadmin, `-n` may also follow
 /// the command, and defaults to $NAMESRV_ADDR). With several NameServers each one's output is
@@ -152,6 +153,72 @@ pub enum AdminSub {
         #[arg(short = 'c', long = "clusterName")]
         cluster: Option<String>,
     },
+    /// Print each queue's min and max offset and when it was last written (asks the brokers).
+    ///
+    /// As mqadmin: the topic's route from a NameServer, then GET_TOPIC_STATS_INFO to each broker
+    /// group's master (a slave when it has none). Max offset minus a group's committed offset is
+    /// that group's backlog on the queue (consumerProgress). "topicStats", as the RocketMQ articles
+    /// spell it, works too. Dates are printed in UTC.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 topicStatus -t TopicTest
+    #[command(
+        name = "topicStatus",
+        visible_alias = "topicStats",
+        verbatim_doc_comment
+    )]
+    TopicStatus {
+        /// The topic.
+        #[arg(short = 't', long = "topic")]
+        topic: String,
+    },
+    /// Print a consumer group's backlog per queue, or every group's total (asks the brokers).
+    ///
+    /// With -g: the brokers of the group's retry topic (%RETRY%<group>) answer GET_CONSUME_STATS;
+    /// one row per queue with the broker's offset, the group's committed offset and the difference
+    /// (the backlog), then Consume TPS and Diff Total. Without -g: one row per group the NameServer
+    /// knows a retry topic of, with its members (Count), lowest client version, type, model, TPS
+    /// and total backlog; a group with no member online reads OFFLINE. Dates are printed in UTC.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 consumerProgress -g GroupA
+    #[command(name = "consumerProgress", verbatim_doc_comment)]
+    ConsumerProgress {
+        /// The consumer group.
+        #[arg(short = 'g', long = "groupName")]
+        group: Option<String>,
+    },
+    /// Print who is in a consumer group: each member's client id, address, language and version,
+    /// the group's subscriptions, and how it consumes (asks a broker: GET_CONSUMER_CONNECTION_LIST).
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 consumerConnection -g GroupA
+    #[command(name = "consumerConnection", verbatim_doc_comment)]
+    ConsumerConnection {
+        /// The consumer group.
+        #[arg(short = 'g', long = "consumerGroup")]
+        group: String,
+        /// Ask this broker (host:port) instead of one from the group's route.
+        #[arg(short = 'b', long = "brokerAddr")]
+        broker: Option<String>,
+    },
+    /// Print a broker's runtime figures, sorted by name (GET_BROKER_RUNTIME_INFO): putTps, getTransferedTps, msgPutTotalTodayNow …
+    ///
+    /// -b asks one broker; -c every master and slave of a cluster (each line then starts with the
+    /// broker's address).
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 brokerStatus -b 127.0.0.1:10911
+    #[command(name = "brokerStatus", verbatim_doc_comment)]
+    BrokerStatus {
+        /// The broker's address (host:port).
+        #[arg(
+            short = 'b',
+            long = "brokerAddr",
+            required_unless_present = "cluster",
+            conflicts_with = "cluster"
+        )]
+        broker: Option<String>,
+        /// Every broker of this cluster.
+        #[arg(short = 'c', long = "clusterName")]
+        cluster: Option<String>,
+    },
 }
 
 fn parse_layout(text: &str) -> Result<ClusterLayout, String> {
@@ -175,6 +242,19 @@ impl From<AdminSub> for AdminCommand {
             AdminSub::WipeWritePerm { broker } => Self::WipeWritePerm { broker },
             AdminSub::AddWritePerm { broker } => Self::AddWritePerm { broker },
             AdminSub::DeleteTopic { topic, cluster } => Self::DeleteTopic { topic, cluster },
+            AdminSub::TopicStatus { topic } => Self::TopicStatus { topic },
+            AdminSub::ConsumerProgress { group } => Self::ConsumerProgress { group },
+            AdminSub::ConsumerConnection { group, broker } => {
+                Self::ConsumerConnection { group, broker }
+            }
+            AdminSub::BrokerStatus { broker, cluster } => Self::BrokerStatus {
+                target: match (broker, cluster) {
+                    (Some(addr), _) => BrokerTarget::Addr(addr),
+                    (None, Some(c)) => BrokerTarget::Cluster(c),
+                    // clap requires one of the two.
+                    (None, None) => BrokerTarget::Cluster(String::new()),
+                },
+            },
         }
     }
 }

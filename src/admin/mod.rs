@@ -1,6 +1,7 @@
 //! `routelab admin`: mqadmin's NameServer commands (clusterList, topicRoute, topicList,
 //! topicClusterList, getNamesrvConfig, wipeWritePerm, addWritePerm, deleteTopic, plus getKvList)
-//! over [`crate::net`], printing what mqadmin prints, for every NameServer of `-n`.
+//! over [`crate::net`], printing what mqadmin prints, for every NameServer of `-n`; and its backlog
+//! commands (topicStatus, consumerProgress, consumerConnection, brokerStatus), which ask the brokers.
 //!
 //! # Layout
 //!
@@ -8,7 +9,13 @@
 //!   [`Report`] (stdout, stderr, failed).
 //! - [`cli`]: the clap arguments and `main` of `routelab admin` (the binary only wires it in).
 //! - [`format`](mod@format): the pure text of each command, laid out as mqadmin's `printf`s.
+//! - [`backlog`]: the backlog commands against real brokers (topicStatus, consumerProgress,
+//!   consumerConnection, brokerStatus), their route from a NameServer.
+//! - [`backlog_format`]: the text of consumerProgress's group list, consumerConnection and
+//!   brokerStatus, and `MQVersion`'s names (`mq_versions.txt`).
 
+pub mod backlog;
+pub mod backlog_format;
 pub mod cli;
 pub mod format;
 pub mod run;

@@ -5,6 +5,7 @@ use crate::java_order::PropertiesOrder;
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
 use crate::view::mqadmin;
 
+use super::backlog::{self, BrokerTarget};
 use super::format::{self, PermChange};
 
 /// One `routelab admin` command (mqadmin's names and options).
@@ -56,6 +57,28 @@ pub enum AdminCommand {
         /// Only this cluster's queues.
         cluster: Option<String>,
     },
+    /// `topicStatus -t T` (asks the brokers).
+    TopicStatus {
+        /// The topic.
+        topic: String,
+    },
+    /// `consumerProgress [-g G]` (asks the brokers).
+    ConsumerProgress {
+        /// The group; without it, every group with a retry topic.
+        group: Option<String>,
+    },
+    /// `consumerConnection -g G [-b ADDR]` (asks a broker).
+    ConsumerConnection {
+        /// The group.
+        group: String,
+        /// Ask this broker instead of one of the group's route.
+        broker: Option<String>,
+    },
+    /// `brokerStatus -b ADDR | -c CLUSTER` (asks the brokers).
+    BrokerStatus {
+        /// Which brokers.
+        target: BrokerTarget,
+    },
 }
 
 /// What to print, and whether any NameServer failed (exit code 1).
@@ -106,6 +129,25 @@ struct Section {
 /// several NameServers each section is headed by its address; `getNamesrvConfig` always is, as in
 /// mqadmin.
 pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) -> Report {
+    // The backlog commands ask the brokers, through the first NameServer that answers.
+    match cmd {
+        AdminCommand::TopicStatus { topic } => {
+            return backlog::topic_status(addrs, topic, config).await
+        }
+        AdminCommand::ConsumerProgress { group: Some(group) } => {
+            return backlog::consumer_progress(addrs, group, config).await
+        }
+        AdminCommand::ConsumerProgress { group: None } => {
+            return backlog::group_list(addrs, config).await
+        }
+        AdminCommand::ConsumerConnection { group, broker } => {
+            return backlog::consumer_connection(addrs, group, broker.as_deref(), config).await
+        }
+        AdminCommand::BrokerStatus { target } => {
+            return backlog::broker_status(addrs, target, config).await
+        }
+        _ => {}
+    }
     let sections =
         futures_util::future::join_all(addrs.iter().map(|addr| section(addr, cmd, config))).await;
     let always_head = matches!(cmd, AdminCommand::GetNamesrvConfig { .. });
@@ -229,6 +271,11 @@ async fn execute(
             client.delete_topic(topic, cluster.as_deref()).await?;
             (format::delete_ok(topic, cluster.as_deref(), addr), None)
         }
+        // Run by `run` itself.
+        AdminCommand::TopicStatus { .. }
+        | AdminCommand::ConsumerProgress { .. }
+        | AdminCommand::ConsumerConnection { .. }
+        | AdminCommand::BrokerStatus { .. } => (String::new(), None),
     })
 }
 

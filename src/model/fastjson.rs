@@ -146,7 +146,9 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, BodyError> {
     from_body(text.as_bytes())
 }
 
-/// Rewrites `{0:"a"}` as `{"0":"a"}`. Returns `None` when no bare key was found.
+/// Rewrites `{0:"a"}` as `{"0":"a"}`, and an object in key position (fastjson's form of a map keyed by
+/// a bean, e.g. a `MessageQueue`) as a string holding that object's JSON:
+/// `{{"queueId":0}:1}` → `{"{\"queueId\":0}":1}`. Returns `None` when no such key was found.
 ///
 /// Tracks only what is needed to tell a key from a value: whether we are inside a string literal, the
 /// stack of open containers, and whether the next token in the innermost object is a key.
@@ -158,7 +160,7 @@ fn quote_bare_keys(text: &str) -> Option<String> {
     let mut escaped = false;
     let mut changed = false;
     let mut chars = text.char_indices().peekable();
-    while let Some((_, c)) = chars.next() {
+    while let Some((at, c)) = chars.next() {
         if in_string {
             out.push(c);
             match (escaped, c) {
@@ -174,6 +176,17 @@ fn quote_bare_keys(text: &str) -> Option<String> {
                 in_string = true;
                 expect_key = false;
                 out.push(c);
+            }
+            '{' if expect_key => {
+                let end = object_end(text, at)?;
+                let key = text.get(at..end)?;
+                let key = quote_bare_keys(key).unwrap_or_else(|| key.to_owned());
+                out.push_str(&serde_json::to_string(&key).ok()?);
+                while chars.peek().is_some_and(|&(i, _)| i < end) {
+                    chars.next();
+                }
+                expect_key = false;
+                changed = true;
             }
             '{' => {
                 stack.push(b'{');
@@ -220,6 +233,36 @@ fn quote_bare_keys(text: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// Where the object opening at byte `start` ends (one past its `}`); `None` when it never closes.
+fn object_end(text: &str, start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in text.get(start..)?.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(start + i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,5 +289,23 @@ mod tests {
         let fixed = quote_bare_keys(r#"{0:"a:1,2",-1 : [1, 2], "x":{10:{}}}"#).unwrap();
         assert_eq!(fixed, r#"{"0":"a:1,2","-1" : [1, 2], "x":{"10":{}}}"#);
         assert_eq!(quote_bare_keys(r#"{"0":[1,2]}"#), None);
+    }
+
+    /// fastjson writes a map keyed by a bean with the bean as the key; it becomes a string key
+    /// holding the bean's JSON (bare keys inside it quoted too). An object that never closes is left
+    /// for serde_json to report.
+    #[test]
+    fn object_keys_become_strings() {
+        let fixed = quote_bare_keys(r#"{"t":{{"b":"x}","q":0}:{"m":1}, {"q":{1:2}}:[]}}"#).unwrap();
+        assert_eq!(
+            fixed,
+            r#"{"t":{"{\"b\":\"x}\",\"q\":0}":{"m":1}, "{\"q\":{\"1\":2}}":[]}}"#
+        );
+        let map: std::collections::BTreeMap<String, std::collections::BTreeMap<String, i32>> =
+            from_str(r#"{{"q":0}:{"m":1}}"#).unwrap();
+        assert_eq!(map[r#"{"q":0}"#]["m"], 1);
+        assert_eq!(quote_bare_keys(r#"{{"q":0"#), None);
+        assert!(from_str::<serde_json::Value>(r#"{{"q":0"#).is_err());
+        assert!(from_str::<serde_json::Value>(r#"{{"q":0}:1"#).is_err());
     }
 }

@@ -1,6 +1,7 @@
 //! Wire-shaped types with RocketMQ's exact JSON field names, and the parser for fastjson's legacy
 //! bodies.
 
+pub mod broker_stats;
 pub mod cluster;
 pub mod fastjson;
 pub mod name_map;

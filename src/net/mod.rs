@@ -10,6 +10,8 @@
 //!
 //! - [`client`]: [`NamesrvClient`]: the connection, opaque matching, in-flight bound, timeouts.
 //! - `requests`: the typed requests (cluster info, topics, routes, KV, config, perms, register …).
+//! - `broker_requests`: the read-only broker requests of the backlog commands (topic and consume
+//!   stats, consumer connections, runtime info).
 //! - [`codec`]: [`RemotingCodec`], the tokio-util `Decoder`/`Encoder` for frames.
 //! - [`error`]: [`ClientError`], what a request can fail with.
 //! - [`register`]: the REGISTER_BROKER body as 5.x brokers send it, and `bodyCrc32`.
@@ -17,6 +19,7 @@
 
 use std::time::Duration;
 
+mod broker_requests;
 pub mod client;
 pub mod codec;
 pub mod error;

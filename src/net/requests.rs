@@ -32,7 +32,7 @@ fn remote(frame: &Frame) -> ClientError {
     }
 }
 
-fn success(frame: Frame) -> Result<Frame, ClientError> {
+pub(super) fn success(frame: Frame) -> Result<Frame, ClientError> {
     if frame.command.code == ResponseCode::SUCCESS {
         Ok(frame)
     } else {
@@ -40,7 +40,10 @@ fn success(frame: Frame) -> Result<Frame, ClientError> {
     }
 }
 
-fn body<T: DeserializeOwned>(frame: &Frame, what: &'static str) -> Result<T, ClientError> {
+pub(super) fn body<T: DeserializeOwned>(
+    frame: &Frame,
+    what: &'static str,
+) -> Result<T, ClientError> {
     if frame.body.is_empty() {
         return Err(ClientError::Body {
             what,

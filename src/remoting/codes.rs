@@ -31,10 +31,14 @@ macro_rules! named_codes {
 named_codes!(RequestCode {
     /// Client → broker: send a message.
     SEND_MESSAGE = 10,
+    /// Client → broker: commit a consumer group's offset of one queue.
+    UPDATE_CONSUMER_OFFSET = 15,
     /// Admin → broker: create or update a topic.
     UPDATE_AND_CREATE_TOPIC = 17,
     /// NameServer/admin → broker: all topic configs.
     GET_ALL_TOPIC_CONFIG = 21,
+    /// Admin → broker: its runtime figures as a KVTable (mqadmin brokerStatus).
+    GET_BROKER_RUNTIME_INFO = 28,
     /// Client → broker heartbeat.
     HEART_BEAT = 34,
     /// Client → broker: unregister a client.
@@ -53,10 +57,16 @@ named_codes!(RequestCode {
     GET_ROUTEINFO_BY_TOPIC = 105,
     /// Body ClusterInfo.
     GET_BROKER_CLUSTER_INFO = 106,
+    /// Admin → broker: min/max offset of each queue of a topic (mqadmin topicStatus).
+    GET_TOPIC_STATS_INFO = 202,
+    /// Admin → broker: a consumer group's connections and subscriptions (consumerConnection).
+    GET_CONSUMER_CONNECTION_LIST = 203,
     /// `brokerName`; response header `wipeTopicCount`.
     WIPE_WRITE_PERM_OF_BROKER = 205,
     /// Body TopicList.
     GET_ALL_TOPIC_LIST_FROM_NAMESERVER = 206,
+    /// Admin → broker: a consumer group's offsets per queue and its TPS (consumerProgress).
+    GET_CONSUME_STATS = 208,
     /// `topic`, `clusterName`.
     DELETE_TOPIC_IN_NAMESRV = 216,
     /// 5.x: `topic`; body TopicRouteData.
@@ -128,6 +138,8 @@ named_codes!(ResponseCode {
     NO_BUYER_ID = 204,
     /// Not in the current unit.
     NOT_IN_CURRENT_UNIT = 205,
+    /// The consumer group has no online member on this broker.
+    CONSUMER_NOT_ONLINE = 206,
     /// The broker does not exist.
     BROKER_NOT_EXIST = 211,
     /// Flow control.
