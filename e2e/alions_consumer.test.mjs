@@ -13,14 +13,14 @@
 // Needs: ROUTELAB_BIN (default target/debug/routelab), the broker, `npm ci`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BROKER_BIN, startBroker } from './support/broker.mjs';
-import { waitFor } from './support/process.mjs';
+import { freePort, waitFor } from './support/process.mjs';
 import { ROUTELAB, startNamesrv, stopNamesrv } from './support/namesrv.mjs';
 import { Connection } from './support/remoting.mjs';
 
@@ -40,7 +40,16 @@ let server;
 let nameSrv;
 let broker;
 let producer;
+let bridge;
+let metricsUrl;
 const restore = [];
+
+// One sample of the bridge's /metrics, e.g. metric('routelab_backlog{group="G",topic="T"}').
+async function metric(sample) {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
+  return line === undefined ? undefined : Number(line.slice(sample.length + 1));
+}
 
 // `routelab admin -n <our namesrv> ARGS`: { code, stdout, stderr }.
 async function admin(...args) {
@@ -115,6 +124,14 @@ before(async () => {
     for (const c of data.consumerDataSet) for (const sd of c.subscriptionDataSet) sd.expressionType ??= 'TAG';
     return original.call(this, addr, data, timeout);
   });
+  // routelab bridge reading the same NameServer and, every second, the broker.
+  const httpPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${httpPort}/metrics`;
+  bridge = spawn(ROUTELAB, ['bridge', '--namesrv', nameSrv, '--listen', `127.0.0.1:${httpPort}`,
+    '--interval', '1s', '--broker-interval', '1s'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  bridge.output = '';
+  bridge.stderr.on('data', (d) => { bridge.output += d; });
+  await waitFor(() => fetch(metricsUrl).then((r) => r.ok), () => `the bridge's /metrics; it said:\n${bridge.output}`);
   const { Producer } = require('ali-ons');
   producer = new Producer({ nameSrv, producerGroup: 'PID_backlog', instanceName: 'PID_backlog', httpclient: {}, logger, ...SHORT_TIMERS });
   await waitFor(async () => { await producer.ready(); return (await producer.tryToFindTopicPublishInfo(TOPIC)).messageQueueList.length === 2; },
@@ -125,6 +142,11 @@ after(async () => {
   await producer?.close();
   // ali-ons' internal producer (made with the first client, for consumers' send-backs) outlives them.
   await require('ali-ons').Producer.defaultProducer?.close();
+  if (bridge && bridge.exitCode === null) {
+    const exited = new Promise((r) => bridge.once('exit', r));
+    bridge.kill('SIGTERM');
+    await exited;
+  }
   for (const undo of restore.reverse()) undo();
   if (broker && broker.child.exitCode === null) {
     const exited = new Promise((r) => broker.child.once('exit', r));
@@ -156,6 +178,9 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     assert.ok(lines.includes('Below is subscription:'), both.stdout);
     assert.ok(lines.includes(`${TOPIC.padEnd(20)} *`), both.stdout);
     assert.ok(lines.includes('ConsumeType: CONSUME_PASSIVELY') && lines.includes('MessageModel: CLUSTERING'), both.stdout);
+    // The bridge reads the same from the broker: both members online.
+    const online = `routelab_consumers_online{group="${GROUP}"}`;
+    await waitFor(async () => (await metric(online)) === 2, () => `${online} 2; bridge:\n${bridge.output}`);
     const groups = await admin('consumerProgress');
     assert.equal(groups.code, 0, groups.stderr);
     assert.match(groups.stdout, new RegExp(`^${GROUP} +2 {7}V\\S+ +PUSH {3}CLUSTERING +\\d+ +\\d+$`, 'm'));
@@ -197,6 +222,12 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     assert.deepEqual(diffs.map((d) => d[0]), maxOffsets, progress.stdout);
     assert.equal(diffs[0][2] + diffs[1][2], 6, progress.stdout);
     assert.match(progress.stdout, /\nConsume TPS: \d+\.\d\d\nDiff Total: 6\n$/);
+
+    // …and in /metrics: the backlog per group and topic, nobody online, the broker reached.
+    const backlog = `routelab_backlog{group="${GROUP}",topic="${TOPIC}"}`;
+    await waitFor(async () => (await metric(backlog)) === 6 && (await metric(online)) === 0,
+      `${backlog} 6 and ${online} 0`);
+    assert.equal(await metric(`routelab_broker_up{broker="${broker.name}",addr="${broker.addr}"}`), 1);
 
     const offline = await admin('consumerProgress');
     assert.match(offline.stdout, new RegExp(`^${GROUP} +0 {7}OFFLINE {41}\\d+ +6$`, 'm'));

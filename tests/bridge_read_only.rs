@@ -80,3 +80,143 @@ async fn the_bridge_sends_only_read_requests() {
     ]);
     assert_eq!(sent, reads, "before {before:?}, after {after:?}");
 }
+
+/// A broker that records the codes it is sent and answers each as a broker with nothing to report
+/// would: an empty runtime table, empty consume stats, and CONSUMER_NOT_ONLINE for connections; any
+/// other code gets REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
+async fn recording_broker() -> (String, std::sync::Arc<std::sync::Mutex<Vec<i32>>>) {
+    use futures_util::{SinkExt, StreamExt};
+    use routelab::net::RemotingCodec;
+    use routelab::remoting::{Frame, RemotingCommand, ResponseCode};
+    use tokio_util::codec::Framed;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = std::sync::Arc::clone(&seen);
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let log = std::sync::Arc::clone(&log);
+            tokio::spawn(async move {
+                let mut framed = Framed::new(socket, RemotingCodec::new(1 << 20));
+                while let Some(Ok(frame)) = framed.next().await {
+                    let code = frame.command.code;
+                    log.lock().unwrap().push(code);
+                    let (answer, body): (i32, &[u8]) = match code {
+                        Rc::GET_BROKER_RUNTIME_INFO => (
+                            ResponseCode::SUCCESS,
+                            br#"{"table":{"putTps":"1.5 1.0 0.5"}}"#,
+                        ),
+                        Rc::GET_CONSUME_STATS => (
+                            ResponseCode::SUCCESS,
+                            br#"{"offsetTable":{},"consumeTps":0.0}"#,
+                        ),
+                        Rc::GET_CONSUMER_CONNECTION_LIST => {
+                            (ResponseCode::CONSUMER_NOT_ONLINE, b"")
+                        }
+                        _ => (ResponseCode::REQUEST_CODE_NOT_SUPPORTED, b""),
+                    };
+                    let response = RemotingCommand::response_to(&frame.command, answer, None);
+                    if framed
+                        .send(Frame::new(response, body.to_vec()))
+                        .await
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    (addr, seen)
+}
+
+/// With brokers polled (the default), a broker is sent nothing but GET_BROKER_RUNTIME_INFO,
+/// GET_CONSUME_STATS and GET_CONSUMER_CONNECTION_LIST, and /metrics shows what it answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn brokers_are_only_read() {
+    let ns = Ours::start(Profile::V5, |_| {}).await;
+    let addr = ns.addr();
+    let (broker_addr, seen) = recording_broker().await;
+    let _broker = register_broker(
+        &addr,
+        "DefaultCluster",
+        "broker-a",
+        0,
+        &broker_addr,
+        topics(&["TopicTest", "%RETRY%GID_a"]),
+    )
+    .await;
+    let dist = ScratchDir::new("dist");
+    let mut cfg = config(std::slice::from_ref(&addr), dist.path());
+    cfg.broker_interval = Some(std::time::Duration::from_millis(200));
+    let bridge = start(cfg).await;
+    // Two rounds of the three reads at least.
+    for _ in 0..200 {
+        if seen.lock().unwrap().len() >= 6 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let (status, text) = bridge::http_get(&bridge, "/metrics").await;
+    bridge.shutdown().await;
+    let codes: BTreeSet<i32> = seen.lock().unwrap().iter().copied().collect();
+    assert_eq!(
+        codes,
+        BTreeSet::from([
+            Rc::GET_BROKER_RUNTIME_INFO,
+            Rc::GET_CONSUME_STATS,
+            Rc::GET_CONSUMER_CONNECTION_LIST
+        ]),
+        "{:?}",
+        seen.lock().unwrap()
+    );
+    assert_eq!(status, 200);
+    let up = format!("routelab_broker_up{{broker=\"broker-a\",addr=\"{broker_addr}\"}} 1");
+    assert!(text.contains(&up), "{text}");
+    assert!(
+        text.contains(&format!(
+            "routelab_broker_put_tps{{broker=\"broker-a\",addr=\"{broker_addr}\"}} 1.5"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("routelab_consumers_online{group=\"GID_a\"} 0"),
+        "{text}"
+    );
+}
+
+/// `--no-brokers`: no broker is ever asked, and /metrics has no broker families.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_brokers_asks_no_broker() {
+    let ns = Ours::start(Profile::V5, |_| {}).await;
+    let addr = ns.addr();
+    let (broker_addr, seen) = recording_broker().await;
+    let _broker = register_broker(
+        &addr,
+        "DefaultCluster",
+        "broker-a",
+        0,
+        &broker_addr,
+        topics(&["TopicTest", "%RETRY%GID_a"]),
+    )
+    .await;
+    let dist = ScratchDir::new("dist");
+    let mut cfg = config(std::slice::from_ref(&addr), dist.path());
+    cfg.broker_interval = None;
+    let bridge = start(cfg).await;
+    let mut v = connect(&bridge).await;
+    v.wait_until("TopicTest's route", |s| {
+        view(s, &addr).is_some_and(|n| n.routes.contains_key("TopicTest"))
+    })
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let (_, text) = bridge::http_get(&bridge, "/metrics").await;
+    bridge.shutdown().await;
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "{:?}",
+        seen.lock().unwrap()
+    );
+    assert!(!text.contains("routelab_backlog"), "{text}");
+}

@@ -57,6 +57,15 @@ pub struct BridgeArgs {
     /// in the history.
     #[arg(long, value_name = "URL")]
     pub webhook: Option<String>,
+    /// Time between two polls of the brokers for consumer groups and backlog (read-only:
+    /// GET_BROKER_RUNTIME_INFO, GET_CONSUME_STATS, GET_CONSUMER_CONNECTION_LIST to each broker
+    /// group's master, or a slave when it has none). Shown in /metrics as routelab_backlog,
+    /// routelab_consumers_online and the brokers' speeds.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval)]
+    pub broker_interval: Duration,
+    /// Ask only the NameServers, never a broker.
+    #[arg(long)]
+    pub no_brokers: bool,
 }
 
 /// Everything the bridge needs, validated.
@@ -83,6 +92,8 @@ pub struct BridgeConfig {
     pub gone_grace: Duration,
     /// `--webhook`.
     pub webhook: Option<super::webhook::Webhook>,
+    /// `--broker-interval`; `None` with `--no-brokers`.
+    pub broker_interval: Option<Duration>,
 }
 
 impl BridgeConfig {
@@ -102,6 +113,7 @@ impl BridgeConfig {
             history: crate::history::HistoryConfig::default(),
             gone_grace: Duration::from_secs(60),
             webhook: None,
+            broker_interval: Some(Duration::from_secs(10)),
         }
     }
 }
@@ -140,6 +152,7 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
                 .as_deref()
                 .map(super::webhook::Webhook::parse)
                 .transpose()?,
+            broker_interval: (!args.no_brokers).then_some(args.broker_interval),
         })
     }
 }

@@ -135,6 +135,12 @@ impl Hub {
         crate::live::replay::from_live(inner.seq, &inner.views, past)
     }
 
+    /// The brokers and consumer groups a broker poll asks ([`crate::live::backlog::targets`]),
+    /// worked out under the lock without copying the views.
+    pub fn broker_targets(&self) -> (Vec<crate::live::backlog::BrokerTarget>, Vec<String>) {
+        crate::live::backlog::targets(&self.lock().views)
+    }
+
     /// The alerts active now.
     pub fn alerts(&self) -> Vec<Alert> {
         active_alerts(&self.lock())

@@ -61,6 +61,8 @@ pub struct MetricsData {
     pub seq: u64,
     /// The history's numbers, when one was asked for.
     pub history: Option<HistoryNumbers>,
+    /// What the broker polls learnt, when brokers are polled.
+    pub backlog: Option<crate::live::backlog::BacklogState>,
 }
 
 /// What `/metrics` says of the history.
@@ -85,6 +87,8 @@ pub struct Metrics {
     pub viewers_refused_full: AtomicU64,
     /// The history's counters, once it is opened ([`Metrics::watch_history`]).
     history: Mutex<Option<Arc<crate::history::writer::Counters>>>,
+    /// The broker polls' last state (`None` until the first, and with `--no-brokers`).
+    backlog: Mutex<Option<crate::live::backlog::BacklogState>>,
 }
 
 impl Metrics {
@@ -110,6 +114,11 @@ impl Metrics {
         *self.history.lock().unwrap_or_else(|e| e.into_inner()) = Some(counters);
     }
 
+    /// Replaces what the broker polls learnt.
+    pub fn set_backlog(&self, state: crate::live::backlog::BacklogState) {
+        *self.backlog.lock().unwrap_or_else(|e| e.into_inner()) = Some(state);
+    }
+
     /// A copy of everything, with the values only the caller knows.
     pub fn data(&self, viewers: u64, seq: u64) -> MetricsData {
         MetricsData {
@@ -132,6 +141,11 @@ impl Metrics {
                     written: c.written.load(Ordering::Relaxed),
                     lost: c.lost.load(Ordering::Relaxed),
                 }),
+            backlog: self
+                .backlog
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
         }
     }
 
@@ -159,7 +173,100 @@ pub fn render(d: &MetricsData) -> String {
     if let Some(h) = d.history {
         render_history(&mut out, h);
     }
+    if let Some(b) = &d.backlog {
+        render_backlog(&mut out, b);
+    }
     out
+}
+
+/// The consumer groups and brokers the broker polls read: families without the bridge's prefix,
+/// as they describe the cluster, not the bridge.
+fn render_backlog(out: &mut String, b: &crate::live::backlog::BacklogState) {
+    let family = |out: &mut String, name: &str, kind: &str, help: &str| {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {}\n# TYPE {name} {kind}",
+            escape_help(help)
+        );
+    };
+    family(
+        out,
+        "routelab_backlog",
+        "gauge",
+        "Messages a consumer group has not consumed yet on a topic: the brokers' max offsets minus the group's committed offsets (mqadmin consumerProgress's Diff).",
+    );
+    for ((group, topic), n) in b.backlog() {
+        sample(
+            out,
+            "routelab_backlog",
+            &[("group", group), ("topic", topic)],
+            n as f64,
+        );
+    }
+    family(
+        out,
+        "routelab_consumers_online",
+        "gauge",
+        "Members of a consumer group connected to its brokers (distinct client ids).",
+    );
+    for (group, n) in b.online() {
+        sample(
+            out,
+            "routelab_consumers_online",
+            &[("group", group)],
+            n as f64,
+        );
+    }
+    family(
+        out,
+        "routelab_consume_tps",
+        "gauge",
+        "Messages per second a consumer group consumes, summed over brokers.",
+    );
+    for (group, tps) in b.consume_tps() {
+        sample(out, "routelab_consume_tps", &[("group", group)], tps);
+    }
+    let brokers =
+        |out: &mut String,
+         name: &str,
+         help: &str,
+         value: &dyn Fn(&crate::live::backlog::BrokerAnswers) -> Option<f64>| {
+            family(out, name, "gauge", help);
+            for (target, answers) in b.brokers.values() {
+                if let Some(v) = value(answers) {
+                    let labels = [
+                        ("broker", target.broker_name.clone()),
+                        ("addr", target.addr.clone()),
+                    ];
+                    sample(out, name, &labels, v);
+                }
+            }
+        };
+    brokers(
+        out,
+        "routelab_broker_up",
+        "1 when the last broker poll reached the broker.",
+        &|a| Some(f64::from(u8::from(a.error.is_none()))),
+    );
+    brokers(
+        out,
+        "routelab_broker_put_tps",
+        "Messages per second the broker stores (its runtime putTps).",
+        &|a| a.put_tps,
+    );
+    brokers(
+        out,
+        "routelab_broker_get_tps",
+        "Messages per second the broker hands to consumers (its runtime getTransferedTps).",
+        &|a| a.get_tps,
+    );
+    single(
+        out,
+        "broker_poll_duration_seconds",
+        "gauge",
+        "How long the last round of broker polls took.",
+        b.poll_ms as f64 / 1000.0,
+    );
 }
 
 /// `routelab_alert_active{rule,subject} 1` for each active alert, for Prometheus to alert on

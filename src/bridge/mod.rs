@@ -13,6 +13,8 @@
 //! - [`config`]: the command line ([`BridgeArgs`]) → [`BridgeConfig`].
 //! - [`plan`]: which routes a poll fetches (pure).
 //! - [`poller`]: one NameServer's polling loop, reconnecting after failures.
+//! - [`brokers`]: the broker poller: consumer groups, backlog and speeds for `/metrics`
+//!   (read-only, bounded, never in the way of the NameServer polls).
 //! - [`history_api`]: `/history/changes` and `/history/at`, the history for the live page.
 //! - [`hub`]: the views, `seq`, and fan-out to bounded per-viewer queues.
 //! - [`server`]: HTTP routes, the WebSocket, static files.
@@ -29,6 +31,7 @@
 
 pub mod access;
 pub mod assets;
+pub mod brokers;
 pub mod cli;
 pub mod config;
 pub mod conn_limit;
@@ -143,6 +146,14 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         tasks.push(tokio::spawn(poller::run(
             ns.clone(),
             Arc::clone(&settings),
+            Arc::clone(&hub),
+            Arc::clone(&metrics),
+            shutdown.clone(),
+        )));
+    }
+    if let Some(interval) = config.broker_interval {
+        tasks.push(tokio::spawn(brokers::run(
+            interval,
             Arc::clone(&hub),
             Arc::clone(&metrics),
             shutdown.clone(),

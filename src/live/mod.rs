@@ -17,12 +17,14 @@
 //!   sent as what differs from the live views (`replay::from_live`).
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
+//! - [`backlog`]: consumer groups and their backlog as the bridge reads them from the brokers.
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
 //! - [`fork`](mod@fork): [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
 //! - [`history`]: what changed, as the bridge's history records it ([`history::Recorder`]).
 //! - [`topics`]: which topics RocketMQ makes itself.
 
 pub mod alerts;
+pub mod backlog;
 pub mod compare;
 pub mod delta;
 pub mod fork;
