@@ -9,6 +9,7 @@ use std::time::Duration;
 use routelab::bridge::metrics::{
     render, render_alerts, HistoryNumbers, MetricsData, NamesrvMetrics,
 };
+use routelab::live::backlog::BacklogState;
 use routelab::namesrv::BrokerLiveTable;
 use routelab::server::metrics::ServerMetrics;
 
@@ -20,6 +21,7 @@ fn exported() -> BTreeMap<String, String> {
     let bridge = render(&MetricsData {
         namesrvs: [("127.0.0.1:9876".to_owned(), NamesrvMetrics::default())].into(),
         history: Some(HistoryNumbers::default()),
+        backlog: Some(BacklogState::default()),
         ..MetricsData::default()
     });
     let server = ServerMetrics::default();
@@ -76,13 +78,16 @@ fn rules_and_dashboard_name_only_exported_metrics() {
             "the {file} names metrics RouteLab does not export: {unknown:?}"
         );
     }
-    // What the dashboard is for: heartbeat age per broker, NameServer latency, the routes' state.
+    // What the dashboard is for: heartbeat age per broker, NameServer latency, the routes' state,
+    // backlog per group.
     let dash = mentioned(DASHBOARD);
     for needed in [
         "routelab_namesrv_broker_heartbeat_age_seconds",
         "routelab_namesrv_request_duration_seconds_bucket",
         "routelab_bridge_namesrv_up",
         "routelab_alert_active",
+        "routelab_backlog",
+        "routelab_consumers_online",
     ] {
         assert!(dash.contains(needed), "the dashboard lacks {needed}");
     }
