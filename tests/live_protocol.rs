@@ -66,6 +66,7 @@ fn snapshot(seq: u64, views: Vec<NamesrvView>) -> ServerMessage {
         source: source(),
         namesrvs: views,
         alerts: Vec::new(),
+        consumers: None,
     })
 }
 
@@ -182,6 +183,7 @@ fn reducer_applies_a_snapshot_then_consecutive_updates() {
             sent_at_ms: 2_000,
             namesrvs: vec![delta],
             alerts: None,
+            consumers: None,
         }))
         .unwrap();
     assert_eq!(state.seq, 8);
@@ -206,6 +208,7 @@ fn reducer_refuses_gaps_updates_before_snapshots_unknown_namesrvs_and_other_vers
             sent_at_ms: 0,
             namesrvs: vec![delta.clone()],
             alerts: None,
+            consumers: None,
         })
     };
 
@@ -228,6 +231,7 @@ fn reducer_refuses_gaps_updates_before_snapshots_unknown_namesrvs_and_other_vers
         sent_at_ms: 0,
         namesrvs: vec![delta.clone(), other],
         alerts: None,
+        consumers: None,
     }));
     assert_eq!(
         refused,
@@ -268,6 +272,7 @@ fn idle_update_of_a_large_cluster_is_under_one_percent_of_its_snapshot() {
         sent_at_ms: 3_000,
         namesrvs: vec![delta],
         alerts: None,
+        consumers: None,
     }))
     .unwrap()
     .len();
@@ -313,6 +318,7 @@ fn an_update_with_refreshed_routes_round_trips_through_json() {
         sent_at_ms: 3_000,
         namesrvs: vec![delta],
         alerts: None,
+        consumers: None,
     });
     let json = serde_json::to_string(&msg).unwrap();
     assert!(
@@ -355,6 +361,7 @@ fn from_json_reads_what_the_tagged_reader_reads_and_names_unknown_types() {
             sent_at_ms: 900,
             namesrvs: vec![base.diff(&changed).unwrap()],
             alerts: None,
+            consumers: None,
         }),
     ];
     for message in messages {
@@ -372,4 +379,54 @@ fn from_json_reads_what_the_tagged_reader_reads_and_names_unknown_types() {
     );
     assert!(ServerMessage::from_json(r#"{"seq":1}"#).is_err());
     assert!(ServerMessage::from_json("not json").is_err());
+}
+
+/// The consumer groups travel whole: absent from a snapshot until a broker poll ended, then in an
+/// update of their own (no NameServer delta), which a viewer applies as it is.
+#[test]
+fn consumers_come_whole_in_an_update() {
+    use routelab::live::consumers::{ConsumersView, GroupView, MemberView, QueueOffsets};
+    let mut state = LiveState::default();
+    state
+        .apply(snapshot(1, vec![NamesrvView::new("10.0.0.1:9876")]))
+        .unwrap();
+    assert_eq!(state.consumers, None);
+    let consumers = ConsumersView {
+        fetched_at_ms: 5_000,
+        brokers: Vec::new(),
+        groups: vec![GroupView {
+            group: "GID_a".into(),
+            members: vec![MemberView {
+                client_id: "10.0.0.9@1".into(),
+                client_addr: "10.0.0.9:50000".into(),
+                language: "JAVA".into(),
+                version: 395,
+            }],
+            consume_tps: 2.5,
+            consume_type: "CONSUME_PASSIVELY".into(),
+            message_model: "CLUSTERING".into(),
+            queues: vec![QueueOffsets {
+                topic: "T".into(),
+                broker_name: "broker-a".into(),
+                queue_id: 0,
+                broker_offset: 10,
+                consumer_offset: 4,
+                last_timestamp_ms: 0,
+            }],
+        }],
+    };
+    let text = serde_json::to_string(&ServerMessage::Update(Update {
+        seq: 2,
+        sent_at_ms: 5_001,
+        namesrvs: Vec::new(),
+        alerts: None,
+        consumers: Some(consumers.clone()),
+    }))
+    .unwrap();
+    assert!(text.contains(r#""consumers":{"fetched_at_ms":5000,"brokers":[],"groups":[{"group":"GID_a","members":[{"client_id":"10.0.0.9@1""#), "{text}");
+    state
+        .apply(ServerMessage::from_json(&text).unwrap())
+        .unwrap();
+    assert_eq!(state.consumers.as_ref(), Some(&consumers));
+    assert_eq!(state.consumers.unwrap().groups[0].backlog(), 6);
 }

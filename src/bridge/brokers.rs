@@ -1,6 +1,6 @@
 //! The broker poller: every `--broker-interval` it reads each broker group's consumer groups and
-//! speeds (read-only) for `/metrics` (`routelab_backlog`, `routelab_consumers_online`, the brokers'
-//! speeds). Which brokers and groups come from the NameServers' latest views
+//! speeds (read-only) for the live page (`consumers` in the protocol) and `/metrics`
+//! (`routelab_backlog`, `routelab_consumers_online`, the brokers' speeds). Which brokers and groups come from the NameServers' latest views
 //! ([`crate::live::backlog::targets`]). Brokers are asked `BROKER_CONCURRENCY` at a time, each on a
 //! connection of its own with the client's timeouts and a deadline for all its requests, so a
 //! broker that hangs delays only its own answers, and the NameServer polls never wait for a broker.
@@ -97,6 +97,7 @@ pub async fn run(
             groups,
             poll_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         };
+        hub.publish_consumers(state.view(now_ms()));
         metrics.set_backlog(state.clone());
     }
 }

@@ -57,6 +57,8 @@ struct Inner {
     next_id: u64,
     /// Turns published views into history records (it remembers what NameServers disagree on).
     recorder: Recorder,
+    /// The consumer groups the broker polls last read.
+    consumers: Option<crate::live::consumers::ConsumersView>,
     /// The alert rules' state, when this hub evaluates them.
     alerts: Option<Alerts>,
 }
@@ -98,6 +100,7 @@ impl Hub {
                 viewers: HashMap::new(),
                 next_id: 0,
                 recorder: Recorder::new(),
+                consumers: None,
                 alerts: None,
             }),
         }
@@ -139,6 +142,33 @@ impl Hub {
     /// worked out under the lock without copying the views.
     pub fn broker_targets(&self) -> (Vec<crate::live::backlog::BrokerTarget>, Vec<String>) {
         crate::live::backlog::targets(&self.lock().views)
+    }
+
+    /// Replaces the consumer groups (a broker poll ended) and sends them whole to every viewer.
+    /// Returns the new `seq`, or `None` when nothing changed.
+    pub fn publish_consumers(&self, view: crate::live::consumers::ConsumersView) -> Option<u64> {
+        let mut inner = self.lock();
+        if inner.consumers.as_ref() == Some(&view) {
+            return None;
+        }
+        inner.consumers = Some(view.clone());
+        inner.seq += 1;
+        let message = ServerMessage::Update(Update {
+            seq: inner.seq,
+            sent_at_ms: now_ms(),
+            namesrvs: Vec::new(),
+            alerts: None,
+            consumers: Some(view),
+        });
+        let seq = inner.seq;
+        let text = serde_json::to_string(&message).unwrap_or_default();
+        let out = Outgoing {
+            kind: MessageKind::Update,
+            text: text.into(),
+        };
+        let Inner { viewers, .. } = &mut *inner;
+        viewers.retain(|id, slot| self.offer(*id, slot, out.clone()));
+        Some(seq)
     }
 
     /// The alerts active now.
@@ -202,6 +232,7 @@ impl Hub {
             sent_at_ms: now,
             namesrvs: vec![delta],
             alerts: alerts_now,
+            consumers: None,
         });
         let seq = inner.seq;
         match serde_json::to_string(&message) {
@@ -265,6 +296,7 @@ impl Hub {
             source: self.source.clone(),
             namesrvs: inner.views.clone(),
             alerts: active_alerts(&inner),
+            consumers: inner.consumers.clone(),
         }
     }
 
@@ -286,6 +318,7 @@ impl Hub {
             source: self.source.clone(),
             namesrvs: inner.views.clone(),
             alerts: active_alerts(inner),
+            consumers: inner.consumers.clone(),
         });
         let text = serde_json::to_string(&message).unwrap_or_else(|e| {
             // Cannot happen with these types; an empty text makes the viewer resync.

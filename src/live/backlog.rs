@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::consumers::{BrokerSpeed, ConsumersView, GroupView, MemberView, QueueOffsets};
 use super::view::{NamesrvStatus, NamesrvView};
 use crate::model::broker_stats::{ConsumeStats, ConsumerConnection};
 
@@ -66,7 +67,12 @@ pub struct BrokerAnswers {
 /// `putTps`-style runtime values are `"12.5 11.0 10.2"` in Java (10 s, 1 min, 10 min windows) and
 /// a single number elsewhere: the first figure.
 pub fn first_figure(value: &str) -> Option<f64> {
-    value.split_whitespace().next()?.parse().ok()
+    value
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite())
 }
 
 /// Everything the last broker polls learnt.
@@ -113,6 +119,80 @@ impl BacklogState {
         ids.into_iter()
             .map(|(g, s)| (g.to_owned(), s.len()))
             .collect()
+    }
+
+    /// What the live page shows: every polled group with its members (each once), its queues in
+    /// `MessageQueue` order, and each broker's speeds.
+    pub fn view(&self, fetched_at_ms: u64) -> ConsumersView {
+        let tps = self.consume_tps();
+        let groups = self
+            .groups
+            .iter()
+            .map(|group| {
+                let mut view = GroupView {
+                    group: group.clone(),
+                    consume_tps: tps.get(group).copied().unwrap_or(0.0),
+                    ..GroupView::default()
+                };
+                for (_, answers) in self.brokers.values() {
+                    if let Some(cc) = answers.connections.get(group) {
+                        for c in &cc.connection_set {
+                            if !view.members.iter().any(|m| m.client_id == c.client_id) {
+                                view.members.push(MemberView {
+                                    client_id: c.client_id.clone(),
+                                    client_addr: c.client_addr.clone(),
+                                    language: c.language.clone(),
+                                    version: c.version,
+                                });
+                            }
+                        }
+                        view.consume_type.clone_from(&cc.consume_type);
+                        view.message_model.clone_from(&cc.message_model);
+                    }
+                    if let Some(stats) = answers.groups.get(group) {
+                        for (q, o) in &stats.offset_table.0 {
+                            view.queues.retain(|x| {
+                                (x.topic.as_str(), x.broker_name.as_str(), x.queue_id)
+                                    != (q.topic.as_str(), q.broker_name.as_str(), q.queue_id)
+                            });
+                            view.queues.push(QueueOffsets {
+                                topic: q.topic.clone(),
+                                broker_name: q.broker_name.clone(),
+                                queue_id: q.queue_id,
+                                broker_offset: o.broker_offset,
+                                consumer_offset: o.consumer_offset,
+                                last_timestamp_ms: o.last_timestamp,
+                            });
+                        }
+                    }
+                }
+                crate::sort::sort_by(&mut view.members, |a, b| a.client_id.cmp(&b.client_id));
+                crate::sort::sort_by(&mut view.queues, |a, b| {
+                    crate::consumer::compare(
+                        &crate::consumer::MessageQueue::new(&a.topic, &a.broker_name, a.queue_id),
+                        &crate::consumer::MessageQueue::new(&b.topic, &b.broker_name, b.queue_id),
+                    )
+                });
+                view
+            })
+            .collect();
+        let brokers = self
+            .brokers
+            .values()
+            .map(|(t, a)| BrokerSpeed {
+                broker_name: t.broker_name.clone(),
+                addr: t.addr.clone(),
+                error: a.error.clone(),
+                fetched_at_ms: a.fetched_at_ms,
+                put_tps: a.put_tps,
+                get_tps: a.get_tps,
+            })
+            .collect();
+        ConsumersView {
+            fetched_at_ms,
+            brokers,
+            groups,
+        }
     }
 
     /// Consume TPS per group, summed over brokers (`examineConsumeStats`).
@@ -260,5 +340,20 @@ mod tests {
             [("G1".to_owned(), 2), ("G2".to_owned(), 0)].into()
         );
         assert_eq!(state.consume_tps()["G1"], 3.5);
+        let view = state.view(99);
+        assert_eq!(view.groups.len(), 2);
+        let g1 = &view.groups[0];
+        let members: Vec<&str> = g1.members.iter().map(|m| m.client_id.as_str()).collect();
+        assert_eq!(members, ["1@a", "2@b"]);
+        // Both brokers reported broker x's queue T/0 (this test's stats name one broker): the last
+        // answer stands, as `putAll` into one map.
+        let queues: Vec<(&str, i32, i64)> = g1
+            .queues
+            .iter()
+            .map(|q| (q.topic.as_str(), q.queue_id, q.backlog()))
+            .collect();
+        assert_eq!(queues, [("%RETRY%G1", 0, 0), ("T", 0, 6), ("T", 1, 0)]);
+        assert_eq!(view.groups[1].members, []);
+        assert_eq!(view.brokers.len(), 2);
     }
 }

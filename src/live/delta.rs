@@ -201,6 +201,7 @@ mod tests {
             sent_at_ms: 2,
             namesrvs: vec![delta],
             alerts: None,
+            consumers: None,
         });
         let text = serde_json::to_string(&message).unwrap();
         assert!(

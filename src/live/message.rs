@@ -47,6 +47,10 @@ pub struct Snapshot {
     /// The alerts active now (absent: none, or a server without alerts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alerts: Vec<Alert>,
+    /// Consumer groups as the broker polls last read them (absent: not read yet, or a server
+    /// that does not read brokers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumers: Option<super::consumers::ConsumersView>,
 }
 
 /// Changes since the previous message.
@@ -59,6 +63,9 @@ pub struct Update {
     /// Every alert active now, when that changed (absent: as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alerts: Option<Vec<Alert>>,
+    /// The consumer groups, whole, when a broker poll ended (absent: as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumers: Option<super::consumers::ConsumersView>,
 }
 
 /// Server → viewer.

@@ -18,6 +18,7 @@
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
 //! - [`backlog`]: consumer groups and their backlog as the bridge reads them from the brokers.
+//! - [`consumers`]: [`consumers::ConsumersView`], the groups as the protocol carries them to the page.
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
 //! - [`fork`](mod@fork): [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
 //! - [`history`]: what changed, as the bridge's history records it ([`history::Recorder`]).
@@ -26,6 +27,7 @@
 pub mod alerts;
 pub mod backlog;
 pub mod compare;
+pub mod consumers;
 pub mod delta;
 pub mod fork;
 pub mod history;

@@ -57,6 +57,8 @@ pub struct LiveState {
     pub namesrvs: Vec<NamesrvView>,
     /// The alerts the server says are active.
     pub alerts: Vec<super::alerts::Alert>,
+    /// The consumer groups the server last read from the brokers.
+    pub consumers: Option<super::consumers::ConsumersView>,
 }
 
 impl LiveState {
@@ -72,6 +74,7 @@ impl LiveState {
                 self.server_time_ms = snapshot.sent_at_ms;
                 self.namesrvs = snapshot.namesrvs;
                 self.alerts = snapshot.alerts;
+                self.consumers = snapshot.consumers;
             }
             ServerMessage::Update(update) => {
                 if self.source.is_none() {
@@ -97,6 +100,9 @@ impl LiveState {
                 }
                 if let Some(alerts) = update.alerts {
                     self.alerts = alerts;
+                }
+                if let Some(consumers) = update.consumers {
+                    self.consumers = Some(consumers);
                 }
                 self.seq = update.seq;
                 self.server_time_ms = update.sent_at_ms;
