@@ -7,18 +7,7 @@ use std::fmt::Write as _;
 
 use crate::model::broker_stats::{ConsumeStats, ConsumerConnection};
 
-/// `MQVersion.getVersionDesc`: the name at a version's ordinal, the last name past the end.
-pub fn version_desc(version: i32) -> &'static str {
-    let mut names = include_str!("mq_versions.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'));
-    let last = "HIGHER_VERSION";
-    match usize::try_from(version) {
-        Ok(i) => names.nth(i).unwrap_or(last),
-        // A negative ordinal throws in Java; mqadmin would print nothing for the group.
-        Err(_) => "",
-    }
-}
+use crate::view::mq_version::desc as version_desc;
 
 /// `String.format("%-Ns", UtilAll.frontStringAtLeast(s, N))`.
 fn col(s: &str, n: usize) -> String {
@@ -115,18 +104,6 @@ pub fn broker_status(table: &BTreeMap<String, String>, addr: Option<&str>) -> St
 mod tests {
     use super::*;
     use crate::model::broker_stats::{Connection, SubscriptionData};
-
-    /// Ordinals from 4.9.8's enum: V3_0_0_SNAPSHOT is 0, V4_9_4_SNAPSHOT 400, V5_3_3 479, and anything
-    /// past the end is the last name.
-    #[test]
-    fn versions_by_ordinal() {
-        assert_eq!(version_desc(0), "V3_0_0_SNAPSHOT");
-        assert_eq!(version_desc(400), "V4_9_4_SNAPSHOT");
-        assert_eq!(version_desc(479), "V5_3_3");
-        assert_eq!(version_desc(611), "V5_9_9");
-        assert_eq!(version_desc(612), "HIGHER_VERSION");
-        assert_eq!(version_desc(100_000), "HIGHER_VERSION");
-    }
 
     fn connection() -> ConsumerConnection {
         ConsumerConnection {

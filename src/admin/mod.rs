@@ -12,7 +12,7 @@
 //! - [`backlog`]: the backlog commands against real brokers (topicStatus, consumerProgress,
 //!   consumerConnection, brokerStatus), their route from a NameServer.
 //! - [`backlog_format`]: the text of consumerProgress's group list, consumerConnection and
-//!   brokerStatus, and `MQVersion`'s names (`mq_versions.txt`).
+//!   brokerStatus.
 
 pub mod backlog;
 pub mod backlog_format;

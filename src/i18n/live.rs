@@ -227,4 +227,21 @@ phrases! {
     LOADING_MOMENT: "loading {time}…", "正在加载 {time}…";
     BACK_TO_LIVE: "Back to live", "回到实时";
     SCRUB: "drag to look at an earlier moment", "拖动以查看更早的时刻";
+
+    // Consumer groups, as the bridge reads them from the brokers.
+    CONSUMER_GROUPS: "Consumer groups", "消费者组";
+    CONSUMERS_READ_AGO: "read from the brokers {age} ago · backlog = broker offset − committed offset",
+        "{age} 前从 broker 读取 · 积压 = broker 位点 − 已提交位点";
+    CONSUMERS_NOT_YET: "no consumer data yet: the bridge reads the brokers every --broker-interval (never with --no-brokers)",
+        "尚无消费者数据：bridge 每隔 --broker-interval 读取一次 broker（--no-brokers 时不读取）";
+    CONSUMERS_LIVE_ONLY: "consumer groups are shown as they are now, not as they were",
+        "消费者组显示的是现在的状态，不是当时的状态";
+    NO_GROUPS: "no consumer group yet: a group appears with its first heartbeat (its topic %RETRY%<group>)",
+        "还没有消费者组：组在第一次心跳后出现（即它的 topic %RETRY%<group>）";
+    ONLINE_N: "{n} online", "{n} 个在线";
+    NOBODY_ONLINE: "no member online", "没有在线成员";
+    BROKER_SPEED: "{broker}: stores {put} msg/s, hands out {get} msg/s", "{broker}：每秒写入 {put} 条，每秒投递 {get} 条";
+    BROKER_NOT_READ: "{broker} ({addr}) not answering: {error}", "{broker}（{addr}）无应答：{error}";
+    QUEUE_OFFSETS_TITLE: "{queue}: broker offset {broker}, committed {committed}, backlog {backlog}",
+        "{queue}：broker 位点 {broker}，已提交 {committed}，积压 {backlog}";
 }

@@ -192,6 +192,8 @@ impl LiveData {
             server_time_ms: at_ms,
             namesrvs,
             alerts,
+            // Not in the history: the panel shows the live groups.
+            consumers: None,
         };
         self.past_derived = if live_tables {
             self.derived.clone()

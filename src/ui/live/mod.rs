@@ -7,12 +7,14 @@
 //! - [`socket`]: the WebSocket glue, the only code that touches the socket.
 //! - [`history`]: the timeline of the bridge's history and the past it shows.
 //! - [`alerts`]: the alerts the bridge says are active, with what to do.
-//! - [`header`], [`cluster`], [`route`], [`tables`], [`feed`]: the panels; [`page`] lays them out.
+//! - [`header`], [`cluster`], [`route`], [`tables`], [`feed`], [`consumers`]: the panels; [`page`]
+//!   lays them out.
 //! - [`connect`]: the simulator's "Live…" control.
 
 mod alerts;
 mod cluster;
 mod connect;
+mod consumers;
 pub mod data;
 mod feed;
 mod header;

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::alerts::LiveAlerts;
 use super::cluster::LiveCluster;
+use super::consumers::LiveConsumers;
 use super::feed::LiveFeed;
 use super::header::{LangToggle, LiveHeader};
 use super::history::LiveHistory;
@@ -72,6 +73,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
                 <LiveRoute store={store.clone()} />
                 <div class="side"><LiveFeed store={store.clone()} /></div>
             </div>
+            <LiveConsumers store={store.clone()} />
             <section class="panel bottom">
                 <nav class="tabs" role="tablist">
                     { for tabs.iter().map(|(t, label)| {

@@ -1,0 +1,120 @@
+//! The consumer groups the bridge read from the brokers: per group its members online, its consume
+//! rate and total backlog, and a bar per queue (broker offset − committed offset) with the
+//! workshop's test ids (`consumer-group`, `queue-backlog` with `data-group`, `data-broker`,
+//! `data-queue`, `data-backlog`); then each broker's speeds, or why it did not answer. Which member
+//! reads which queue is known only to the clients, so the bars here have no owner colour.
+
+use yew::prelude::*;
+
+use super::LiveProps;
+use crate::i18n::{consumers as w, live};
+use crate::live::consumers::{ConsumersView, GroupView};
+use crate::ui::{fmt_number, fmt_secs};
+
+/// A bar is full at the group's largest backlog, or at this many messages if that is less (as in
+/// the workshop's panel).
+const BAR_FULL_AT_LEAST: i64 = 20;
+
+#[component]
+pub fn LiveConsumers(props: &LiveProps) -> Html {
+    let lang = props.store.lang;
+    let data = props.store.data.borrow();
+    // Consumer groups are not in the history: they are always the live ones.
+    let consumers = data.state.consumers.as_ref();
+    let now = data.state.server_time_ms;
+    html! {
+        <section class="panel live-consumers" data-testid="live-consumers" aria-label={lang.t(live::CONSUMER_GROUPS)}>
+            <h2>{ lang.t(live::CONSUMER_GROUPS) }</h2>
+            { for data.past.is_some().then(|| html!{ <p class="hint">{ lang.t(live::CONSUMERS_LIVE_ONLY) }</p> }) }
+            { match consumers {
+                None => html!{ <p class="hint" data-testid="consumers-not-yet">{ lang.t(live::CONSUMERS_NOT_YET) }</p> },
+                Some(view) => body(view, now, lang),
+            } }
+        </section>
+    }
+}
+
+fn body(view: &ConsumersView, now: u64, lang: crate::i18n::Lang) -> Html {
+    let age = fmt_secs(now.saturating_sub(view.fetched_at_ms));
+    html! { <>
+        <p class="hint" data-testid="consumers-age">{ lang.fill(live::CONSUMERS_READ_AGO, &[("age", &age)]) }</p>
+        { if view.groups.is_empty() {
+            html!{ <p class="hint">{ lang.t(live::NO_GROUPS) }</p> }
+        } else {
+            html!{ <>{ for view.groups.iter().map(|g| group_card(g, lang)) }</> }
+        } }
+        <ul class="broker-speeds">
+            { for view.brokers.iter().map(|b| {
+                let text = match &b.error {
+                    Some(error) => lang.fill(live::BROKER_NOT_READ, &[("broker", &b.broker_name), ("addr", &b.addr), ("error", error)]),
+                    None => lang.fill(live::BROKER_SPEED, &[
+                        ("broker", &b.broker_name),
+                        ("put", &b.put_tps.map_or("–".into(), tps)),
+                        ("get", &b.get_tps.map_or("–".into(), tps)),
+                    ]),
+                };
+                html!{ <li class={classes!(b.error.is_some().then_some("bad"))} data-testid="broker-speed" data-broker={b.broker_name.clone()}>{ text }</li> }
+            }) }
+        </ul>
+    </> }
+}
+
+/// A rate with one decimal.
+fn tps(v: f64) -> String {
+    fmt_number((v * 10.0).round() / 10.0)
+}
+
+fn group_card(g: &GroupView, lang: crate::i18n::Lang) -> Html {
+    let backlog = g.backlog();
+    let most = g
+        .queues
+        .iter()
+        .map(|q| q.backlog())
+        .max()
+        .unwrap_or(0)
+        .max(BAR_FULL_AT_LEAST);
+    let online = if g.members.is_empty() {
+        lang.t(live::NOBODY_ONLINE).to_owned()
+    } else {
+        lang.fill(live::ONLINE_N, &[("n", &g.members.len().to_string())])
+    };
+    html! {
+        <div class="consumer-group" data-testid="consumer-group" data-group={g.group.clone()} data-online={g.members.len().to_string()}>
+            <div class="group-head">
+                <b>{ g.group.clone() }</b>
+                <span class={classes!("badge", g.members.is_empty().then_some("warn"))}>{ online }</span>
+                <span class={classes!("badge", (backlog >= BAR_FULL_AT_LEAST).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
+                <span class="badge">{ lang.fill(w::TPS_N, &[("n", &tps(g.consume_tps))]) }</span>
+            </div>
+            <ul class="members">
+                { for g.members.iter().map(|m| html!{
+                    <li class="member" data-testid={format!("consumer-{}", m.client_id)}>
+                        <span class="member-name">{ m.client_id.clone() }</span>
+                        <span class="queues">{ format!("{} · {} · {}", m.client_addr, m.language, crate::view::mq_version::desc(m.version)) }</span>
+                    </li>
+                }) }
+            </ul>
+            <div class="backlog">
+                { for g.queues.iter().map(|q| {
+                    let pct = q.backlog() * 100 / most;
+                    let queue = format!("{}/{}", q.broker_name, q.queue_id);
+                    let title = lang.fill(live::QUEUE_OFFSETS_TITLE, &[
+                        ("queue", &format!("{} {queue}", q.topic)),
+                        ("broker", &q.broker_offset.to_string()),
+                        ("committed", &q.consumer_offset.to_string()),
+                        ("backlog", &q.backlog().to_string()),
+                    ]);
+                    html! {
+                        <div class="queue-bar" data-testid="queue-backlog" data-group={g.group.clone()} data-topic={q.topic.clone()}
+                            data-broker={q.broker_name.clone()} data-queue={q.queue_id.to_string()}
+                            data-backlog={q.backlog().to_string()} {title}>
+                            <span class="q-name">{ format!("{} {queue}", q.topic) }</span>
+                            <span class="bar"><span class="fill" style={format!("width:{pct}%")}></span></span>
+                            <span class="n">{ q.backlog().to_string() }</span>
+                        </div>
+                    }
+                }) }
+            </div>
+        </div>
+    }
+}
