@@ -14,15 +14,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BROKER_BIN, startBroker } from './support/broker.mjs';
 import { freePort, waitFor } from './support/process.mjs';
 import { ROUTELAB, startNamesrv, stopNamesrv } from './support/namesrv.mjs';
 import { Connection } from './support/remoting.mjs';
+import { SHOTS, launchChromium } from './support/workshop.mjs';
 
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);
@@ -42,6 +43,8 @@ let broker;
 let producer;
 let bridge;
 let metricsUrl;
+let pageUrl;
+let chromium;
 const restore = [];
 
 // One sample of the bridge's /metrics, e.g. metric('routelab_backlog{group="G",topic="T"}').
@@ -99,6 +102,7 @@ before(async () => {
   assert.ok(existsSync(ROUTELAB), `${ROUTELAB} is missing: run cargo build (or set ROUTELAB_BIN)`);
   assert.ok(existsSync(BROKER_BIN), `${BROKER_BIN} is missing: run scripts/setup --peer (about 14 minutes, once)`);
   scratch = mkdtempSync(join(tmpdir(), 'routelab-alions-consumer-'));
+  mkdirSync(SHOTS, { recursive: true });
   ({ child: server, addr: nameSrv } = await startNamesrv(join(scratch, 'home')));
   broker = await startBroker({ namesrv: nameSrv, name: 'broker-backlog', dir: join(scratch, 'broker') });
   const conn = await Connection.open(broker.port);
@@ -127,8 +131,10 @@ before(async () => {
   // routelab bridge reading the same NameServer and, every second, the broker.
   const httpPort = await freePort();
   metricsUrl = `http://127.0.0.1:${httpPort}/metrics`;
+  pageUrl = `http://127.0.0.1:${httpPort}/`;
+  // The live page from the dist/ scripts/test built (the debug binary carries no dashboard).
   bridge = spawn(ROUTELAB, ['bridge', '--namesrv', nameSrv, '--listen', `127.0.0.1:${httpPort}`,
-    '--interval', '1s', '--broker-interval', '1s'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    '--interval', '1s', '--broker-interval', '1s', '--dist', resolve('dist')], { stdio: ['ignore', 'ignore', 'pipe'] });
   bridge.output = '';
   bridge.stderr.on('data', (d) => { bridge.output += d; });
   await waitFor(() => fetch(metricsUrl).then((r) => r.ok), () => `the bridge's /metrics; it said:\n${bridge.output}`);
@@ -139,6 +145,7 @@ before(async () => {
 });
 
 after(async () => {
+  await chromium?.close();
   await producer?.close();
   // ali-ons' internal producer (made with the first client, for consumers' send-backs) outlives them.
   await require('ali-ons').Producer.defaultProducer?.close();
@@ -228,6 +235,33 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     await waitFor(async () => (await metric(backlog)) === 6 && (await metric(online)) === 0,
       `${backlog} 6 and ${online} 0`);
     assert.equal(await metric(`routelab_broker_up{broker="${broker.name}",addr="${broker.addr}"}`), 1);
+
+    // The live page draws the same: the group, nobody online, a bar per queue whose backlogs add up.
+    chromium = await launchChromium(join(scratch, 'chromium'));
+    const page = await chromium.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(pageUrl, { waitUntil: 'load' });
+    const card = page.locator(`[data-testid=consumer-group][data-group="${GROUP}"]`);
+    await card.waitFor({ timeout: 30_000 });
+    await page.locator(`[data-testid=consumer-group][data-group="${GROUP}"][data-online="0"]`).waitFor({ timeout: 10_000 });
+    const bars = page.locator(`[data-testid=queue-backlog][data-group="${GROUP}"][data-topic="${TOPIC}"]`);
+    await waitFor(async () => {
+      const values = await bars.evaluateAll((els) => els.map((e) => Number(e.dataset.backlog)));
+      return values.length === 2 && values[0] + values[1] === 6;
+    }, 'two queue-backlog bars adding up to 6');
+    assert.deepEqual(await bars.evaluateAll((els) => els.map((e) => `${e.dataset.broker}/${e.dataset.queue}`)),
+      [`${broker.name}/0`, `${broker.name}/1`]);
+    assert.match(await page.textContent('[data-testid=live-consumers]'), /no member online/);
+    await page.locator('[data-testid=live-consumers]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'live-consumers-1280.png') });
+    await page.click('[data-testid=lang-toggle]');
+    assert.match(await page.textContent('[data-testid=live-consumers]'), /消费者组[\s\S]*没有在线成员/);
+    await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-zh.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-phone-zh.png') });
+    assert.deepEqual(errors, []);
 
     const offline = await admin('consumerProgress');
     assert.match(offline.stdout, new RegExp(`^${GROUP} +0 {7}OFFLINE {41}\\d+ +6$`, 'm'));
