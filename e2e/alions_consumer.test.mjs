@@ -134,7 +134,7 @@ before(async () => {
   pageUrl = `http://127.0.0.1:${httpPort}/`;
   // The live page from the dist/ scripts/test built (the debug binary carries no dashboard).
   bridge = spawn(ROUTELAB, ['bridge', '--namesrv', nameSrv, '--listen', `127.0.0.1:${httpPort}`,
-    '--interval', '1s', '--broker-interval', '1s', '--dist', resolve('dist')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    '--interval', '1s', '--broker-interval', '1s', '--backlog-grace', '2s', '--dist', resolve('dist')], { stdio: ['ignore', 'ignore', 'pipe'] });
   bridge.output = '';
   bridge.stderr.on('data', (d) => { bridge.output += d; });
   await waitFor(() => fetch(metricsUrl).then((r) => r.ok), () => `the bridge's /metrics; it said:\n${bridge.output}`);
@@ -254,6 +254,11 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     assert.deepEqual(await bars.evaluateAll((els) => els.map((e) => `${e.dataset.broker}/${e.dataset.queue}`)),
       [`${broker.name}/0`, `${broker.name}/1`]);
     assert.match(await page.textContent('[data-testid=live-consumers]'), /no member online/);
+    // Nobody reads it for longer than --backlog-grace: the bridge's alert, on the page and in /metrics.
+    const unread = page.locator(`[data-testid=alert][data-rule=backlog_unread][data-subject="${GROUP}"]`);
+    await unread.waitFor({ timeout: 15_000 });
+    assert.match(await unread.textContent(), /has messages waiting and no member online/);
+    assert.equal(await metric(`routelab_alert_active{rule="backlog_unread",subject="${GROUP}"}`), 1);
     await page.locator('[data-testid=live-consumers]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'live-consumers-1280.png') });
     await page.click('[data-testid=lang-toggle]');
@@ -268,6 +273,18 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     const gone = await admin('consumerConnection', '-g', GROUP);
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /CONSUMER_NOT_ONLINE, 206\): no member of GID_backlog is connected to broker broker-backlog/);
+
+    // A member comes back and reads what waited: the alert resolves, the backlog is gone.
+    const seen3 = [];
+    const c3 = await consumer('member-3', seen3);
+    try {
+      await waitFor(() => seen3.length >= 6, () => `member-3 reading the 6 waiting messages (read ${seen3.length})`, 40_000);
+      await waitFor(async () => (await metric(`routelab_alert_active{rule="backlog_unread",subject="${GROUP}"}`)) === undefined
+        && (await metric(backlog)) === 0, 'backlog_unread resolved and the backlog read');
+      await unread.waitFor({ state: 'detached', timeout: 15_000 });
+    } finally {
+      await c3.close();
+    }
   } finally {
     if (c2Open) await c2.close();
     if (c1Open) await c1.close();

@@ -66,6 +66,11 @@ pub struct BridgeArgs {
     /// Ask only the NameServers, never a broker.
     #[arg(long)]
     pub no_brokers: bool,
+    /// A consumer group's backlog growing this long while members are online, or waiting this
+    /// long with no member online, raises backlog_growing / backlog_unread. A group whose backlog
+    /// stays put (no traffic) never does.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
+    pub backlog_grace: Duration,
 }
 
 /// Everything the bridge needs, validated.
@@ -94,6 +99,8 @@ pub struct BridgeConfig {
     pub webhook: Option<super::webhook::Webhook>,
     /// `--broker-interval`; `None` with `--no-brokers`.
     pub broker_interval: Option<Duration>,
+    /// `--backlog-grace`.
+    pub backlog_grace: Duration,
 }
 
 impl BridgeConfig {
@@ -114,6 +121,7 @@ impl BridgeConfig {
             gone_grace: Duration::from_secs(60),
             webhook: None,
             broker_interval: Some(Duration::from_secs(10)),
+            backlog_grace: Duration::from_secs(300),
         }
     }
 }
@@ -153,6 +161,7 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
                 .map(super::webhook::Webhook::parse)
                 .transpose()?,
             broker_interval: (!args.no_brokers).then_some(args.broker_interval),
+            backlog_grace: args.backlog_grace,
         })
     }
 }

@@ -152,12 +152,32 @@ impl Hub {
             return None;
         }
         inner.consumers = Some(view.clone());
+        let now = now_ms();
+        // The consumer rules (backlog growing, nobody reading) fire and resolve here.
+        let mut alerts_now = None;
+        let Inner { views, alerts, .. } = &mut *inner;
+        if let Some(alerts) = alerts {
+            alerts.observe_consumers(&view, now);
+            let events = alerts.evaluate(views, now);
+            if !events.is_empty() {
+                if let Some(history) = &self.history {
+                    history.record(events.iter().map(|e| Record::of_alert(e, now)).collect());
+                }
+                log_alerts(&events);
+                if let Some(tx) = &self.alert_events {
+                    for e in events {
+                        let _ = tx.send(e);
+                    }
+                }
+                alerts_now = Some(alerts.active().cloned().collect());
+            }
+        }
         inner.seq += 1;
         let message = ServerMessage::Update(Update {
             seq: inner.seq,
-            sent_at_ms: now_ms(),
+            sent_at_ms: now,
             namesrvs: Vec::new(),
-            alerts: None,
+            alerts: alerts_now,
             consumers: Some(view),
         });
         let seq = inner.seq;

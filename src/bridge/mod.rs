@@ -129,6 +129,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
     let alerts = crate::live::alerts::AlertConfig {
         gone_grace_ms: u64::try_from(config.gone_grace.as_millis()).unwrap_or(u64::MAX),
         interval_ms: u64::try_from(config.interval.as_millis()).unwrap_or(u64::MAX),
+        backlog_grace_ms: u64::try_from(config.backlog_grace.as_millis()).unwrap_or(u64::MAX),
         ..Default::default()
     };
     let hub = Arc::new(

@@ -186,6 +186,14 @@ phrases! {
     ALERT_FLAPPING_DO: "Look for a heartbeat thread that stalls (long GC pauses, a busy broker) and check that scanNotActiveBrokerInterval is well below brokerChannelExpiredTime (120 s).",
         "检查心跳线程是否卡住（长时间 GC、broker 过忙），并确认 scanNotActiveBrokerInterval 远小于 brokerChannelExpiredTime（120 秒）。";
     /// A rule this page does not know (a newer bridge): its name and the bridge's own words.
+    ALERT_BACKLOG_GROWING: "consumer group {subject} falls behind: its backlog keeps growing while members are online",
+        "消费者组 {subject} 跟不上：成员在线，积压却一直在增长";
+    ALERT_BACKLOG_GROWING_DO: "Its members consume slower than producers send: check their consume time and errors (consumerProgress), and add members up to the topic's read queues.",
+        "成员消费慢于生产：检查它们的消费耗时和错误（consumerProgress），并增加成员，最多到 topic 的读队列数。";
+    ALERT_BACKLOG_UNREAD: "consumer group {subject} has messages waiting and no member online",
+        "消费者组 {subject} 有消息在等待，却没有在线成员";
+    ALERT_BACKLOG_UNREAD_DO: "Start its consumers; consumerConnection lists who is connected.",
+        "启动它的消费者；consumerConnection 会列出已连接的成员。";
     ALERT_OTHER: "{rule} on {subject}", "{subject} 的 {rule}";
 
     // The history's records (`routelab history`, the live page's timeline), in the feed's words.

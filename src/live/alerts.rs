@@ -13,12 +13,15 @@
 //! - `namesrv_unreachable`: the last poll of a NameServer failed.
 //! - `broker_flapping`: a broker gone and back 3 times in 10 minutes, the symptom of a heartbeat
 //!   thread that stalls or a scan interval set against the expiry.
+//! - `backlog_growing`, `backlog_unread`: a consumer group falling behind while its members are
+//!   online, or with a backlog and nobody online, for `--backlog-grace` (the `backlog` module).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
 use super::compare::{brokers_in_disagreement, has_data, members, topics_in_disagreement};
+use super::consumers::ConsumersView;
 use super::view::{NamesrvStatus, NamesrvView};
 use crate::i18n::{live, Lang, Phrase};
 use crate::model::perm::is_writeable;
@@ -63,6 +66,8 @@ pub struct AlertConfig {
     pub flap_window_ms: u64,
     /// A broker gone this long is forgotten (its `broker_gone` resolves): it was decommissioned.
     pub forget_gone_after_ms: u64,
+    /// `--backlog-grace`: how long a backlog may grow, or wait unread, before its alert.
+    pub backlog_grace_ms: u64,
 }
 
 impl Default for AlertConfig {
@@ -73,6 +78,7 @@ impl Default for AlertConfig {
             flap_count: 3,
             flap_window_ms: 600_000,
             forget_gone_after_ms: 24 * 3_600_000,
+            backlog_grace_ms: 300_000,
         }
     }
 }
@@ -93,6 +99,8 @@ pub struct Alerts {
     /// What only the tables decide, kept until they change ([`Alerts::views_changed`]): comparing
     /// every route of a large cluster on every poll would cost more than the poll.
     cache: Option<Tables>,
+    /// The consumer rules' memory ([`Alerts::observe_consumers`]).
+    backlog: backlog::BacklogWatch,
 }
 
 /// The findings that depend on the tables alone.
@@ -126,9 +134,15 @@ impl Alerts {
         self.cache = None;
     }
 
+    /// Takes what a broker poll read; the next [`Alerts::evaluate`] applies the consumer rules.
+    pub fn observe_consumers(&mut self, view: &ConsumersView, now_ms: u64) {
+        self.backlog
+            .observe(view, self.config.backlog_grace_ms, now_ms);
+    }
+
     /// Evaluates every rule on the views at `now_ms`; returns what fired and what resolved.
     pub fn evaluate(&mut self, views: &[NamesrvView], now_ms: u64) -> Vec<AlertEvent> {
-        let mut holding = Holding::new();
+        let mut holding = self.backlog.holding.clone();
         self.unreachable(views, now_ms, &mut holding);
         let with_data: Vec<&NamesrvView> = views.iter().filter(|v| has_data(v)).collect();
         if !with_data.is_empty() {
@@ -427,6 +441,8 @@ pub fn words_in(rule: &str, subject: &str, lang: Lang) -> (String, Option<&'stat
         ("namesrv_disagree", _) => said(live::ALERT_DISAGREE_ROUTES, live::ALERT_DISAGREE_DO),
         ("namesrv_unreachable", _) => said(live::ALERT_UNREACHABLE, live::ALERT_UNREACHABLE_DO),
         ("broker_flapping", _) => said(live::ALERT_FLAPPING, live::ALERT_FLAPPING_DO),
+        ("backlog_growing", _) => said(live::ALERT_BACKLOG_GROWING, live::ALERT_BACKLOG_GROWING_DO),
+        ("backlog_unread", _) => said(live::ALERT_BACKLOG_UNREAD, live::ALERT_BACKLOG_UNREAD_DO),
         (rule, subject) => (
             lang.fill(live::ALERT_OTHER, &[("rule", rule), ("subject", subject)]),
             None,
@@ -455,5 +471,6 @@ fn writable_queues(route: &TopicRouteData) -> i64 {
         .sum()
 }
 
+mod backlog;
 #[cfg(test)]
 mod tests;

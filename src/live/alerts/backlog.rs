@@ -1,0 +1,226 @@
+//! The consumer rules, on what the bridge's broker polls read ([`ConsumersView`]):
+//! - `backlog_growing`: a group's backlog has kept growing for `--backlog-grace` (5 min) while
+//!   members are online: they consume slower than producers send. It must stay above where it
+//!   started and still be rising (a rise within the last half grace): a backlog that comes back
+//!   down, or stays put for half the grace (an idle group, or members that keep pace again),
+//!   starts the count again, so an idle group never fires.
+//! - `backlog_unread`: a group has a backlog and no member online for `--backlog-grace`: nobody
+//!   will read those messages until a consumer starts.
+//!
+//! Which member owns which queue is known only to the clients (mqadmin asks each of them), so a
+//! queue that no member owns is not a rule here.
+
+use std::collections::BTreeMap;
+
+use super::Holding;
+use crate::live::consumers::ConsumersView;
+
+/// A group's growth: since when, from what backlog, and its last rise (value, when).
+#[derive(Clone, Copy, Debug)]
+struct Growth {
+    since: u64,
+    base: i64,
+    last: i64,
+    rose_at: u64,
+}
+
+/// Per group: its growth, and since when nobody reads it.
+#[derive(Debug, Default)]
+pub(super) struct BacklogWatch {
+    growth: BTreeMap<String, Growth>,
+    unread_since: BTreeMap<String, u64>,
+    /// The conditions holding after the last broker poll, merged into every evaluation.
+    pub(super) holding: Holding,
+}
+
+impl BacklogWatch {
+    /// Takes a broker poll's groups at `now_ms`.
+    pub(super) fn observe(&mut self, view: &ConsumersView, grace_ms: u64, now_ms: u64) {
+        let mut holding = Holding::new();
+        let mut growth = BTreeMap::new();
+        let mut unread = BTreeMap::new();
+        for g in &view.groups {
+            let backlog = g.backlog();
+            let online = g.members.len();
+            if backlog > 0 && online > 0 {
+                let fresh = Growth {
+                    since: now_ms,
+                    base: backlog,
+                    last: backlog,
+                    rose_at: now_ms,
+                };
+                let mut gr = match self.growth.get(&g.group) {
+                    // Back to (or below) where it started, or flat for half the grace: again
+                    // from here.
+                    Some(gr)
+                        if backlog > gr.base
+                            && now_ms.saturating_sub(gr.rose_at) <= grace_ms / 2 =>
+                    {
+                        *gr
+                    }
+                    _ => fresh,
+                };
+                if backlog > gr.last {
+                    gr.rose_at = now_ms;
+                }
+                gr.last = backlog;
+                growth.insert(g.group.clone(), gr);
+                let (since, base) = (gr.since, gr.base);
+                if backlog > base && now_ms.saturating_sub(since) >= grace_ms {
+                    holding.insert(
+                        ("backlog_growing".to_owned(), g.group.clone()),
+                        (
+                            since,
+                            format!(
+                                "consumer group {} falls behind: its backlog grew from {base} to {backlog} messages with {online} member(s) online",
+                                g.group
+                            ),
+                            format!(
+                                "its members consume slower than producers send: check their consume time and errors \
+                                 (mqadmin consumerProgress -g {}), and add members up to the topic's read queues",
+                                g.group
+                            ),
+                        ),
+                    );
+                }
+            }
+            if backlog > 0 && online == 0 {
+                let since = self.unread_since.get(&g.group).copied().unwrap_or(now_ms);
+                unread.insert(g.group.clone(), since);
+                if now_ms.saturating_sub(since) >= grace_ms {
+                    holding.insert(
+                        ("backlog_unread".to_owned(), g.group.clone()),
+                        (
+                            since,
+                            format!(
+                                "consumer group {} has {backlog} messages waiting and no member online",
+                                g.group
+                            ),
+                            format!(
+                                "start its consumers; mqadmin consumerConnection -g {} lists who is connected",
+                                g.group
+                            ),
+                        ),
+                    );
+                }
+            }
+        }
+        self.growth = growth;
+        self.unread_since = unread;
+        self.holding = holding;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::live::alerts::{AlertConfig, AlertEvent, Alerts};
+    use crate::live::consumers::{ConsumersView, GroupView, MemberView, QueueOffsets};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    const GRACE: u64 = 10_000;
+
+    fn view(groups: &[(&str, usize, i64)]) -> ConsumersView {
+        ConsumersView {
+            fetched_at_ms: 0,
+            brokers: Vec::new(),
+            groups: groups
+                .iter()
+                .map(|&(group, online, backlog)| GroupView {
+                    group: group.into(),
+                    members: (0..online)
+                        .map(|i| MemberView {
+                            client_id: format!("10.0.0.{i}@x"),
+                            ..MemberView::default()
+                        })
+                        .collect(),
+                    queues: vec![QueueOffsets {
+                        topic: "T".into(),
+                        broker_name: "b".into(),
+                        queue_id: 0,
+                        broker_offset: 100 + backlog,
+                        consumer_offset: 100,
+                        last_timestamp_ms: 0,
+                    }],
+                    ..GroupView::default()
+                })
+                .collect(),
+        }
+    }
+
+    /// Feeds one poll; returns what fired (rule, subject) and what resolved.
+    fn poll(a: &mut Alerts, groups: &[(&str, usize, i64)], t: u64) -> (Vec<String>, Vec<String>) {
+        a.observe_consumers(&view(groups), t);
+        let (mut fired, mut resolved) = (Vec::new(), Vec::new());
+        for e in a.evaluate(&[], t) {
+            match e {
+                AlertEvent::Fired(al) => fired.push(format!("{} {}", al.rule, al.subject)),
+                AlertEvent::Resolved { alert, .. } => {
+                    resolved.push(format!("{} {}", alert.rule, alert.subject))
+                }
+            }
+        }
+        (fired, resolved)
+    }
+
+    fn alerts() -> Alerts {
+        Alerts::new(AlertConfig {
+            backlog_grace_ms: GRACE,
+            ..AlertConfig::default()
+        })
+    }
+
+    /// A growing backlog with members online fires once it has grown for the grace, and resolves
+    /// when it comes back down; a backlog that stays put (an idle group) never fires.
+    #[test]
+    fn backlog_growing_needs_growth_for_the_grace() {
+        let mut a = alerts();
+        let none = (vec![], vec![]);
+        assert_eq!(poll(&mut a, &[("G", 2, 5), ("Idle", 1, 40)], 0), none);
+        assert_eq!(poll(&mut a, &[("G", 2, 9), ("Idle", 1, 40)], 5_000), none);
+        let fired = poll(&mut a, &[("G", 2, 12), ("Idle", 1, 40)], 10_000);
+        assert_eq!(fired, (vec!["backlog_growing G".to_owned()], vec![]));
+        let alert = a.active().next().unwrap();
+        assert_eq!(alert.since_ms, 0);
+        assert!(
+            alert
+                .summary
+                .contains("grew from 5 to 12 messages with 2 member(s) online"),
+            "{}",
+            alert.summary
+        );
+        // Caught up below where it started: resolved, and the count starts again.
+        assert_eq!(
+            poll(&mut a, &[("G", 2, 3), ("Idle", 1, 40)], 15_000),
+            (vec![], vec!["backlog_growing G".to_owned()])
+        );
+        assert_eq!(poll(&mut a, &[("G", 2, 8), ("Idle", 1, 40)], 20_000), none);
+        assert_eq!(
+            poll(&mut a, &[("G", 2, 8), ("Idle", 1, 40)], 60_000),
+            none,
+            "growth stopped at 8"
+        );
+    }
+
+    /// A backlog with nobody online fires after the grace and resolves when a member comes back
+    /// (or the backlog is gone); an empty group with nobody online never fires.
+    #[test]
+    fn backlog_unread_after_the_grace() {
+        let mut a = alerts();
+        assert_eq!(
+            poll(&mut a, &[("G", 0, 6), ("Empty", 0, 0)], 0),
+            (vec![], vec![])
+        );
+        let fired = poll(&mut a, &[("G", 0, 6), ("Empty", 0, 0)], GRACE);
+        assert_eq!(fired, (vec!["backlog_unread G".to_owned()], vec![]));
+        assert_eq!(
+            poll(&mut a, &[("G", 1, 6)], GRACE + 1_000),
+            (vec![], vec!["backlog_unread G".to_owned()])
+        );
+        // Gone again: the grace counts from now.
+        assert_eq!(
+            poll(&mut a, &[("G", 0, 6)], GRACE + 2_000),
+            (vec![], vec![])
+        );
+    }
+}
