@@ -134,7 +134,8 @@ before(async () => {
   pageUrl = `http://127.0.0.1:${httpPort}/`;
   // The live page from the dist/ scripts/test built (the debug binary carries no dashboard).
   bridge = spawn(ROUTELAB, ['bridge', '--namesrv', nameSrv, '--listen', `127.0.0.1:${httpPort}`,
-    '--interval', '1s', '--broker-interval', '1s', '--backlog-grace', '2s', '--dist', resolve('dist')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    '--interval', '1s', '--broker-interval', '1s', '--backlog-grace', '2s', '--dist', resolve('dist'),
+    '--history', join(scratch, 'history.sqlite3')], { stdio: ['ignore', 'ignore', 'pipe'] });
   bridge.output = '';
   bridge.stderr.on('data', (d) => { bridge.output += d; });
   await waitFor(() => fetch(metricsUrl).then((r) => r.ok), () => `the bridge's /metrics; it said:\n${bridge.output}`);
@@ -285,6 +286,18 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     } finally {
       await c3.close();
     }
+
+    // The history kept who joined and left, and the alert: `routelab history --group`.
+    const history = await waitFor(async () => {
+      const { stdout } = await run(ROUTELAB, ['history', '--db', join(scratch, 'history.sqlite3'), '--group', GROUP], { encoding: 'utf8' });
+      return /member-3 joined consumer group/.test(stdout) && /alert backlog_unread on GID_backlog resolved/.test(stdout) && stdout;
+    }, 'the history of the group');
+    for (const m of ['member-1', 'member-2']) {
+      assert.match(history, new RegExp(`@${m} joined consumer group ${GROUP} \\(127\\.0\\.0\\.1:\\d+\\)`), history);
+      assert.match(history, new RegExp(`@${m} left consumer group ${GROUP}`), history);
+    }
+    assert.match(history, /ALERT backlog_unread: consumer group GID_backlog has 6 messages waiting and no member online/, history);
+    assert.doesNotMatch(history, /topic|broker-backlog joined/, 'only the group\'s changes');
   } finally {
     if (c2Open) await c2.close();
     if (c1Open) await c1.close();

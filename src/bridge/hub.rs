@@ -151,8 +151,15 @@ impl Hub {
         if inner.consumers.as_ref() == Some(&view) {
             return None;
         }
-        inner.consumers = Some(view.clone());
+        let before = inner.consumers.replace(view.clone());
         let now = now_ms();
+        // Members joining and leaving, from the second poll on (the first is where knowledge starts).
+        if let (Some(history), Some(before)) = (&self.history, &before) {
+            let records = crate::live::consumers::changes(before, &view);
+            if !records.is_empty() {
+                history.record(records);
+            }
+        }
         // The consumer rules (backlog growing, nobody reading) fire and resolve here.
         let mut alerts_now = None;
         let Inner { views, alerts, .. } = &mut *inner;

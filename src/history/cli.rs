@@ -10,12 +10,14 @@ use super::store::{Query, Store};
 use crate::live::history::Record;
 
 /// Print what a bridge recorded: brokers appearing and leaving, topics and routes changing, perm,
-/// NameServers failing and recovering or disagreeing. Oldest first, newest last. Times are UTC.
+/// NameServers failing and recovering or disagreeing, consumer group members joining and leaving,
+/// alerts. Oldest first, newest last. Times are UTC.
 ///
 /// Examples:
 ///   routelab history --since 2h
 ///   routelab history --since 2026-12-03T03:00:00Z --until 2026-12-03T04:00:00Z --broker broker-a
 ///   routelab history --topic TopicTest --format json
+///   routelab history --group GID_orders
 #[derive(Clone, Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct HistoryCliArgs {
@@ -37,6 +39,9 @@ pub struct HistoryCliArgs {
     /// Only changes seen on this NameServer (host:port, as the bridge was given it).
     #[arg(long, value_name = "ADDR")]
     pub namesrv: Option<String>,
+    /// Only changes of this consumer group (members joining and leaving, its backlog alerts).
+    #[arg(long, value_name = "GROUP")]
+    pub group: Option<String>,
     /// text: one line per change; json: one JSON object per line (JSON Lines).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -119,6 +124,7 @@ pub fn query(args: &HistoryCliArgs, now_ms: u64) -> Result<Query, String> {
         namesrv: args.namesrv.clone(),
         topic: args.topic.clone(),
         broker: args.broker.clone(),
+        group: args.group.clone(),
     })
 }
 
@@ -167,6 +173,7 @@ mod tests {
             since: since.into(),
             until: until.map(Into::into),
             broker: None,
+            group: None,
             topic: None,
             namesrv: None,
             format: Format::Text,

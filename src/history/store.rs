@@ -85,6 +85,8 @@ pub struct Query {
     pub topic: Option<String>,
     /// A brokerName or address, matched through [`crate::live::history::Change::concerns_broker`].
     pub broker: Option<String>,
+    /// A consumer group, matched through [`crate::live::history::Change::concerns_group`].
+    pub group: Option<String>,
 }
 
 /// An open history.
@@ -285,7 +287,10 @@ impl Store {
                 Ok(r)
                     if q.broker
                         .as_deref()
-                        .is_none_or(|b| r.change.concerns_broker(b)) =>
+                        .is_none_or(|b| r.change.concerns_broker(b))
+                        && q.group
+                            .as_deref()
+                            .is_none_or(|g| r.change.concerns_group(g)) =>
                 {
                     out.push(r)
                 }

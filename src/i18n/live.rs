@@ -218,6 +218,8 @@ phrases! {
     H_DISAGREE_BROKER: "NameServers disagree on whether {addr} is listed", "各 NameServer 对是否列出 {addr} 不一致";
     H_AGREE_ROUTE: "NameServers agree again on the route of {topic}", "各 NameServer 对 {topic} 的路由重新一致";
     H_AGREE_BROKER: "NameServers agree again on whether {addr} is listed", "各 NameServer 对是否列出 {addr} 重新一致";
+    H_CONSUMER_JOINED: "{client} joined consumer group {group} ({addr})", "{client} 加入消费者组 {group}（{addr}）";
+    H_CONSUMER_LEFT: "{client} left consumer group {group}", "{client} 离开消费者组 {group}";
     H_ALERT_FIRED: "ALERT {rule}: {what}", "告警 {rule}：{what}";
     H_ALERT_RESOLVED: "alert {rule} on {subject} resolved", "{subject} 的告警 {rule} 已解除";
 

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::history::{Change, Record};
+
 /// Everything the last round of broker polls learnt.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ConsumersView {
@@ -85,5 +87,110 @@ impl QueueOffsets {
     /// What is left to read (never negative).
     pub fn backlog(&self) -> i64 {
         (self.broker_offset - self.consumer_offset).max(0)
+    }
+}
+
+/// What the history records between two broker polls: members that joined or left a group, seen
+/// at `after`'s time (they happened after `before`'s). A group absent from one side counts as
+/// having no member there.
+pub fn changes(before: &ConsumersView, after: &ConsumersView) -> Vec<Record> {
+    let members = |v: &ConsumersView| -> std::collections::BTreeMap<(String, String), String> {
+        v.groups
+            .iter()
+            .flat_map(|g| {
+                g.members.iter().map(|m| {
+                    (
+                        (g.group.clone(), m.client_id.clone()),
+                        m.client_addr.clone(),
+                    )
+                })
+            })
+            .collect()
+    };
+    let (was, now) = (members(before), members(after));
+    let record = |change| Record {
+        at_ms: after.fetched_at_ms,
+        since_ms: Some(before.fetched_at_ms),
+        namesrv: None,
+        change,
+    };
+    let mut out: Vec<Record> = was
+        .keys()
+        .filter(|k| !now.contains_key(*k))
+        .map(|(group, client_id)| {
+            record(Change::ConsumerLeft {
+                group: group.clone(),
+                client_id: client_id.clone(),
+            })
+        })
+        .collect();
+    out.extend(now.iter().filter(|(k, _)| !was.contains_key(*k)).map(
+        |((group, client_id), client_addr)| {
+            record(Change::ConsumerJoined {
+                group: group.clone(),
+                client_id: client_id.clone(),
+                client_addr: client_addr.clone(),
+            })
+        },
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn view(at: u64, groups: &[(&str, &[&str])]) -> ConsumersView {
+        ConsumersView {
+            fetched_at_ms: at,
+            brokers: Vec::new(),
+            groups: groups
+                .iter()
+                .map(|(g, ids)| GroupView {
+                    group: (*g).into(),
+                    members: ids
+                        .iter()
+                        .map(|id| MemberView {
+                            client_id: (*id).into(),
+                            client_addr: format!("{id}:1"),
+                            ..MemberView::default()
+                        })
+                        .collect(),
+                    ..GroupView::default()
+                })
+                .collect(),
+        }
+    }
+
+    /// Leaving first, then joining; a group that disappeared takes its members with it.
+    #[test]
+    fn members_joining_and_leaving() {
+        let before = view(10, &[("G", &["a", "b"]), ("H", &["c"])]);
+        let after = view(20, &[("G", &["b", "d"])]);
+        let got: Vec<(String, u64, Option<u64>)> = changes(&before, &after)
+            .into_iter()
+            .map(|r| (format!("{:?}", r.change), r.at_ms, r.since_ms))
+            .collect();
+        assert_eq!(got.len(), 3);
+        assert!(
+            got[0].0.contains("ConsumerLeft") && got[0].0.contains("\"a\""),
+            "{got:?}"
+        );
+        assert!(
+            got[1].0.contains("ConsumerLeft") && got[1].0.contains("\"c\""),
+            "{got:?}"
+        );
+        assert!(
+            got[2].0.contains("ConsumerJoined")
+                && got[2].0.contains("\"d\"")
+                && got[2].0.contains("d:1"),
+            "{got:?}"
+        );
+        assert!(got
+            .iter()
+            .all(|(_, at, since)| *at == 20 && *since == Some(10)));
+        assert!(changes(&after, &after).is_empty());
     }
 }

@@ -90,6 +90,15 @@ pub enum Change {
     DisagreementStarted(Disagreement),
     /// They agree on it again.
     DisagreementEnded(Disagreement),
+    /// A member of a consumer group is connected to its brokers (the bridge's broker polls).
+    ConsumerJoined {
+        group: String,
+        client_id: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        client_addr: String,
+    },
+    /// A member is no longer connected to any of its group's brokers.
+    ConsumerLeft { group: String, client_id: String },
     /// An alert began ([`super::alerts`]).
     AlertFired {
         rule: String,
@@ -196,6 +205,8 @@ impl Change {
             Change::NamesrvRecovered => "namesrv_recovered",
             Change::DisagreementStarted(_) => "disagreement_started",
             Change::DisagreementEnded(_) => "disagreement_ended",
+            Change::ConsumerJoined { .. } => "consumer_joined",
+            Change::ConsumerLeft { .. } => "consumer_left",
             Change::AlertFired { .. } => "alert_fired",
             Change::AlertResolved { .. } => "alert_resolved",
         }
@@ -217,6 +228,18 @@ impl Change {
                 Some(subject)
             }
             _ => None,
+        }
+    }
+
+    /// Whether it concerns consumer group `g`: `--group G`.
+    pub fn concerns_group(&self, g: &str) -> bool {
+        match self {
+            Change::ConsumerJoined { group, .. } | Change::ConsumerLeft { group, .. } => group == g,
+            Change::AlertFired { rule, subject, .. }
+            | Change::AlertResolved { rule, subject, .. } => {
+                rule.starts_with("backlog_") && subject == g
+            }
+            _ => false,
         }
     }
 

@@ -61,7 +61,10 @@ fn apply(view: &mut NamesrvView, r: &Record) {
         | Change::DisagreementStarted(_)
         | Change::DisagreementEnded(_)
         | Change::AlertFired { .. }
-        | Change::AlertResolved { .. } => {}
+        | Change::AlertResolved { .. }
+        // Consumer groups are not part of a NameServer's view.
+        | Change::ConsumerJoined { .. }
+        | Change::ConsumerLeft { .. } => {}
         Change::BrokerAppeared(b) => {
             let group = view
                 .cluster

@@ -152,6 +152,22 @@ impl Change {
                 live::H_ALERT_RESOLVED,
                 &[("rule", rule), ("subject", subject)],
             ),
+            Change::ConsumerJoined {
+                group,
+                client_id,
+                client_addr,
+            } => lang.fill(
+                live::H_CONSUMER_JOINED,
+                &[
+                    ("group", group),
+                    ("client", client_id),
+                    ("addr", client_addr),
+                ],
+            ),
+            Change::ConsumerLeft { group, client_id } => lang.fill(
+                live::H_CONSUMER_LEFT,
+                &[("group", group), ("client", client_id)],
+            ),
         }
     }
 }

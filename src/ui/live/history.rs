@@ -59,9 +59,10 @@ fn weight(tone: &str) -> u8 {
 /// The timeline's style class of a record's kind.
 fn tone(kind: &str) -> &'static str {
     match kind {
-        "broker_gone" | "alert_fired" | "topic_removed" => "bad",
+        "broker_gone" | "alert_fired" | "topic_removed" | "consumer_left" => "bad",
         "namesrv_failed" | "disagreement_started" => "warn",
-        "broker_appeared" | "namesrv_recovered" | "alert_resolved" | "disagreement_ended" => "good",
+        "broker_appeared" | "namesrv_recovered" | "alert_resolved" | "disagreement_ended"
+        | "consumer_joined" => "good",
         "recording_started" => "start",
         _ => "change",
     }
