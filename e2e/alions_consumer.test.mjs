@@ -189,6 +189,18 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     // The bridge reads the same from the broker: both members online.
     const online = `routelab_consumers_online{group="${GROUP}"}`;
     await waitFor(async () => (await metric(online)) === 2, () => `${online} 2; bridge:\n${bridge.output}`);
+    // The live page lists both members with the workshop's test ids.
+    chromium = await launchChromium(join(scratch, 'chromium'));
+    const page = await chromium.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(pageUrl, { waitUntil: 'load' });
+    const members = page.locator(`[data-testid^="node-consumer-"][data-group="${GROUP}"]`);
+    await waitFor(async () => (await members.count()) === 2, 'two members on the live page');
+    assert.deepEqual((await members.evaluateAll((els) => els.map((e) => e.dataset.testid.split('@')[1]))).sort(), ['member-1', 'member-2']);
+    await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-online.png') });
+
     const groups = await admin('consumerProgress');
     assert.equal(groups.code, 0, groups.stderr);
     assert.match(groups.stdout, new RegExp(`^${GROUP} +2 {7}V\\S+ +PUSH {3}CLUSTERING +\\d+ +\\d+$`, 'm'));
@@ -238,12 +250,7 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     assert.equal(await metric(`routelab_broker_up{broker="${broker.name}",addr="${broker.addr}"}`), 1);
 
     // The live page draws the same: the group, nobody online, a bar per queue whose backlogs add up.
-    chromium = await launchChromium(join(scratch, 'chromium'));
-    const page = await chromium.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(pageUrl, { waitUntil: 'load' });
     const card = page.locator(`[data-testid=consumer-group][data-group="${GROUP}"]`);
     await card.waitFor({ timeout: 30_000 });
     await page.locator(`[data-testid=consumer-group][data-group="${GROUP}"][data-online="0"]`).waitFor({ timeout: 10_000 });

@@ -1,7 +1,7 @@
 //! The consumer groups the bridge read from the brokers: per group its members online, its consume
 //! rate and total backlog, and a bar per queue (broker offset − committed offset) with the
-//! workshop's test ids (`consumer-group`, `queue-backlog` with `data-group`, `data-broker`,
-//! `data-queue`, `data-backlog`); then each broker's speeds, or why it did not answer. Which member
+//! workshop's test ids (`consumer-group`, `node-consumer-<clientId>` with `data-group`,
+//! `queue-backlog` with `data-group`, `data-broker`, `data-queue`, `data-backlog`); then each broker's speeds, or why it did not answer. Which member
 //! reads which queue is known only to the clients, so the bars here have no owner colour.
 
 use yew::prelude::*;
@@ -88,7 +88,7 @@ fn group_card(g: &GroupView, lang: crate::i18n::Lang) -> Html {
             </div>
             <ul class="members">
                 { for g.members.iter().map(|m| html!{
-                    <li class="member" data-testid={format!("consumer-{}", m.client_id)}>
+                    <li class="member" data-testid={format!("node-consumer-{}", m.client_id)} data-group={g.group.clone()} data-state="online">
                         <span class="member-name">{ m.client_id.clone() }</span>
                         <span class="queues">{ format!("{} · {} · {}", m.client_addr, m.language, crate::view::mq_version::desc(m.version)) }</span>
                     </li>
