@@ -114,6 +114,7 @@ fn snapshot(seq: u64, sent_at_ms: u64, namesrvs: Vec<NamesrvView>) -> String {
         },
         namesrvs,
         alerts: Vec::new(),
+        consumers: None,
     }))
     .unwrap()
 }
@@ -126,6 +127,7 @@ fn update(seq: u64, sent_at_ms: u64, old: &[NamesrvView], new: &[NamesrvView]) -
         sent_at_ms,
         namesrvs,
         alerts: None,
+        consumers: None,
     }))
     .unwrap()
 }

@@ -2,6 +2,7 @@
 //! exports (the families `routelab bridge` and `routelab namesrv` render on /metrics), and the rules
 //! cover every alert the bridge evaluates. `promtool check rules` / `promtool test rules` check the
 //! rules' syntax and behaviour (scripts/check-monitoring, run by scripts/test).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
