@@ -102,6 +102,14 @@ for (const b of bridge ?? []) {
   rows.push([`bridge idle update vs snapshot, ${b.server}`,
     `${fmt(b.idle_update_bytes, 0)} B of ${fmt(b.snapshot_bytes / 1000, 0)} KB = ${fmt(b.idle_ratio_pct, 3)} %`, '≤ 1 %', met(b.idle_ratio_pct <= 1)]);
 }
+const brokers = load('broker_poll.json');
+if (brokers) {
+  rows.push([`bridge broker round, ${brokers.brokers} brokers × ${fmt(brokers.topics, 0)} topics, ${brokers.groups} groups (synthetic brokers)`,
+    `${fmt(brokers.round_p50_ms, 0)} ms (max ${fmt(brokers.round_max_ms, 0)} ms), ${fmt(brokers.bytes_per_round / 1000, 0)} KB from the brokers`, 'within the 10 s interval', met(brokers.round_max_ms <= 10_000)]);
+  rows.push(['NameServer full refresh with broker polls on vs off (back to back)',
+    `${fmt(brokers.refresh_with_brokers_p50_ms, 0)} vs ${fmt(brokers.refresh_without_brokers_p50_ms, 0)} ms`, 'unchanged (≤ +10 %)',
+    met(brokers.refresh_with_brokers_p50_ms <= brokers.refresh_without_brokers_p50_ms * 1.1)]);
+}
 const history = load('history.json');
 if (history) {
   // What recording adds to the publication after a poll, against the full refresh it follows.
