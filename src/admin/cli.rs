@@ -16,11 +16,15 @@ use crate::view::mqadmin::ClusterLayout;
 /// the command, and defaults to $NAMESRV_ADDR). With several NameServers each one's output is
 /// headed `============ADDR============`. A NameServer that cannot be reached is reported on
 /// standard error with what to do; the others are still printed, and the exit code is 1.
+/// The backlog commands (topicStatus, consumerProgress, consumerConnection, brokerStatus) ask the
+/// brokers instead, found through the first NameServer that answers; a broker that does not
+/// answer is reported the same way.
 ///
 /// Examples:
 ///   routelab admin -n 127.0.0.1:9876 clusterList
 ///   routelab admin -n '127.0.0.1:9876;127.0.0.1:9877' topicRoute -t TopicTest
 ///   routelab admin topicRoute -t TopicTest -l -n 127.0.0.1:9876
+///   routelab admin -n 127.0.0.1:9876 consumerProgress -g GroupA
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment, arg_required_else_help = true)]
 pub struct AdminArgs {

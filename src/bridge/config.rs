@@ -59,8 +59,8 @@ pub struct BridgeArgs {
     pub webhook: Option<String>,
     /// Time between two polls of the brokers for consumer groups and backlog (read-only:
     /// GET_BROKER_RUNTIME_INFO, GET_CONSUME_STATS, GET_CONSUMER_CONNECTION_LIST to each broker
-    /// group's master, or a slave when it has none). Shown in /metrics as routelab_backlog,
-    /// routelab_consumers_online and the brokers' speeds.
+    /// group's master, or a slave when it has none). Shown on the live page (Consumer groups) and
+    /// in /metrics as routelab_backlog, routelab_consumers_online and the brokers' speeds.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval)]
     pub broker_interval: Duration,
     /// Ask only the NameServers, never a broker.
