@@ -58,6 +58,7 @@ fn route_request(ty: SerializeType) -> RemotingCommand {
         flag: 0,
         remark: None,
         ext_fields: ext(&[("topic", "TopicTest")]),
+        empty_ext_fields: false,
         serialize_type: ty,
     }
 }

@@ -35,6 +35,7 @@ fn command(ty: SerializeType) -> impl Strategy<Value = RemotingCommand> {
                 flag,
                 remark,
                 ext_fields,
+                empty_ext_fields: false,
                 serialize_type: ty,
             },
         )

@@ -70,6 +70,11 @@ pub struct RemotingCommand {
     pub remark: Option<String>,
     /// The custom header fields (spec §5.5).
     pub ext_fields: BTreeMap<String, String>,
+    /// With an empty `ext_fields`: the JSON header still carries `"extFields":{}`. Java writes that
+    /// for a response made with a custom header whose fields are all null (a master's
+    /// REGISTER_BROKER reply, GET_KV_CONFIG's "not found"); without a custom header it writes no
+    /// `extFields` at all. Read back as true only when the header had an empty `extFields`.
+    pub empty_ext_fields: bool,
     /// How this command was (or is to be) serialized.
     pub serialize_type: SerializeType,
 }

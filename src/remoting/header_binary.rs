@@ -199,6 +199,8 @@ pub fn decode(bytes: &[u8]) -> Result<RemotingCommand, FrameError> {
         flag,
         remark,
         ext_fields,
+        // The binary form has no "absent": an empty map is a length of 0 either way.
+        empty_ext_fields: false,
         serialize_type: SerializeType::RocketMq,
     })
 }

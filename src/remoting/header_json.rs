@@ -15,11 +15,12 @@ use super::command::{RemotingCommand, SerializeType};
 use super::frame::FrameError;
 
 /// extFields in the order Java's HashMap gives them.
-struct ExtFieldsOut<'a>(Vec<(&'a str, &'a str)>);
+struct ExtFieldsOut<'a>(Vec<(&'a str, &'a str)>, bool);
 
 impl ExtFieldsOut<'_> {
+    /// Left out: empty, and not a custom header's empty map ([`RemotingCommand::empty_ext_fields`]).
     fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_empty() && !self.1
     }
 }
 
@@ -70,7 +71,7 @@ pub fn encode(cmd: &RemotingCommand) -> Vec<u8> {
     };
     let out = JsonHeaderOut {
         code: cmd.code,
-        ext_fields: ExtFieldsOut(cmd.java_ext_fields()),
+        ext_fields: ExtFieldsOut(cmd.java_ext_fields(), cmd.empty_ext_fields),
         flag: cmd.flag,
         language,
         opaque: cmd.opaque,
@@ -107,6 +108,7 @@ pub fn decode(bytes: &[u8]) -> Result<RemotingCommand, FrameError> {
         }
     };
     let mut ext_fields = BTreeMap::new();
+    let had_ext_fields = raw.ext_fields.is_some();
     for (key, value) in raw.ext_fields.unwrap_or_default() {
         let text = match value {
             Value::Null => continue,
@@ -129,6 +131,7 @@ pub fn decode(bytes: &[u8]) -> Result<RemotingCommand, FrameError> {
         opaque: raw.opaque.unwrap_or_default(),
         flag: raw.flag.unwrap_or_default(),
         remark: raw.remark,
+        empty_ext_fields: had_ext_fields && ext_fields.is_empty(),
         ext_fields,
         serialize_type: SerializeType::Json,
     })

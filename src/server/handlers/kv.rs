@@ -24,7 +24,8 @@ pub fn get(routes: &RouteManager, req: &Req) -> Handled {
         Some(value) => Ok(req.ok_header(&GetKvConfigResponseHeader {
             value: Some(value.to_owned()),
         })),
-        None => Err(req.reply(
+        // Made with GetKVConfigResponseHeader, its value null: `"extFields":{}`.
+        None => Err(req.reply_with_empty_header(
             ResponseCode::QUERY_NOT_FOUND,
             Some(format!(
                 "No config item, Namespace: {} Key: {}",

@@ -82,6 +82,17 @@ impl Req<'_> {
     pub fn ok_header(&self, header: &impl CommandHeader) -> Frame {
         let mut f = self.ok();
         f.command.ext_fields = header.to_ext_fields();
+        // Java made it with a custom header: `"extFields":{}` when every field is null.
+        f.command.empty_ext_fields = f.command.ext_fields.is_empty();
+        f
+    }
+
+    /// A reply made with a custom header none of whose fields is set (Java's
+    /// `createResponseCommand(SomeHeader.class)` answered with only a code and remark): its JSON
+    /// header carries `"extFields":{}`.
+    pub fn reply_with_empty_header(&self, code: i32, remark: Option<String>) -> Frame {
+        let mut f = self.reply(code, remark);
+        f.command.empty_ext_fields = true;
         f
     }
 

@@ -1,0 +1,98 @@
+//! Reply headers as Java writes them (issue "the last wire edges"): a response Java makes with a
+//! custom header carries `"extFields":{}` even when none of the header's fields is set — a master's
+//! REGISTER_BROKER reply (RegisterBrokerResponseHeader, haServerAddr and masterAddr null) and
+//! GET_KV_CONFIG's "not found" (GetKVConfigResponseHeader, value null) — while a response made
+//! without one (GET_ROUTEINFO_BY_TOPIC's TOPIC_NOT_EXIST) has no `extFields` at all. Java 4.9.8 and
+//! 5.3.3 `DefaultRequestProcessor`, `RemotingCommand.makeCustomHeaderToNet`.
+#![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/ours.rs"]
+mod ours;
+#[path = "support/peer.rs"]
+mod peer;
+
+use ours::{Ours, PATIENCE};
+use routelab::namesrv::Profile;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Sends one frame with this JSON header and body; returns the reply's JSON header text.
+async fn reply_header(addr: &str, header: &str, body: &[u8]) -> String {
+    let h = header.as_bytes();
+    let mut out = Vec::new();
+    out.extend_from_slice(&((4 + h.len() + body.len()) as i32).to_be_bytes());
+    out.extend_from_slice(&(h.len() as u32).to_be_bytes());
+    out.extend_from_slice(h);
+    out.extend_from_slice(body);
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(&out).await.unwrap();
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        if buf.len() >= 8 {
+            let total = u32::from_be_bytes(buf[0..4].try_into().unwrap()) as usize;
+            let len = (u32::from_be_bytes(buf[4..8].try_into().unwrap()) & 0xff_ffff) as usize;
+            if buf.len() >= 4 + total {
+                return String::from_utf8(buf[8..8 + len].to_vec()).unwrap();
+            }
+        }
+        let n = tokio::time::timeout(PATIENCE, s.read(&mut chunk))
+            .await
+            .expect("an answer")
+            .unwrap();
+        assert!(n > 0, "closed without an answer");
+        buf.extend_from_slice(&chunk[..n]);
+    }
+}
+
+fn register(id: i64, addr: &str) -> String {
+    format!(
+        r#"{{"code":103,"extFields":{{"brokerName":"broker-a","brokerAddr":"{addr}","clusterName":"C","haServerAddr":"{addr}","brokerId":"{id}"}},"flag":0,"language":"JAVA","opaque":1,"serializeTypeCurrentRPC":"JSON","version":479}}"#
+    )
+}
+
+const BODY: &[u8] = br#"{"topicConfigSerializeWrapper":{"dataVersion":{"counter":1,"timestamp":1},"topicConfigTable":{"T":{"topicName":"T","readQueueNums":2,"writeQueueNums":2,"perm":6},"U":{"topicName":"U","readQueueNums":2,"writeQueueNums":2,"perm":6}}},"filterServerList":[]}"#;
+
+#[tokio::test]
+async fn a_masters_register_reply_carries_empty_ext_fields() {
+    for profile in [Profile::V4, Profile::V5] {
+        let ns = Ours::start(profile, |_| {}).await;
+        let master = reply_header(&ns.addr(), &register(0, "127.0.0.1:10911"), BODY).await;
+        assert!(master.contains(r#""code":0"#), "{profile:?}: {master}");
+        assert!(
+            master.contains(r#""extFields":{}"#),
+            "{profile:?}: {master}"
+        );
+        // A slave's reply names its master and the master's HA address.
+        let slave = reply_header(&ns.addr(), &register(1, "127.0.0.1:10921"), BODY).await;
+        assert!(
+            slave.contains(r#""masterAddr":"127.0.0.1:10911""#),
+            "{profile:?}: {slave}"
+        );
+        assert!(
+            slave.contains(r#""haServerAddr":"127.0.0.1:10911""#),
+            "{profile:?}: {slave}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn kv_not_found_carries_empty_ext_fields_and_a_missing_route_none() {
+    for profile in [Profile::V4, Profile::V5] {
+        let ns = Ours::start(profile, |_| {}).await;
+        let get = r#"{"code":101,"extFields":{"namespace":"NS","key":"nope"},"flag":0,"language":"JAVA","opaque":2,"serializeTypeCurrentRPC":"JSON","version":479}"#;
+        let h = reply_header(&ns.addr(), get, b"").await;
+        assert!(h.contains(r#""code":22"#), "{profile:?}: {h}");
+        assert!(h.contains(r#""extFields":{}"#), "{profile:?}: {h}");
+        assert!(
+            h.contains("No config item, Namespace: NS Key: nope"),
+            "{profile:?}: {h}"
+        );
+        let route = r#"{"code":105,"extFields":{"topic":"Nope"},"flag":0,"language":"JAVA","opaque":3,"serializeTypeCurrentRPC":"JSON","version":479}"#;
+        let h = reply_header(&ns.addr(), route, b"").await;
+        assert!(h.contains(r#""code":17"#), "{profile:?}: {h}");
+        assert!(!h.contains("extFields"), "{profile:?}: {h}");
+    }
+}
