@@ -2,7 +2,8 @@
 //! custom header carries `"extFields":{}` even when none of the header's fields is set — a master's
 //! REGISTER_BROKER reply (RegisterBrokerResponseHeader, haServerAddr and masterAddr null) and
 //! GET_KV_CONFIG's "not found" (GetKVConfigResponseHeader, value null) — while a response made
-//! without one (GET_ROUTEINFO_BY_TOPIC's TOPIC_NOT_EXIST) has no `extFields` at all. Java 4.9.8 and
+//! without one (GET_ROUTEINFO_BY_TOPIC's TOPIC_NOT_EXIST) has no `extFields` at all; and 5.x's
+//! GET_BROKER_MEMBER_GROUP reply keeps the remark `createResponseCommand` starts with. Java 4.9.8 and
 //! 5.3.3 `DefaultRequestProcessor`, `RemotingCommand.makeCustomHeaderToNet`.
 #![cfg(not(target_arch = "wasm32"))]
 // A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
@@ -95,4 +96,15 @@ async fn kv_not_found_carries_empty_ext_fields_and_a_missing_route_none() {
         assert!(h.contains(r#""code":17"#), "{profile:?}: {h}");
         assert!(!h.contains("extFields"), "{profile:?}: {h}");
     }
+}
+
+/// 5.3.3's `getBrokerMemberGroup` sets SUCCESS without clearing "not set any response code".
+#[tokio::test]
+async fn member_group_reply_keeps_javas_default_remark() {
+    let ns = Ours::start(Profile::V5, |_| {}).await;
+    let _ = reply_header(&ns.addr(), &register(0, "127.0.0.1:10911"), BODY).await;
+    let ask = r#"{"code":901,"extFields":{"clusterName":"C","brokerName":"broker-a"},"flag":0,"language":"JAVA","opaque":4,"serializeTypeCurrentRPC":"JSON","version":479}"#;
+    let h = reply_header(&ns.addr(), ask, b"").await;
+    assert!(h.contains(r#""code":0"#), "{h}");
+    assert!(h.contains(r#""remark":"not set any response code""#), "{h}");
 }

@@ -56,7 +56,11 @@ pub fn member_group(routes: &RouteManager, req: &Req) -> Handled {
     let body = routes
         .member_group_body(&cluster, &name)
         .map_err(|e| req.route_error(&e))?;
-    Ok(req.ok_body(body))
+    let mut reply = req.ok_body(body);
+    // 5.3.3's getBrokerMemberGroup sets the code but never clears the remark
+    // `createResponseCommand` starts with (the only handler that forgets).
+    reply.command.remark = Some("not set any response code".to_owned());
+    Ok(reply)
 }
 
 fn topic_list(routes: &RouteManager, req: &Req, list: &TopicListBuild) -> Frame {
