@@ -732,3 +732,43 @@ fn shared_channel_close_removes_the_first_broker_java_meets_4x() {
 fn shared_channel_close_removes_the_first_broker_java_meets_5x() {
     shared_channel_close_removes_the_first_broker_java_meets(Profile::V5);
 }
+
+/// 4.9.8's DataVersion has no `stateVersion` (fastjson drops it when the body is read), so a 4.x
+/// NameServer neither keeps nor returns one; 5.x returns what the broker sent.
+#[test]
+fn query_data_version_returns_state_version_only_under_5x() {
+    for (profile, kept) in [(Profile::V4, None), (Profile::V5, Some(7))] {
+        let mut rm = manager(profile);
+        reg(
+            &mut rm,
+            T0,
+            &on_channel(
+                broker_with(
+                    C1,
+                    BA,
+                    0,
+                    A_MASTER,
+                    state_version(1, 7),
+                    vec![
+                        routelab::model::TopicConfig::new("T1", 4, 4, 6),
+                        routelab::model::TopicConfig::new("T2", 4, 4, 6),
+                    ],
+                ),
+                1,
+            ),
+        );
+        let result = rm
+            .query_data_version(
+                T0 + 1_000,
+                &identity(C1, BA, 0, A_MASTER),
+                &state_version(1, 7),
+            )
+            .unwrap();
+        assert!(!result.changed, "{profile:?}");
+        assert_eq!(
+            result.name_server_data_version.map(|v| v.state_version),
+            Some(kept),
+            "{profile:?}"
+        );
+    }
+}

@@ -220,7 +220,11 @@ impl RouteManager {
             BrokerLiveInfo {
                 last_update_timestamp: now_ms,
                 heartbeat_timeout_millis: timeout,
-                data_version: wrapper.data_version.clone(),
+                // 4.9.8's DataVersion has no stateVersion: fastjson drops it when the body is read.
+                data_version: crate::model::DataVersion {
+                    state_version: wrapper.data_version.state_version.filter(|_| v5),
+                    ..wrapper.data_version.clone()
+                },
                 channel,
                 ha_server_addr: req.ha_server_addr.clone(),
             },
