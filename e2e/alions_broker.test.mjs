@@ -17,14 +17,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BROKER_BIN, startBroker } from './support/broker.mjs';
+import { javaStyleHeaders } from './support/alions.mjs';
+import { BROKER_BIN, createTopic, startBroker } from './support/broker.mjs';
 import { waitFor } from './support/process.mjs';
 import { ROUTELAB, startNamesrv, stopNamesrv } from './support/namesrv.mjs';
-import { Connection } from './support/remoting.mjs';
 
 const require = createRequire(import.meta.url);
 const TOPIC = 'AliOnsInterop';
-const UPDATE_AND_CREATE_TOPIC = 17;
 
 // ali-ons' periodic tasks sleep on timers that keep Node alive for up to one interval after close
 // (30 s by default); short intervals let the test process exit soon after the last test.
@@ -53,16 +52,7 @@ before(async () => {
   ({ child: server, addr: nameSrv } = await startNamesrv(join(scratch, 'home')));
   broker = await startBroker({ namesrv: nameSrv, name: 'broker-alions', dir: join(scratch, 'broker') });
   // The topic is created on the broker, which tells our NameServer.
-  const conn = await Connection.open(broker.port);
-  try {
-    const { header } = await conn.request(UPDATE_AND_CREATE_TOPIC, {
-      topic: TOPIC, defaultTopic: 'TBW102', readQueueNums: 2, writeQueueNums: 2, perm: 6,
-      topicFilterType: 'SINGLE_TAG', topicSysFlag: 0, order: false,
-    });
-    assert.equal(header.code, 0, `the broker refused the topic: ${header.remark}`);
-  } finally {
-    conn.close();
-  }
+  await createTopic(broker.port, TOPIC);
   const MQClientAPI = require('ali-ons/lib/mq_client_api');
   const api = new MQClientAPI({ nameSrv, httpclient: {}, logger, responseTimeout: 5000 });
   await api.ready();
@@ -125,14 +115,7 @@ test('ali-ons with Java-style headers sends through the real broker: SEND_OK', a
   const producer = await producerWithRoute('PID_routelab_javaheaders');
   // The workaround (see the top of this file), applied only now that the route is cached, so only
   // the broker sees it: the same header with the key Java sends and every ext value as a string.
-  const RemotingCommand = require('ali-ons/lib/protocol/command/remoting_command');
-  const original = RemotingCommand.prototype.buildHeader;
-  RemotingCommand.prototype.buildHeader = function javaStyleHeader() {
-    const header = JSON.parse(original.call(this).toString('utf8'));
-    header.extFields = Object.fromEntries(Object.entries(header.extFields ?? {}).map(([k, v]) => [k, String(v)]));
-    header.serializeTypeCurrentRPC = 'JSON';
-    return Buffer.from(JSON.stringify(header), 'utf8');
-  };
+  const undo = javaStyleHeaders();
   try {
     const result = await producer.send(new Message(TOPIC, 'TagA', 'hello from ali-ons via routelab namesrv'));
     assert.equal(result.sendStatus, 'SEND_OK', JSON.stringify(result));
@@ -142,6 +125,6 @@ test('ali-ons with Java-style headers sends through the real broker: SEND_OK', a
     assert.match(String(result.msgId), /^[0-9A-F]{32}$/i);
   } finally {
     await producer.close();
-    RemotingCommand.prototype.buildHeader = original;
+    undo();
   }
 });

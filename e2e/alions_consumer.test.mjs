@@ -19,17 +19,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { BROKER_BIN, startBroker } from './support/broker.mjs';
+import { heartbeatsWithExpressionType, javaStyleHeaders } from './support/alions.mjs';
+import { BROKER_BIN, createTopic, startBroker } from './support/broker.mjs';
 import { freePort, waitFor } from './support/process.mjs';
 import { ROUTELAB, startNamesrv, stopNamesrv } from './support/namesrv.mjs';
-import { Connection } from './support/remoting.mjs';
 import { SHOTS, launchChromium } from './support/workshop.mjs';
 
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);
 const TOPIC = 'BacklogTopic';
 const GROUP = 'GID_backlog';
-const UPDATE_AND_CREATE_TOPIC = 17;
 const SHORT_TIMERS = {
   pollNameServerInteval: 1000, heartbeatBrokerInterval: 1000, rebalanceInterval: 1000,
   persistConsumerOffsetInterval: 1000,
@@ -72,12 +71,6 @@ function progressOf(stdout, q) {
   return cols.slice(0, 3).map(Number);
 }
 
-function patch(object, name, wrap) {
-  const original = object[name];
-  object[name] = wrap(original);
-  restore.push(() => { object[name] = original; });
-}
-
 async function consumer(instanceName, seen) {
   const { Consumer } = require('ali-ons');
   const c = new Consumer({
@@ -105,29 +98,9 @@ before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   ({ child: server, addr: nameSrv } = await startNamesrv(join(scratch, 'home')));
   broker = await startBroker({ namesrv: nameSrv, name: 'broker-backlog', dir: join(scratch, 'broker') });
-  const conn = await Connection.open(broker.port);
-  try {
-    const { header } = await conn.request(UPDATE_AND_CREATE_TOPIC, {
-      topic: TOPIC, defaultTopic: 'TBW102', readQueueNums: 2, writeQueueNums: 2, perm: 6,
-      topicFilterType: 'SINGLE_TAG', topicSysFlag: 0, order: false,
-    });
-    assert.equal(header.code, 0, `the broker refused the topic: ${header.remark}`);
-  } finally {
-    conn.close();
-  }
+  await createTopic(broker.port, TOPIC);
   // The two workarounds for the strict broker (see the top of this file).
-  const RemotingCommand = require('ali-ons/lib/protocol/command/remoting_command');
-  patch(RemotingCommand.prototype, 'buildHeader', (original) => function javaStyleHeader() {
-    const header = JSON.parse(original.call(this).toString('utf8'));
-    header.extFields = Object.fromEntries(Object.entries(header.extFields ?? {}).map(([k, v]) => [k, String(v)]));
-    header.serializeTypeCurrentRPC = 'JSON';
-    return Buffer.from(JSON.stringify(header), 'utf8');
-  });
-  const MQClientAPI = require('ali-ons/lib/mq_client_api');
-  patch(MQClientAPI.prototype, 'sendHearbeat', (original) => function withExpressionType(addr, data, timeout) {
-    for (const c of data.consumerDataSet) for (const sd of c.subscriptionDataSet) sd.expressionType ??= 'TAG';
-    return original.call(this, addr, data, timeout);
-  });
+  restore.push(javaStyleHeaders(), heartbeatsWithExpressionType());
   // routelab bridge reading the same NameServer and, every second, the broker.
   const httpPort = await freePort();
   metricsUrl = `http://127.0.0.1:${httpPort}/metrics`;
@@ -272,8 +245,14 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     await page.click('[data-testid=lang-toggle]');
     assert.match(await page.textContent('[data-testid=live-consumers]'), /消费者组[\s\S]*没有在线成员/);
     await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-zh.png') });
+    await page.locator('[data-testid=live-consumers]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'live-consumers-1280-zh.png') });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-phone-zh.png') });
+    await page.click('[data-testid=lang-toggle]');
+    await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-phone.png') });
+    await page.setViewportSize({ width: 1500, height: 1000 });
+    await page.screenshot({ path: join(SHOTS, 'live-consumers-full.png'), fullPage: true });
     assert.deepEqual(errors, []);
 
     const offline = await admin('consumerProgress');

@@ -131,15 +131,19 @@ async fn recording_broker() -> (String, std::sync::Arc<std::sync::Mutex<Vec<i32>
     (addr, seen)
 }
 
-/// With brokers polled (the default), a broker is sent nothing but GET_BROKER_RUNTIME_INFO,
-/// GET_CONSUME_STATS and GET_CONSUMER_CONNECTION_LIST, and /metrics shows what it answered.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn brokers_are_only_read() {
+/// Our NameServer with `broker-a` a [`recording_broker`] (topics TopicTest and the retry topic of
+/// GID_a): the NameServer, the registration (dropping it unregisters), the broker's address and its
+/// log of codes.
+async fn registered_recording_broker() -> (
+    Ours,
+    peer::TestBroker,
+    String,
+    std::sync::Arc<std::sync::Mutex<Vec<i32>>>,
+) {
     let ns = Ours::start(Profile::V5, |_| {}).await;
-    let addr = ns.addr();
     let (broker_addr, seen) = recording_broker().await;
-    let _broker = register_broker(
-        &addr,
+    let broker = register_broker(
+        &ns.addr(),
         "DefaultCluster",
         "broker-a",
         0,
@@ -147,6 +151,15 @@ async fn brokers_are_only_read() {
         topics(&["TopicTest", "%RETRY%GID_a"]),
     )
     .await;
+    (ns, broker, broker_addr, seen)
+}
+
+/// With brokers polled (the default), a broker is sent nothing but GET_BROKER_RUNTIME_INFO,
+/// GET_CONSUME_STATS and GET_CONSUMER_CONNECTION_LIST, and /metrics shows what it answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn brokers_are_only_read() {
+    let (ns, _broker, broker_addr, seen) = registered_recording_broker().await;
+    let addr = ns.addr();
     let dist = ScratchDir::new("dist");
     let mut cfg = config(std::slice::from_ref(&addr), dist.path());
     cfg.broker_interval = Some(std::time::Duration::from_millis(200));
@@ -189,18 +202,8 @@ async fn brokers_are_only_read() {
 /// `--no-brokers`: no broker is ever asked, and /metrics has no broker families.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_brokers_asks_no_broker() {
-    let ns = Ours::start(Profile::V5, |_| {}).await;
+    let (ns, _broker, _, seen) = registered_recording_broker().await;
     let addr = ns.addr();
-    let (broker_addr, seen) = recording_broker().await;
-    let _broker = register_broker(
-        &addr,
-        "DefaultCluster",
-        "broker-a",
-        0,
-        &broker_addr,
-        topics(&["TopicTest", "%RETRY%GID_a"]),
-    )
-    .await;
     let dist = ScratchDir::new("dist");
     let mut cfg = config(std::slice::from_ref(&addr), dist.path());
     cfg.broker_interval = None;

@@ -13,23 +13,12 @@ mod ours;
 #[path = "support/peer.rs"]
 mod peer;
 
-use ours::{Ours, PATIENCE};
+use ours::{json_frame, Ours, PATIENCE};
 use peer::{register_broker, topics};
 use routelab::namesrv::Profile;
 use routelab::remoting::{frame, Frame, RemotingCommand, RequestCode, SerializeType};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-/// A frame with a hand-written JSON header.
-fn json_frame(header: &str, body: &[u8]) -> Vec<u8> {
-    let h = header.as_bytes();
-    let mut out = Vec::new();
-    out.extend_from_slice(&((4 + h.len() + body.len()) as i32).to_be_bytes());
-    out.extend_from_slice(&(h.len() as u32).to_be_bytes());
-    out.extend_from_slice(h);
-    out.extend_from_slice(body);
-    out
-}
 
 /// Writes `bytes` (then half-closes when `eof`), reads until the server closes or one frame is in.
 /// Returns the serialize-type byte and the frame, or `None` when the server closed without one.

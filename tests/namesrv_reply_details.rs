@@ -14,21 +14,15 @@ mod ours;
 #[path = "support/peer.rs"]
 mod peer;
 
-use ours::{Ours, PATIENCE};
+use ours::{json_frame, Ours, PATIENCE};
 use routelab::namesrv::Profile;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// Sends one frame with this JSON header and body; returns the reply's JSON header text.
 async fn reply_header(addr: &str, header: &str, body: &[u8]) -> String {
-    let h = header.as_bytes();
-    let mut out = Vec::new();
-    out.extend_from_slice(&((4 + h.len() + body.len()) as i32).to_be_bytes());
-    out.extend_from_slice(&(h.len() as u32).to_be_bytes());
-    out.extend_from_slice(h);
-    out.extend_from_slice(body);
     let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(&out).await.unwrap();
+    s.write_all(&json_frame(header, body)).await.unwrap();
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {

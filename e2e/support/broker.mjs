@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { Connection } from './remoting.mjs';
 
 export const BROKER_BIN = process.env.ROUTELAB_BROKER_BIN
   ?? join(process.env.ROUTELAB_PEER_DIR ?? join(homedir(), '.cache/routelab/peer'), 'bin/rocketmq-broker-rust');
@@ -127,4 +128,21 @@ async function startOnce({ namesrv, name, dir }) {
     await new Promise((r) => setTimeout(r, 50));
   }
   return broker;
+}
+
+const UPDATE_AND_CREATE_TOPIC = 17;
+
+// Creates `topic` (RW, `queues` read and write queues) on the broker listening on `port`, which
+// then registers it with its NameServers; throws with the broker's remark when it refuses.
+export async function createTopic(port, topic, queues = 2) {
+  const conn = await Connection.open(port);
+  try {
+    const { header } = await conn.request(UPDATE_AND_CREATE_TOPIC, {
+      topic, defaultTopic: 'TBW102', readQueueNums: queues, writeQueueNums: queues, perm: 6,
+      topicFilterType: 'SINGLE_TAG', topicSysFlag: 0, order: false,
+    });
+    if (header.code !== 0) throw new Error(`the broker refused the topic ${topic}: ${header.remark}`);
+  } finally {
+    conn.close();
+  }
 }

@@ -8,6 +8,7 @@
 //! connections), RouteLab takes the lowest broker id and the first group of the route, so two runs
 //! print the same.
 
+use crate::live::backlog::keep_last;
 use crate::model::broker_stats::{ConsumeStats, ConsumerConnection, QueueKey};
 use crate::model::{BrokerData, TopicRouteData};
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
@@ -58,33 +59,39 @@ impl Out {
     }
 }
 
-/// The route of `topic` from the first NameServer of `addrs` that answers; a NameServer that cannot
-/// be reached is reported and the next one tried.
-async fn route(
-    addrs: &[String],
-    topic: &str,
+/// What the first NameServer of `addrs` that answers says to `f`, with its address; each
+/// NameServer that does not answer is reported into `out` (with what to do) only if none does.
+async fn first_namesrv<'a, T>(
+    addrs: &'a [String],
     config: &ClientConfig,
     out: &mut Out,
-) -> Option<Option<TopicRouteData>> {
+    f: impl AsyncFn(&NamesrvClient) -> Result<T, ClientError>,
+) -> Option<(&'a str, T)> {
     let mut errors = Vec::new();
     for addr in addrs {
-        let result = match NamesrvClient::connect(addr, config.clone()).await {
-            Ok(client) => {
-                let r = client.route(topic).await;
-                client.close();
-                r
-            }
-            Err(e) => Err(e),
-        };
-        match result {
-            Ok(route) => return Some(route),
-            Err(e) => errors.push(format!("error: NameServer {addr}: {e}; is it running? If the address is wrong, fix -n (host:port, several separated by ';')")),
+        match ask(addr, config, &f).await {
+            Ok(v) => return Some((addr, v)),
+            Err(e) => errors.push(super::run::explain(addr, &e)),
         }
     }
     for e in errors {
         out.fail(e);
     }
     None
+}
+
+/// The route of `topic` from the first NameServer that answers (`None` inside: TOPIC_NOT_EXIST).
+async fn route(
+    addrs: &[String],
+    topic: &str,
+    config: &ClientConfig,
+    out: &mut Out,
+) -> Option<Option<TopicRouteData>> {
+    first_namesrv(addrs, config, out, async |c: &NamesrvClient| {
+        c.route(topic).await
+    })
+    .await
+    .map(|(_, route)| route)
 }
 
 /// One request to one broker, on a connection of its own.
@@ -144,26 +151,13 @@ pub async fn topic_status(addrs: &[String], topic: &str, config: &ClientConfig) 
         ));
         return out.report;
     }
-    dedup_queues(&mut rows, |r| (r.broker_name.clone(), r.queue_id));
+    keep_last(&mut rows, |r| (r.broker_name.clone(), r.queue_id));
     out.report.stdout = mqadmin_consumers::topic_status(topic, &rows);
     out.report
 }
 
-/// `putAll` into one map: a queue listed twice keeps its last answer.
-fn dedup_queues<R, K: PartialEq>(rows: &mut Vec<R>, key: impl Fn(&R) -> K) {
-    let mut i = 0;
-    while i < rows.len() {
-        let k = key(&rows[i]);
-        if rows[i + 1..].iter().any(|r| key(r) == k) {
-            rows.remove(i);
-        } else {
-            i += 1;
-        }
-    }
-}
-
-/// `examineConsumeStats(group)`: every broker of the group's retry route, merged. `None` when the
-/// route is missing or no broker answered (failures reported into `out` only when `report`).
+/// `examineConsumeStats(group)`: every broker of the group's retry route, merged (`putAll`); a broker
+/// that fails is reported into `out` only when `report`.
 async fn consume_stats(
     route: &TopicRouteData,
     group: &str,
@@ -189,7 +183,9 @@ async fn consume_stats(
             Err(_) => {}
         }
     }
-    dedup_queues(&mut merged.offset_table.0, |(q, _)| q.clone());
+    keep_last(&mut merged.offset_table.0, |(q, _)| {
+        (q.topic.clone(), q.broker_name.clone(), q.queue_id)
+    });
     merged
 }
 
@@ -277,29 +273,11 @@ pub async fn consumer_progress(addrs: &[String], group: &str, config: &ClientCon
 /// it (0, OFFLINE).
 pub async fn group_list(addrs: &[String], config: &ClientConfig) -> Report {
     let mut out = Out::default();
-    let mut topics = None;
-    let mut errors = Vec::new();
-    for addr in addrs {
-        let r = match NamesrvClient::connect(addr, config.clone()).await {
-            Ok(c) => {
-                let r = c.all_topics_as_sent().await;
-                c.close();
-                r
-            }
-            Err(e) => Err(e),
-        };
-        match r {
-            Ok(t) => {
-                topics = Some(t);
-                break;
-            }
-            Err(e) => errors.push(format!("error: NameServer {addr}: {e}; is it running?")),
-        }
-    }
-    let Some(topics) = topics else {
-        for e in errors {
-            out.fail(e);
-        }
+    let Some((_, topics)) = first_namesrv(addrs, config, &mut out, async |c: &NamesrvClient| {
+        c.all_topics_as_sent().await
+    })
+    .await
+    else {
         return out.report;
     };
     let mut stdout = text::group_list_header();
@@ -418,39 +396,23 @@ async fn cluster_addrs(
     config: &ClientConfig,
     out: &mut Out,
 ) -> Option<Vec<(String, String)>> {
-    let mut errors = Vec::new();
-    for addr in addrs {
-        let r = match NamesrvClient::connect(addr, config.clone()).await {
-            Ok(c) => {
-                let r = c.cluster_info().await;
-                c.close();
-                r
+    let (addr, info) = first_namesrv(addrs, config, out, async |c: &NamesrvClient| {
+        c.cluster_info().await
+    })
+    .await?;
+    let Some(names) = info.cluster_addr_table.get(cluster) else {
+        out.fail(format!(
+            "error: NameServer {addr} knows no cluster {cluster}: clusterList lists the clusters"
+        ));
+        return None;
+    };
+    let mut found = Vec::new();
+    for name in names {
+        if let Some(bd) = info.broker_addr_table.get(name.as_str()) {
+            for a in bd.broker_addrs.values() {
+                found.push((name.to_string(), a.to_string()));
             }
-            Err(e) => Err(e),
-        };
-        match r {
-            Ok(info) => {
-                let Some(names) = info.cluster_addr_table.get(cluster) else {
-                    out.fail(format!(
-                        "error: NameServer {addr} knows no cluster {cluster}: clusterList lists the clusters"
-                    ));
-                    return None;
-                };
-                let mut found = Vec::new();
-                for name in names {
-                    if let Some(bd) = info.broker_addr_table.get(name.as_str()) {
-                        for a in bd.broker_addrs.values() {
-                            found.push((name.to_string(), a.to_string()));
-                        }
-                    }
-                }
-                return Some(found);
-            }
-            Err(e) => errors.push(format!("error: NameServer {addr}: {e}; is it running?")),
         }
     }
-    for e in errors {
-        out.fail(e);
-    }
-    None
+    Some(found)
 }

@@ -166,7 +166,7 @@ pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) ->
     report
 }
 
-fn explain(addr: &str, err: &ClientError) -> String {
+pub(super) fn explain(addr: &str, err: &ClientError) -> String {
     let hint = match err {
         ClientError::Connect { .. } => {
             "; is it running? If the address is wrong, fix -n (host:port, several separated by ';')"

@@ -64,6 +64,18 @@ pub struct BrokerAnswers {
     pub connections: BTreeMap<String, ConsumerConnection>,
 }
 
+/// `putAll` into one map, as mqadmin merges brokers' answers: of the rows with the same key only
+/// the last stays, in its place.
+pub(crate) fn keep_last<R, K: Ord>(rows: &mut Vec<R>, key: impl Fn(&R) -> K) {
+    let last: BTreeMap<K, usize> = rows.iter().enumerate().map(|(i, r)| (key(r), i)).collect();
+    let keep: BTreeSet<usize> = last.into_values().collect();
+    let mut i = 0;
+    rows.retain(|_| {
+        i += 1;
+        keep.contains(&(i - 1))
+    });
+}
+
 /// `putTps`-style runtime values are `"12.5 11.0 10.2"` in Java (10 s, 1 min, 10 min windows) and
 /// a single number elsewhere: the first figure.
 pub fn first_figure(value: &str) -> Option<f64> {
@@ -151,10 +163,6 @@ impl BacklogState {
                     }
                     if let Some(stats) = answers.groups.get(group) {
                         for (q, o) in &stats.offset_table.0 {
-                            view.queues.retain(|x| {
-                                (x.topic.as_str(), x.broker_name.as_str(), x.queue_id)
-                                    != (q.topic.as_str(), q.broker_name.as_str(), q.queue_id)
-                            });
                             view.queues.push(QueueOffsets {
                                 topic: q.topic.clone(),
                                 broker_name: q.broker_name.clone(),
@@ -166,6 +174,9 @@ impl BacklogState {
                         }
                     }
                 }
+                keep_last(&mut view.queues, |q| {
+                    (q.topic.clone(), q.broker_name.clone(), q.queue_id)
+                });
                 crate::sort::sort_by(&mut view.members, |a, b| a.client_id.cmp(&b.client_id));
                 crate::sort::sort_by(&mut view.queues, |a, b| {
                     crate::consumer::compare(
@@ -261,6 +272,13 @@ mod tests {
             .collect();
         assert_eq!(picked, [("a", "a0:1"), ("b", "b1:1")]);
         assert_eq!(groups, ["G1", "G2", "G3"]);
+    }
+
+    #[test]
+    fn keep_last_keeps_the_last_of_each_key_in_place() {
+        let mut rows = vec![("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5)];
+        keep_last(&mut rows, |r| r.0);
+        assert_eq!(rows, [("a", 3), ("c", 4), ("b", 5)]);
     }
 
     #[test]

@@ -156,27 +156,17 @@ fn quote_bare_keys(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len() + 16);
     let mut stack: Vec<u8> = Vec::new();
     let mut expect_key = false;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut literal = Literal::default();
     let mut changed = false;
     let mut chars = text.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
-        if in_string {
+        if literal.take(c) {
+            // A string in key position is a key already.
+            expect_key = false;
             out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
             continue;
         }
         match c {
-            '"' => {
-                in_string = true;
-                expect_key = false;
-                out.push(c);
-            }
             '{' if expect_key => {
                 let end = object_end(text, at)?;
                 let key = text.get(at..end)?;
@@ -233,23 +223,39 @@ fn quote_bare_keys(text: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// Whether the characters of a text, taken in turn, belong to a string literal.
+#[derive(Default)]
+struct Literal {
+    open: bool,
+    escaped: bool,
+}
+
+impl Literal {
+    /// Takes the next character: true when it is part of a string literal, its quotes included.
+    fn take(&mut self, c: char) -> bool {
+        if self.open {
+            match (self.escaped, c) {
+                (true, _) => self.escaped = false,
+                (false, '\\') => self.escaped = true,
+                (false, '"') => self.open = false,
+                _ => {}
+            }
+            return true;
+        }
+        self.open = c == '"';
+        self.open
+    }
+}
+
 /// Where the object opening at byte `start` ends (one past its `}`); `None` when it never closes.
 fn object_end(text: &str, start: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut literal = Literal::default();
     for (i, c) in text.get(start..)?.char_indices() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
+        if literal.take(c) {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '{' | '[' => depth += 1,
             '}' | ']' => {
                 depth = depth.checked_sub(1)?;

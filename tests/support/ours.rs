@@ -90,3 +90,14 @@ pub async fn call(client: &NamesrvClient, cmd: RemotingCommand, body: &[u8]) -> 
 
 /// A bound so a test that waits for the server never hangs the suite.
 pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A frame with a hand-written JSON header and this body (length prefixes included).
+pub fn json_frame(header: &str, body: &[u8]) -> Vec<u8> {
+    let h = header.as_bytes();
+    let mut out = Vec::new();
+    out.extend_from_slice(&((4 + h.len() + body.len()) as i32).to_be_bytes());
+    out.extend_from_slice(&(h.len() as u32).to_be_bytes());
+    out.extend_from_slice(h);
+    out.extend_from_slice(body);
+    out
+}
