@@ -1,13 +1,14 @@
 // A real RocketMQ broker for the end-to-end tests: rocketmq-rust's `rocketmq-broker` 1.0.0
-// (`scripts/setup --peer` installs it), on free loopback ports, with its config, home and store in a
-// scratch directory. The Rust tests have the same harness in tests/support/broker.rs.
+// (`scripts/setup --peer` installs it), on free loopback ports, with its config and home in a
+// scratch directory and its store on tmpfs when there is one (see storeBase). The Rust tests have
+// the same harness in tests/support/broker.rs.
 //
 // It listens on listenPort, on listenPort - 2 (its "fast" remoting port, not configurable) and on
 // the HA port; all three are picked free.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from './remoting.mjs';
 
@@ -50,6 +51,39 @@ const STORE_SIZES = [
   'maxHashSlotNum = 1000', 'maxIndexNum = 4000',
 ];
 
+// Where brokers' stores go: /dev/shm when it is there, else the temporary directory. The broker
+// refuses writes, and so its own startup (exit 70, its store "not ready for promotion"), when the
+// store's file system is more than 90 % used counting the blocks reserved for root, with no setting
+// above 90 %; a build machine's disk can be there with a quarter of it free in df's terms. See
+// store_base in tests/support/broker.rs.
+function storeBase() {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
+
+const stores = new Set();
+process.on('exit', () => {
+  for (const s of stores) rmSync(s, { recursive: true, force: true });
+});
+
+// What the store's file system looks like in the broker's terms, when that is the likely cause of an
+// exit at startup.
+function diskHint(store) {
+  try {
+    const { blocks, bavail } = statfsSync(store);
+    const used = (blocks - bavail) / blocks;
+    if (used <= 0.85) return '';
+    return `\nnote: the store's file system (${store}) is ${Math.round(used * 100)} % used counting blocks `
+      + 'reserved for root; the broker refuses to start above 90 %: free some space';
+  } catch {
+    return '';
+  }
+}
+
 // How many times a broker that exits before it has started is started again, on new ports and a new
 // store. Once in many CI runs the broker quit at startup with code 70 (its startup rolls back when
 // any step fails, the first registration with the NameServer included) and the cause was cut from
@@ -83,7 +117,7 @@ export async function startBroker({ namesrv, name, dir }) {
       return broker;
     }
     const failure = `attempt ${attempt}: the broker exited with ${broker.child.exitCode} before it started on `
-      + `${broker.port}:\n${whyItStopped(broker.output)}`;
+      + `${broker.port}:\n${whyItStopped(broker.output)}${diskHint(broker.store)}`;
     console.error(failure);
     failures.push(failure);
   }
@@ -95,7 +129,8 @@ async function startOnce({ namesrv, name, dir }) {
   const port = await freeListenPort();
   let haPort;
   do { haPort = await freePort(); } while (haPort === port || haPort === port - 2);
-  const store = join(dir, 'store');
+  const store = mkdtempSync(join(storeBase(), 'routelab-broker-store-'));
+  stores.add(store);
   mkdirSync(join(dir, 'conf'), { recursive: true });
   const conf = join(dir, 'conf', 'broker.toml');
   writeFileSync(conf, [
@@ -113,7 +148,7 @@ async function startOnce({ namesrv, name, dir }) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const broker = { child, name, port, addr: `127.0.0.1:${port}`, output: '' };
+  const broker = { child, name, port, addr: `127.0.0.1:${port}`, output: '', store };
   child.stdout.on('data', (d) => { broker.output += d; });
   child.stderr.on('data', (d) => { broker.output += d; });
   // Everything it printed has been read once its pipes close (the exit event can come first).

@@ -1,6 +1,7 @@
 //! A real RocketMQ broker for interop tests: rocketmq-rust's `rocketmq-broker` 1.0.0, started on
-//! free loopback ports against a NameServer, with its config, home and store in a scratch directory
-//! that is removed on drop (after the broker is killed). Include with
+//! free loopback ports against a NameServer, with its config and home in a scratch directory and its
+//! store in another, on tmpfs when there is one ([`store_base`]); both are removed on drop (after
+//! the broker is killed). Include with
 //! `#[path = "support/broker.rs"] mod broker;` (needs `peer` too).
 //!
 //! The binary is looked up in `ROUTELAB_BROKER_BIN`, else
@@ -58,6 +59,8 @@ pub struct Broker {
     port: u16,
     ha_port: u16,
     dir: ScratchDir,
+    /// Its store, apart from `dir`: see [`store_base`].
+    store: ScratchDir,
 }
 
 /// How many times a broker that exits before it has started is started again, on new ports and a
@@ -125,7 +128,8 @@ impl Broker {
                 break p;
             }
         };
-        let store = dir.path().join("store");
+        let store_dir = ScratchDir::new_in(&store_base(), "broker-store");
+        let store = store_dir.path().to_path_buf();
         let conf_dir = dir.path().join("conf");
         fs::create_dir_all(&conf_dir).expect("cannot create the broker's conf directory");
         let store = store.display();
@@ -179,6 +183,7 @@ impl Broker {
             port,
             ha_port,
             dir,
+            store: store_dir,
         }
     }
 
@@ -195,8 +200,9 @@ impl Broker {
             if let Some(Ok(Some(status))) = self.child.as_mut().map(|c| c.try_wait()) {
                 self.child = None;
                 return Err(format!(
-                    "the broker exited with {status} before it started on {addr}:\n{}",
-                    why_it_stopped(&self.log())
+                    "the broker exited with {status} before it started on {addr}:\n{}{}",
+                    why_it_stopped(&self.log()),
+                    disk_hint(self.store.path())
                 ));
             }
             assert!(
@@ -226,7 +232,7 @@ impl Broker {
         &self.cluster
     }
 
-    /// The scratch directory: `ROCKETMQ_HOME`, `conf/broker.toml`, `store/`, `broker.log`.
+    /// The scratch directory: `ROCKETMQ_HOME`, `conf/broker.toml`, `broker.log`.
     pub fn dir(&self) -> &Path {
         self.dir.path()
     }
@@ -273,6 +279,66 @@ impl Broker {
 impl Drop for Broker {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// Where brokers' stores go: `/dev/shm` when it is there, else the temporary directory.
+///
+/// The broker refuses writes, and so its own startup (exit 70, its store "not ready for
+/// promotion"), when the store's file system is more than 90 % used counting the blocks reserved
+/// for root: `(total - available) / total`, with no setting above 90 %. A build machine's disk can be
+/// there with a quarter of it free in `df`'s terms. A tmpfs is not shared with build outputs, and the
+/// store is small (see [`STORE_SIZES`]).
+fn store_base() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    let writable = shm.is_dir()
+        && fs::metadata(shm).is_ok_and(|m| !m.permissions().readonly())
+        && tempfile_probe(shm);
+    if writable {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
+/// Whether a directory can be created in `base`.
+fn tempfile_probe(base: &Path) -> bool {
+    let probe = base.join(format!("routelab-probe-{}", std::process::id()));
+    let ok = fs::create_dir_all(&probe).is_ok();
+    let _ = fs::remove_dir(&probe);
+    ok
+}
+
+/// What `df` says of the store's file system, in the broker's terms, when that is the likely cause
+/// of an exit at startup.
+fn disk_hint(store: &Path) -> String {
+    let Ok(out) = Command::new("df").args(["-P", "-k"]).arg(store).output() else {
+        return String::new();
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let Some(fields) = text
+        .lines()
+        .nth(1)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+    else {
+        return String::new();
+    };
+    let (Some(total), Some(avail)) = (
+        fields.get(1).and_then(|f| f.parse::<f64>().ok()),
+        fields.get(3).and_then(|f| f.parse::<f64>().ok()),
+    ) else {
+        return String::new();
+    };
+    let used = (total - avail) / total;
+    if used > 0.85 {
+        format!(
+            "\nnote: the store's file system ({}) is {:.0} % used counting blocks reserved for \
+             root; the broker refuses to start above 90 %: free some space",
+            store.display(),
+            used * 100.0
+        )
+    } else {
+        String::new()
     }
 }
 

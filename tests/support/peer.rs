@@ -75,8 +75,13 @@ pub struct ScratchDir(PathBuf);
 
 impl ScratchDir {
     pub fn new(tag: &str) -> Self {
+        Self::new_in(&std::env::temp_dir(), tag)
+    }
+
+    /// A scratch directory in `base`.
+    pub fn new_in(base: &Path, tag: &str) -> Self {
         static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
+        let dir = base.join(format!(
             "routelab-{tag}-{}-{}",
             std::process::id(),
             N.fetch_add(1, Ordering::Relaxed)
