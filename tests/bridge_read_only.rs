@@ -81,9 +81,10 @@ async fn the_bridge_sends_only_read_requests() {
     assert_eq!(sent, reads, "before {before:?}, after {after:?}");
 }
 
-/// A broker that records the codes it is sent and answers each as a broker with nothing to report
-/// would: an empty runtime table, empty consume stats, and CONSUMER_NOT_ONLINE for connections; any
-/// other code gets REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
+/// A broker that records the codes it is sent and answers each as a broker with one group member
+/// would: a runtime table, GID_a's offsets on TopicTest's queue 0 (5 behind), one member online,
+/// and that member's running info passed on (it holds queue 0). Any other code gets
+/// REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
 async fn recording_broker() -> (String, std::sync::Arc<std::sync::Mutex<Vec<i32>>>) {
     use futures_util::{SinkExt, StreamExt};
     use routelab::net::RemotingCodec;
@@ -109,11 +110,16 @@ async fn recording_broker() -> (String, std::sync::Arc<std::sync::Mutex<Vec<i32>
                         ),
                         Rc::GET_CONSUME_STATS => (
                             ResponseCode::SUCCESS,
-                            br#"{"offsetTable":{},"consumeTps":0.0}"#,
+                            br#"{"offsetTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"brokerOffset":9,"consumerOffset":4,"lastTimestamp":0}},"consumeTps":0.0}"#,
                         ),
-                        Rc::GET_CONSUMER_CONNECTION_LIST => {
-                            (ResponseCode::CONSUMER_NOT_ONLINE, b"")
-                        }
+                        Rc::GET_CONSUMER_CONNECTION_LIST => (
+                            ResponseCode::SUCCESS,
+                            br#"{"connectionSet":[{"clientAddr":"10.0.0.9:5000","clientId":"10.0.0.9@m1","language":"JAVA","version":435}],"consumeType":"CONSUME_PASSIVELY","messageModel":"CLUSTERING","subscriptionTable":{}}"#,
+                        ),
+                        Rc::GET_CONSUMER_RUNNING_INFO => (
+                            ResponseCode::SUCCESS,
+                            br#"{"mqTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"commitOffset":4}},"properties":{}}"#,
+                        ),
                         _ => (ResponseCode::REQUEST_CODE_NOT_SUPPORTED, b""),
                     };
                     let response = RemotingCommand::response_to(&frame.command, answer, None);
@@ -155,7 +161,8 @@ async fn registered_recording_broker() -> (
 }
 
 /// With brokers polled (the default), a broker is sent nothing but GET_BROKER_RUNTIME_INFO,
-/// GET_CONSUME_STATS and GET_CONSUMER_CONNECTION_LIST, and /metrics shows what it answered.
+/// GET_CONSUME_STATS, GET_CONSUMER_CONNECTION_LIST and GET_CONSUMER_RUNNING_INFO (for the member it
+/// lists); /metrics and the page's consumers show what it answered, the queue's owner included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn brokers_are_only_read() {
     let (ns, _broker, broker_addr, seen) = registered_recording_broker().await;
@@ -164,13 +171,29 @@ async fn brokers_are_only_read() {
     let mut cfg = config(std::slice::from_ref(&addr), dist.path());
     cfg.broker_interval = Some(std::time::Duration::from_millis(200));
     let bridge = start(cfg).await;
-    // Two rounds of the three reads at least.
-    for _ in 0..200 {
-        if seen.lock().unwrap().len() >= 6 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    let mut v = connect(&bridge).await;
+    v.wait_until("GID_a's queue with its owner", |s| {
+        s.consumers.as_ref().is_some_and(|c| {
+            c.groups
+                .iter()
+                .any(|g| g.owners_known && g.queues.iter().any(|q| q.owner.is_some()))
+        })
+    })
+    .await;
+    let group = &v.state.consumers.as_ref().unwrap().groups[0];
+    assert_eq!(group.group, "GID_a");
+    assert_eq!(group.members[0].client_id, "10.0.0.9@m1");
+    assert_eq!(group.members[0].queues_unknown, None);
+    let q = &group.queues[0];
+    assert_eq!(
+        (
+            q.topic.as_str(),
+            q.queue_id,
+            q.backlog(),
+            q.owner.as_deref()
+        ),
+        ("TopicTest", 0, 5, Some("10.0.0.9@m1"))
+    );
     let (status, text) = bridge::http_get(&bridge, "/metrics").await;
     bridge.shutdown().await;
     let codes: BTreeSet<i32> = seen.lock().unwrap().iter().copied().collect();
@@ -179,7 +202,8 @@ async fn brokers_are_only_read() {
         BTreeSet::from([
             Rc::GET_BROKER_RUNTIME_INFO,
             Rc::GET_CONSUME_STATS,
-            Rc::GET_CONSUMER_CONNECTION_LIST
+            Rc::GET_CONSUMER_CONNECTION_LIST,
+            Rc::GET_CONSUMER_RUNNING_INFO,
         ]),
         "{:?}",
         seen.lock().unwrap()
@@ -194,7 +218,7 @@ async fn brokers_are_only_read() {
         "{text}"
     );
     assert!(
-        text.contains("routelab_consumers_online{group=\"GID_a\"} 0"),
+        text.contains("routelab_consumers_online{group=\"GID_a\"} 1"),
         "{text}"
     );
 }

@@ -401,6 +401,7 @@ fn consumers_come_whole_in_an_update() {
                 client_addr: "10.0.0.9:50000".into(),
                 language: "JAVA".into(),
                 version: 395,
+                queues_unknown: None,
             }],
             consume_tps: 2.5,
             consume_type: "CONSUME_PASSIVELY".into(),
@@ -412,7 +413,9 @@ fn consumers_come_whole_in_an_update() {
                 broker_offset: 10,
                 consumer_offset: 4,
                 last_timestamp_ms: 0,
+                owner: Some("10.0.0.9@1".into()),
             }],
+            owners_known: true,
         }],
     };
     let text = serde_json::to_string(&ServerMessage::Update(Update {
@@ -428,5 +431,9 @@ fn consumers_come_whole_in_an_update() {
         .apply(ServerMessage::from_json(&text).unwrap())
         .unwrap();
     assert_eq!(state.consumers.as_ref(), Some(&consumers));
+    assert!(
+        text.contains(r#""last_timestamp_ms":0,"owner":"10.0.0.9@1"}],"owners_known":true}"#),
+        "{text}"
+    );
     assert_eq!(state.consumers.unwrap().groups[0].backlog(), 6);
 }

@@ -29,3 +29,43 @@ export function heartbeatsWithExpressionType() {
   };
   return () => { MQClientAPI.prototype.sendHearbeat = original; };
 }
+
+// Members that answer GET_CONSUMER_RUNNING_INFO (307), which a broker passes on from mqadmin's
+// `consumerProgress -s true` and from RouteLab's bridge, as a Java client does
+// (ClientRemotingProcessor.getConsumerRunningInfo); ali-ons leaves requests from a broker
+// unanswered, and the broker gives up after 5 s. The answer holds what the member really holds: the
+// queues of its process queue table, written as fastjson writes ConsumerRunningInfo (a MessageQueue
+// key is an object, its fields sorted).
+export function answersRunningInfo() {
+  const RemotingClient = require('ali-ons/lib/remoting_client');
+  const RemotingCommand = require('ali-ons/lib/protocol/command/remoting_command');
+  const GET_CONSUMER_RUNNING_INFO = 307;
+  const original = RemotingClient.prototype.getAndCreateChannel;
+  const answering = new WeakSet();
+  RemotingClient.prototype.getAndCreateChannel = function answeringRunningInfo(addr) {
+    const channel = original.call(this, addr);
+    if (answering.has(channel)) return channel;
+    answering.add(channel);
+    channel.on('request', ({ data: request }) => {
+      if (request.code !== GET_CONSUMER_RUNNING_INFO) return;
+      const group = request.extFields?.consumerGroup;
+      // An MQClient is the remoting client of every consumer of its process.
+      const consumer = this._consumerTable?.get(group);
+      const response = consumer
+        ? RemotingCommand.createResponseCommand(0, request.opaque, null)
+        : RemotingCommand.createResponseCommand(1, request.opaque, `The Consumer Group <${group}> not exist in this consumer`);
+      if (consumer) response.body = Buffer.from(runningInfo(consumer), 'utf8');
+      channel.sendPromise({ id: request.opaque, data: response.encode(), oneway: true }).catch(() => {});
+    });
+    return channel;
+  };
+  return () => { RemotingClient.prototype.getAndCreateChannel = original; };
+}
+
+function runningInfo(consumer) {
+  const queues = [...consumer.processQueueTable.values()].map(({ messageQueue: mq }) =>
+    `${JSON.stringify({ brokerName: mq.brokerName, queueId: mq.queueId, topic: mq.topic })}:{}`);
+  const subscriptions = [...consumer.subscriptions.values()].map(({ subscriptionData: sd }) => ({ subString: sd.subString, topic: sd.topic }));
+  return `{"jstack":"","mqTable":{${queues.join(',')}},"properties":{"PROP_CONSUME_TYPE":"CONSUME_PASSIVELY"},`
+    + `"statusTable":{},"subscriptionSet":${JSON.stringify(subscriptions)}}`;
+}

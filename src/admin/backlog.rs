@@ -8,6 +8,8 @@
 //! connections), RouteLab takes the lowest broker id and the first group of the route, so two runs
 //! print the same.
 
+use std::collections::BTreeMap;
+
 use crate::live::backlog::keep_last;
 use crate::model::broker_stats::{ConsumeStats, ConsumerConnection, QueueKey};
 use crate::model::{BrokerData, TopicRouteData};
@@ -224,8 +226,52 @@ fn no_retry_route(group: &str) -> String {
     )
 }
 
-/// `consumerProgress -g G`.
-pub async fn consumer_progress(addrs: &[String], group: &str, config: &ClientConfig) -> Report {
+/// `getMessageQueueAllocationResult`: each member of the group (from one broker's connections) asked
+/// for its running info through the first broker of the retry route with an address; queue → client
+/// id. As in mqadmin, the first failure ends the asking and keeps what was learnt.
+async fn queue_owners(
+    route: &TopicRouteData,
+    group: &str,
+    config: &ClientConfig,
+) -> BTreeMap<(String, String, i32), String> {
+    let mut owners = BTreeMap::new();
+    let Ok(cc) = connections(route, group, config).await else {
+        return owners;
+    };
+    let Some(addr) = route.broker_datas.iter().find_map(select_addr) else {
+        return owners;
+    };
+    // The broker waits a few seconds for a silent member before it answers; Java gives this call
+    // three times its usual timeout.
+    let config = ClientConfig {
+        request_timeout: config.request_timeout * 3,
+        ..config.clone()
+    };
+    for member in &cc.connection_set {
+        let asked = ask(addr, &config, async |c: &NamesrvClient| {
+            c.consumer_running_info(group, &member.client_id).await
+        })
+        .await;
+        let Ok(info) = asked else {
+            break;
+        };
+        for q in info.queues() {
+            owners.insert(
+                (q.topic.clone(), q.broker_name.clone(), q.queue_id),
+                member.client_id.clone(),
+            );
+        }
+    }
+    owners
+}
+
+/// `consumerProgress -g G [-s true]`.
+pub async fn consumer_progress(
+    addrs: &[String],
+    group: &str,
+    show_client_ip: bool,
+    config: &ClientConfig,
+) -> Report {
     let mut out = Out::default();
     let Some(route) = route(addrs, &retry_topic(group), config, &mut out).await else {
         return out.report;
@@ -241,6 +287,11 @@ pub async fn consumer_progress(addrs: &[String], group: &str, config: &ClientCon
         }
         return out.report;
     }
+    let owners = if show_client_ip {
+        queue_owners(&route, group, config).await
+    } else {
+        BTreeMap::new()
+    };
     let rows: Vec<ProgressRow> = stats
         .offset_table
         .0
@@ -259,12 +310,15 @@ pub async fn consumer_progress(addrs: &[String], group: &str, config: &ClientCon
                 queue_id: *queue_id,
                 broker_offset: o.broker_offset.max(0) as u64,
                 consumer_offset: o.consumer_offset.max(0) as u64,
-                client_id: None,
+                client_id: owners
+                    .get(&(topic.clone(), broker_name.clone(), *queue_id))
+                    .cloned(),
                 last_timestamp_ms: o.last_timestamp.max(0) as u64,
             },
         )
         .collect();
-    out.report.stdout = mqadmin_consumers::consumer_progress(&rows, stats.consume_tps, false);
+    out.report.stdout =
+        mqadmin_consumers::consumer_progress(&rows, stats.consume_tps, show_client_ip);
     out.report
 }
 

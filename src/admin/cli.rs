@@ -183,12 +183,20 @@ pub enum AdminSub {
     /// knows a retry topic of, with its members (Count), lowest client version, type, model, TPS
     /// and total backlog; a group with no member online reads OFFLINE. Dates are printed in UTC.
     ///
+    /// With -g and -s true, a #Client IP column says which member reads each queue: each member is
+    /// asked through a broker for its running info (GET_CONSUMER_RUNNING_INFO); a member that does
+    /// not answer leaves its queues N/A, as mqadmin does.
+    ///
     /// Example: routelab admin -n 127.0.0.1:9876 consumerProgress -g GroupA
+    ///          routelab admin -n 127.0.0.1:9876 consumerProgress -g GroupA -s true
     #[command(name = "consumerProgress", verbatim_doc_comment)]
     ConsumerProgress {
         /// The consumer group.
         #[arg(short = 'g', long = "groupName")]
         group: Option<String>,
+        /// "true" (any case) adds the #Client IP column, as mqadmin's -s; anything else does not.
+        #[arg(short = 's', long = "showClientIP", value_name = "true|false")]
+        show_client_ip: Option<String>,
     },
     /// Print who is in a consumer group: each member's client id, address, language and version,
     /// the group's subscriptions, and how it consumes (asks a broker: GET_CONSUMER_CONNECTION_LIST).
@@ -247,7 +255,14 @@ impl From<AdminSub> for AdminCommand {
             AdminSub::AddWritePerm { broker } => Self::AddWritePerm { broker },
             AdminSub::DeleteTopic { topic, cluster } => Self::DeleteTopic { topic, cluster },
             AdminSub::TopicStatus { topic } => Self::TopicStatus { topic },
-            AdminSub::ConsumerProgress { group } => Self::ConsumerProgress { group },
+            AdminSub::ConsumerProgress {
+                group,
+                show_client_ip,
+            } => Self::ConsumerProgress {
+                group,
+                // mqadmin: hasOption('s') && "true".equalsIgnoreCase(value).
+                show_client_ip: show_client_ip.is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            },
             AdminSub::ConsumerConnection { group, broker } => {
                 Self::ConsumerConnection { group, broker }
             }

@@ -66,6 +66,8 @@ pub enum AdminCommand {
     ConsumerProgress {
         /// The group; without it, every group with a retry topic.
         group: Option<String>,
+        /// `-s true`: which member reads each queue (with a group only).
+        show_client_ip: bool,
     },
     /// `consumerConnection -g G [-b ADDR]` (asks a broker).
     ConsumerConnection {
@@ -134,10 +136,11 @@ pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) ->
         AdminCommand::TopicStatus { topic } => {
             return backlog::topic_status(addrs, topic, config).await
         }
-        AdminCommand::ConsumerProgress { group: Some(group) } => {
-            return backlog::consumer_progress(addrs, group, config).await
-        }
-        AdminCommand::ConsumerProgress { group: None } => {
+        AdminCommand::ConsumerProgress {
+            group: Some(group),
+            show_client_ip,
+        } => return backlog::consumer_progress(addrs, group, *show_client_ip, config).await,
+        AdminCommand::ConsumerProgress { group: None, .. } => {
             return backlog::group_list(addrs, config).await
         }
         AdminCommand::ConsumerConnection { group, broker } => {

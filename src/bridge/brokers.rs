@@ -5,8 +5,13 @@
 //! connection of its own with the client's timeouts and a deadline for all its requests, so a
 //! broker that hangs delays only its own answers, and the NameServer polls never wait for a broker.
 //! A broker that fails keeps its last answers, with the reason.
+//!
+//! Then each online member is asked, through a broker it is connected to, which queues it holds
+//! (GET_CONSUMER_RUNNING_INFO, as mqadmin's `consumerProgress -s true`; [`crate::live::owners`]).
+//! A member that does not answer is left alone for a while, so a round waits for a silent client
+//! only now and then.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,12 +23,16 @@ use super::hub::Hub;
 use super::metrics::Metrics;
 use super::now_ms;
 use crate::live::backlog::{first_figure, BacklogState, BrokerAnswers, BrokerTarget};
+use crate::live::owners::Queue;
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
 
 /// Brokers asked at once.
 const BROKER_CONCURRENCY: usize = 4;
 /// Requests in flight on one broker's connection (its groups' stats and connections).
 const PER_BROKER_IN_FLIGHT: usize = 4;
+/// How long a member's running info may take: the broker waits up to 5 s for the client before it
+/// answers with an error.
+const RUNNING_INFO_TIMEOUT: Duration = Duration::from_secs(7);
 
 /// Polls the brokers until `shutdown`.
 pub async fn run(
@@ -95,11 +104,99 @@ pub async fn run(
         state = BacklogState {
             brokers: next,
             groups,
-            poll_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            poll_ms: 0,
+            owners: std::mem::take(&mut state.owners),
         };
+        let online = state.members_online();
+        state
+            .owners
+            .retain_online(online.iter().map(|(g, c, _)| (g.as_str(), c.as_str())));
+        let asked = tokio::select! {
+            _ = shutdown.cancelled() => break,
+            a = ask_owners(&state, &online, &client) => a,
+        };
+        let now = now_ms();
+        for (group, client_id, answer) in asked {
+            state.owners.record(&group, &client_id, answer, now);
+        }
+        state.poll_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         hub.publish_consumers(state.view(now_ms()));
         metrics.set_backlog(state.clone());
     }
+}
+
+/// Asks the members due (see [`crate::live::owners::Owners::to_ask`]) which queues they hold,
+/// through a broker each is connected to, `PER_BROKER_IN_FLIGHT` at a time per broker and
+/// `BROKER_CONCURRENCY` brokers at once.
+async fn ask_owners(
+    state: &BacklogState,
+    online: &[(String, String, String)],
+    config: &ClientConfig,
+) -> Vec<(String, String, Result<BTreeSet<Queue>, String>)> {
+    let due: BTreeSet<(String, String)> = state
+        .owners
+        .to_ask(
+            online.iter().map(|(g, c, _)| (g.as_str(), c.as_str())),
+            now_ms(),
+        )
+        .into_iter()
+        .collect();
+    let mut by_broker: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for (g, c, addr) in online {
+        if due.contains(&(g.clone(), c.clone())) {
+            by_broker
+                .entry(addr.clone())
+                .or_default()
+                .push((g.clone(), c.clone()));
+        }
+    }
+    let config = ClientConfig {
+        request_timeout: RUNNING_INFO_TIMEOUT,
+        ..config.clone()
+    };
+    stream::iter(by_broker)
+        .map(|(addr, members)| {
+            let config = config.clone();
+            async move {
+                let client = match NamesrvClient::connect(&addr, config).await {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let error = e.to_string();
+                        return members
+                            .into_iter()
+                            .map(|(g, c)| (g, c, Err(error.clone())))
+                            .collect::<Vec<_>>();
+                    }
+                };
+                let answers = stream::iter(members)
+                    .map(|(group, client_id)| {
+                        let client = client.clone();
+                        async move {
+                            let answer = client
+                                .consumer_running_info(&group, &client_id)
+                                .await
+                                .map(|info| {
+                                    info.queues()
+                                        .map(|q| {
+                                            (q.topic.clone(), q.broker_name.clone(), q.queue_id)
+                                        })
+                                        .collect()
+                                })
+                                .map_err(|e| e.to_string());
+                            (group, client_id, answer)
+                        }
+                    })
+                    .buffer_unordered(PER_BROKER_IN_FLIGHT)
+                    .collect::<Vec<_>>()
+                    .await;
+                client.close();
+                answers
+            }
+        })
+        .buffer_unordered(BROKER_CONCURRENCY)
+        .flat_map(stream::iter)
+        .collect()
+        .await
 }
 
 /// One broker's turn: its runtime speeds, then each group's stats and connections.

@@ -275,7 +275,7 @@ pub fn render_alerts(alerts: &[crate::live::alerts::Alert]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# HELP routelab_alert_active 1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread)."
+        "# HELP routelab_alert_active 1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned)."
     );
     let _ = writeln!(out, "# TYPE routelab_alert_active gauge");
     for a in alerts {

@@ -52,6 +52,7 @@ phrases! {
     STRATEGY: "Strategy", "分配策略";
     QUEUE_BACKLOG_TITLE: "{queue}: broker offset {broker}, committed {committed}, backlog {backlog}; read by {owner}", "{queue}：broker 位点 {broker}，已提交 {committed}，积压 {backlog}；读取者 {owner}";
     NOBODY: "nobody", "无人";
+    OWNER_UNKNOWN: "unknown (a member does not say which queues it holds)", "未知（有成员不报告自己持有的队列）";
     BACKLOG_HINT: "One bar per queue: its backlog (broker offset − committed offset), coloured by the member that reads it.", "每个队列一根条：它的积压（broker 位点 − 已提交位点），颜色表示读取它的成员。";
     ADD_GROUP: "Add a consumer group", "添加消费组";
     GROUP_NAME: "Group", "消费组";

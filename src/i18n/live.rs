@@ -185,7 +185,6 @@ phrases! {
     ALERT_FLAPPING: "broker {subject} keeps leaving and coming back", "broker {subject} 反复下线又上线";
     ALERT_FLAPPING_DO: "Look for a heartbeat thread that stalls (long GC pauses, a busy broker) and check that scanNotActiveBrokerInterval is well below brokerChannelExpiredTime (120 s).",
         "检查心跳线程是否卡住（长时间 GC、broker 过忙），并确认 scanNotActiveBrokerInterval 远小于 brokerChannelExpiredTime（120 秒）。";
-    /// A rule this page does not know (a newer bridge): its name and the bridge's own words.
     ALERT_BACKLOG_GROWING: "consumer group {subject} falls behind: its backlog keeps growing while members are online",
         "消费者组 {subject} 跟不上：成员在线，积压却一直在增长";
     ALERT_BACKLOG_GROWING_DO: "Its members consume slower than producers send: check their consume time and errors (consumerProgress), and add members up to the topic's read queues.",
@@ -194,6 +193,11 @@ phrases! {
         "消费者组 {subject} 有消息在等待，却没有在线成员";
     ALERT_BACKLOG_UNREAD_DO: "Start its consumers; consumerConnection lists who is connected.",
         "启动它的消费者；consumerConnection 会列出已连接的成员。";
+    ALERT_QUEUE_UNOWNED: "consumer group {subject} has queues with messages waiting that no member holds",
+        "消费者组 {subject} 有队列在积压消息，却没有任何成员持有它们";
+    ALERT_QUEUE_UNOWNED_DO: "No member's rebalance gives them out: compare the members' subscriptions (consumerConnection) with the topic, and look for rebalance errors in the members' logs.",
+        "没有成员在重平衡中分到这些队列：对照成员的订阅（consumerConnection）和 topic，并在成员日志中查找重平衡错误。";
+    /// A rule this page does not know (a newer bridge): its name and the bridge's own words.
     ALERT_OTHER: "{rule} on {subject}", "{subject} 的 {rule}";
 
     // The history's records (`routelab history`, the live page's timeline), in the feed's words.
@@ -220,6 +224,9 @@ phrases! {
     H_AGREE_BROKER: "NameServers agree again on whether {addr} is listed", "各 NameServer 对是否列出 {addr} 重新一致";
     H_CONSUMER_JOINED: "{client} joined consumer group {group} ({addr})", "{client} 加入消费者组 {group}（{addr}）";
     H_CONSUMER_LEFT: "{client} left consumer group {group}", "{client} 离开消费者组 {group}";
+    H_QUEUES_MOVED: "rebalance of consumer group {group}: {n} queue(s) changed hands: {list}", "消费者组 {group} 重平衡：{n} 个队列易主：{list}";
+    H_NOBODY: "nobody", "无人";
+    H_AND_MORE: " and {n} more", " 等另外 {n} 个";
     H_ALERT_FIRED: "ALERT {rule}: {what}", "告警 {rule}：{what}";
     H_ALERT_RESOLVED: "alert {rule} on {subject} resolved", "{subject} 的告警 {rule} 已解除";
 
@@ -250,8 +257,10 @@ phrases! {
         "还没有消费者组：组在第一次心跳后出现（即它的 topic %RETRY%<group>）";
     ONLINE_N: "{n} online", "{n} 个在线";
     NOBODY_ONLINE: "no member online", "没有在线成员";
+    QUEUES_UNOWNED: "queues nobody reads", "有队列无人读取";
+    MEMBER_QUEUES_UNKNOWN: "does not say which queues it holds", "不报告自己持有的队列";
+    LIVE_BACKLOG_HINT: "One bar per queue: its backlog (broker offset − committed offset), coloured by the member that says it reads it.",
+        "每个队列一根条：它的积压（broker 位点 − 已提交位点），颜色表示自称读取它的成员。";
     BROKER_SPEED: "{broker}: stores {put} msg/s, hands out {get} msg/s", "{broker}：每秒写入 {put} 条，每秒投递 {get} 条";
     BROKER_NOT_READ: "{broker} ({addr}) not answering: {error}", "{broker}（{addr}）无应答：{error}";
-    QUEUE_OFFSETS_TITLE: "{queue}: broker offset {broker}, committed {committed}, backlog {backlog}",
-        "{queue}：broker 位点 {broker}，已提交 {committed}，积压 {backlog}";
 }

@@ -13,8 +13,9 @@
 //! - `namesrv_unreachable`: the last poll of a NameServer failed.
 //! - `broker_flapping`: a broker gone and back 3 times in 10 minutes, the symptom of a heartbeat
 //!   thread that stalls or a scan interval set against the expiry.
-//! - `backlog_growing`, `backlog_unread`: a consumer group falling behind while its members are
-//!   online, or with a backlog and nobody online, for `--backlog-grace` (the `backlog` module).
+//! - `backlog_growing`, `backlog_unread`, `queue_unowned`: a consumer group falling behind while its
+//!   members are online, with a backlog and nobody online, or with queues holding messages that no
+//!   member holds, for `--backlog-grace` (the `backlog` module).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -443,6 +444,7 @@ pub fn words_in(rule: &str, subject: &str, lang: Lang) -> (String, Option<&'stat
         ("broker_flapping", _) => said(live::ALERT_FLAPPING, live::ALERT_FLAPPING_DO),
         ("backlog_growing", _) => said(live::ALERT_BACKLOG_GROWING, live::ALERT_BACKLOG_GROWING_DO),
         ("backlog_unread", _) => said(live::ALERT_BACKLOG_UNREAD, live::ALERT_BACKLOG_UNREAD_DO),
+        ("queue_unowned", _) => said(live::ALERT_QUEUE_UNOWNED, live::ALERT_QUEUE_UNOWNED_DO),
         (rule, subject) => (
             lang.fill(live::ALERT_OTHER, &[("rule", rule), ("subject", subject)]),
             None,

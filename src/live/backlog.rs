@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::consumers::{BrokerSpeed, ConsumersView, GroupView, MemberView, QueueOffsets};
+use super::owners::{Held, Owners};
 use super::view::{NamesrvStatus, NamesrvView};
 use crate::model::broker_stats::{ConsumeStats, ConsumerConnection};
 
@@ -96,6 +97,8 @@ pub struct BacklogState {
     pub groups: Vec<String>,
     /// How long the last round took (ms).
     pub poll_ms: u64,
+    /// What the members said of the queues they hold.
+    pub owners: Owners,
 }
 
 impl BacklogState {
@@ -112,6 +115,26 @@ impl BacklogState {
             }
         }
         out
+    }
+
+    /// Each online member (group, client id) with the address of a broker it is connected to, which
+    /// passes requests on to it.
+    pub fn members_online(&self) -> Vec<(String, String, String)> {
+        let mut out: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+        for (target, answers) in self.brokers.values() {
+            if answers.error.is_some() {
+                continue;
+            }
+            for (group, cc) in &answers.connections {
+                for c in &cc.connection_set {
+                    out.entry((group.as_str(), c.client_id.as_str()))
+                        .or_insert(target.addr.as_str());
+                }
+            }
+        }
+        out.into_iter()
+            .map(|((g, c), a)| (g.to_owned(), c.to_owned(), a.to_owned()))
+            .collect()
     }
 
     /// Members online per polled group: the distinct client ids any broker lists (0 for none).
@@ -155,6 +178,10 @@ impl BacklogState {
                                     client_addr: c.client_addr.clone(),
                                     language: c.language.clone(),
                                     version: c.version,
+                                    queues_unknown: match self.owners.held(group, &c.client_id) {
+                                        Some(Held::Silent { error, .. }) => Some(error.clone()),
+                                        _ => None,
+                                    },
                                 });
                             }
                         }
@@ -170,6 +197,7 @@ impl BacklogState {
                                 broker_offset: o.broker_offset,
                                 consumer_offset: o.consumer_offset,
                                 last_timestamp_ms: o.last_timestamp,
+                                owner: None,
                             });
                         }
                     }
@@ -178,6 +206,17 @@ impl BacklogState {
                     (q.topic.clone(), q.broker_name.clone(), q.queue_id)
                 });
                 crate::sort::sort_by(&mut view.members, |a, b| a.client_id.cmp(&b.client_id));
+                if let Some(owners) = self
+                    .owners
+                    .owners_of(group, view.members.iter().map(|m| m.client_id.as_str()))
+                {
+                    view.owners_known = true;
+                    for q in &mut view.queues {
+                        q.owner = owners
+                            .get(&(q.topic.clone(), q.broker_name.clone(), q.queue_id))
+                            .cloned();
+                    }
+                }
                 crate::sort::sort_by(&mut view.queues, |a, b| {
                     crate::consumer::compare(
                         &crate::consumer::MessageQueue::new(&a.topic, &a.broker_name, a.queue_id),
@@ -349,6 +388,7 @@ mod tests {
             .into(),
             groups: vec!["G1".into(), "G2".into()],
             poll_ms: 3,
+            owners: Owners::default(),
         };
         let backlog = state.backlog();
         assert_eq!(backlog[&("G1".to_owned(), "T".to_owned())], 12);

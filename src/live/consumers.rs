@@ -51,6 +51,10 @@ pub struct GroupView {
     pub message_model: String,
     /// Its queues in `MessageQueue` order.
     pub queues: Vec<QueueOffsets>,
+    /// Every member online said which queues it holds (GET_CONSUMER_RUNNING_INFO), so a queue
+    /// without an owner has none; false while one is silent or not asked yet.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub owners_known: bool,
 }
 
 impl GroupView {
@@ -67,6 +71,10 @@ pub struct MemberView {
     pub client_addr: String,
     pub language: String,
     pub version: i32,
+    /// Why it did not say which queues it holds (it did not answer its running info); absent when
+    /// it did, or was not asked yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queues_unknown: Option<String>,
 }
 
 /// One queue of a group.
@@ -81,6 +89,9 @@ pub struct QueueOffsets {
     pub consumer_offset: i64,
     /// When the last consumed message was stored (0: none).
     pub last_timestamp_ms: i64,
+    /// The member holding it, as that member said; absent when nobody said so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 impl QueueOffsets {
@@ -90,9 +101,53 @@ impl QueueOffsets {
     }
 }
 
-/// What the history records between two broker polls: members that joined or left a group, seen
-/// at `after`'s time (they happened after `before`'s). A group absent from one side counts as
-/// having no member there.
+/// A queue that changed hands in a rebalance; `None`: nobody held it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueMove {
+    pub topic: String,
+    pub broker_name: String,
+    pub queue_id: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+/// Queues whose owner differs between two views of a group whose owners were known in both (only
+/// then is "nobody holds it" a fact), in `after`'s queue order.
+fn moves(before: &GroupView, after: &GroupView) -> Vec<QueueMove> {
+    if !(before.owners_known && after.owners_known) {
+        return Vec::new();
+    }
+    let was: std::collections::BTreeMap<(&str, &str, i32), Option<&String>> = before
+        .queues
+        .iter()
+        .map(|q| {
+            (
+                (q.topic.as_str(), q.broker_name.as_str(), q.queue_id),
+                q.owner.as_ref(),
+            )
+        })
+        .collect();
+    after
+        .queues
+        .iter()
+        .filter_map(|q| {
+            let from = *was.get(&(q.topic.as_str(), q.broker_name.as_str(), q.queue_id))?;
+            (from != q.owner.as_ref()).then(|| QueueMove {
+                topic: q.topic.clone(),
+                broker_name: q.broker_name.clone(),
+                queue_id: q.queue_id,
+                from: from.cloned(),
+                to: q.owner.clone(),
+            })
+        })
+        .collect()
+}
+
+/// What the history records between two broker polls: members that joined or left a group, then
+/// the queues that changed hands, seen at `after`'s time (they happened after `before`'s). A group
+/// absent from one side counts as having no member there.
 pub fn changes(before: &ConsumersView, after: &ConsumersView) -> Vec<Record> {
     let members = |v: &ConsumersView| -> std::collections::BTreeMap<(String, String), String> {
         v.groups
@@ -133,6 +188,18 @@ pub fn changes(before: &ConsumersView, after: &ConsumersView) -> Vec<Record> {
             })
         },
     ));
+    for g in &after.groups {
+        let Some(b) = before.groups.iter().find(|b| b.group == g.group) else {
+            continue;
+        };
+        let moved = moves(b, g);
+        if !moved.is_empty() {
+            out.push(record(Change::QueuesMoved {
+                group: g.group.clone(),
+                moved,
+            }));
+        }
+    }
     out
 }
 
@@ -192,5 +259,50 @@ mod tests {
             .iter()
             .all(|(_, at, since)| *at == 20 && *since == Some(10)));
         assert!(changes(&after, &after).is_empty());
+    }
+
+    fn owned(at: u64, known: bool, owners: &[Option<&str>]) -> ConsumersView {
+        let mut v = view(at, &[("G", &["m1", "m2"])]);
+        let g = &mut v.groups[0];
+        g.owners_known = known;
+        g.queues = owners
+            .iter()
+            .enumerate()
+            .map(|(i, o)| QueueOffsets {
+                topic: "T".into(),
+                broker_name: "b".into(),
+                queue_id: i as i32,
+                owner: o.map(str::to_owned),
+                ..QueueOffsets::default()
+            })
+            .collect();
+        v
+    }
+
+    /// A rebalance is recorded with the queues that changed hands, only when both polls knew every
+    /// member's queues (a silent member's queues are not "nobody's").
+    #[test]
+    fn queues_changing_hands() {
+        let before = owned(10, true, &[Some("m1"), Some("m1"), None]);
+        let after = owned(20, true, &[Some("m1"), Some("m2"), Some("m2")]);
+        let got = changes(&before, &after);
+        assert_eq!(got.len(), 1);
+        let Change::QueuesMoved { group, moved } = &got[0].change else {
+            panic!("{got:?}");
+        };
+        assert_eq!(group, "G");
+        let moved: Vec<(i32, Option<&str>, Option<&str>)> = moved
+            .iter()
+            .map(|m| (m.queue_id, m.from.as_deref(), m.to.as_deref()))
+            .collect();
+        assert_eq!(moved, [(1, Some("m1"), Some("m2")), (2, None, Some("m2"))]);
+        let unknown = owned(30, false, &[None, None, None]);
+        assert!(changes(&after, &unknown).is_empty());
+        assert!(changes(&unknown, &after).is_empty());
+        let words = got[0].change.describe();
+        assert_eq!(
+            words,
+            "rebalance of consumer group G: 2 queue(s) changed hands: T b/1 m1 → m2, T b/2 nobody → m2"
+        );
     }
 }

@@ -99,6 +99,12 @@ pub enum Change {
     },
     /// A member is no longer connected to any of its group's brokers.
     ConsumerLeft { group: String, client_id: String },
+    /// A rebalance: queues of the group changed hands, as its members said (their running info),
+    /// in `MessageQueue` order.
+    QueuesMoved {
+        group: String,
+        moved: Vec<super::consumers::QueueMove>,
+    },
     /// An alert began ([`super::alerts`]).
     AlertFired {
         rule: String,
@@ -207,6 +213,7 @@ impl Change {
             Change::DisagreementEnded(_) => "disagreement_ended",
             Change::ConsumerJoined { .. } => "consumer_joined",
             Change::ConsumerLeft { .. } => "consumer_left",
+            Change::QueuesMoved { .. } => "queues_moved",
             Change::AlertFired { .. } => "alert_fired",
             Change::AlertResolved { .. } => "alert_resolved",
         }
@@ -234,7 +241,9 @@ impl Change {
     /// Whether it concerns consumer group `g`: `--group G`.
     pub fn concerns_group(&self, g: &str) -> bool {
         match self {
-            Change::ConsumerJoined { group, .. } | Change::ConsumerLeft { group, .. } => group == g,
+            Change::ConsumerJoined { group, .. }
+            | Change::ConsumerLeft { group, .. }
+            | Change::QueuesMoved { group, .. } => group == g,
             Change::AlertFired { rule, subject, .. }
             | Change::AlertResolved { rule, subject, .. } => {
                 rule.starts_with("backlog_") && subject == g

@@ -19,6 +19,7 @@
 //! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
 //! - [`backlog`]: consumer groups and their backlog as the bridge reads them from the brokers.
 //! - [`consumers`]: [`consumers::ConsumersView`], the groups as the protocol carries them to the page.
+//! - [`owners`]: which member holds which queue, as the members say (their running info).
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
 //! - [`fork`](mod@fork): [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
 //! - [`history`]: what changed, as the bridge's history records it ([`history::Recorder`]).
@@ -32,6 +33,7 @@ pub mod delta;
 pub mod fork;
 pub mod history;
 pub mod message;
+pub mod owners;
 pub mod replay;
 pub mod state;
 pub mod topics;

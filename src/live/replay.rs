@@ -64,7 +64,8 @@ fn apply(view: &mut NamesrvView, r: &Record) {
         | Change::AlertResolved { .. }
         // Consumer groups are not part of a NameServer's view.
         | Change::ConsumerJoined { .. }
-        | Change::ConsumerLeft { .. } => {}
+        | Change::ConsumerLeft { .. }
+        | Change::QueuesMoved { .. } => {}
         Change::BrokerAppeared(b) => {
             let group = view
                 .cluster

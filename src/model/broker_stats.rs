@@ -1,6 +1,7 @@
 //! What a broker answers mqadmin's backlog commands with (RocketMQ 4.9.8 `common`):
 //! `TopicStatsTable` (GET_TOPIC_STATS_INFO), `ConsumeStats` (GET_CONSUME_STATS) and
-//! `ConsumerConnection` (GET_CONSUMER_CONNECTION_LIST); brokerStatus's `KVTable` is in `cluster`.
+//! `ConsumerConnection` (GET_CONSUMER_CONNECTION_LIST) and a client's `ConsumerRunningInfo`
+//! (GET_CONSUMER_RUNNING_INFO, through a broker); brokerStatus's `KVTable` is in `cluster`.
 //!
 //! The first two are maps keyed by `MessageQueue`, which fastjson writes as an object in key
 //! position (`{{"brokerName":"b","queueId":0,"topic":"T"}:{…}}`, not JSON); rocketmq-rust's broker
@@ -161,6 +162,23 @@ fn ordered_subscriptions<'de, D: Deserializer<'de>>(
     d.deserialize_map(Entries)
 }
 
+/// `ConsumerRunningInfo`, as far as RouteLab reads it: the queues the member holds (`mqTable`, a
+/// `TreeMap<MessageQueue, ProcessQueueInfo>`) and its properties. The queues' process details are
+/// skipped.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ConsumerRunningInfo {
+    pub mq_table: QueueMap<serde::de::IgnoredAny>,
+    pub properties: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl ConsumerRunningInfo {
+    /// The queues the member holds, in the body's order.
+    pub fn queues(&self) -> impl Iterator<Item = &QueueKey> {
+        self.mq_table.0.iter().map(|(q, _)| q)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +230,22 @@ mod tests {
             err.to_string().contains("\"x\" is not a message queue"),
             "{err}"
         );
+    }
+
+    /// A Java 4.9.8 client's answer (fastjson: object keys in key position, fields sorted); the
+    /// process queue details are skipped, whatever they hold.
+    #[test]
+    fn consumer_running_info_lists_the_members_queues() {
+        let body = r#"{"jstack":"","mqTable":{{"brokerName":"broker-a","queueId":0,"topic":"T"}:{"cachedMsgCount":0,"commitOffset":12,"droped":false,"locked":false},{"brokerName":"broker-b","queueId":3,"topic":"T"}:{"commitOffset":4}},"properties":{"PROP_CONSUMEORDERLY":"false","PROP_CONSUMER_START_TIMESTAMP":1733390000123},"statusTable":{},"subscriptionSet":[{"subString":"*","topic":"T"}]}"#;
+        let info: ConsumerRunningInfo = from_str(body).unwrap();
+        let queues: Vec<(&str, &str, i32)> = info
+            .queues()
+            .map(|q| (q.topic.as_str(), q.broker_name.as_str(), q.queue_id))
+            .collect();
+        assert_eq!(queues, [("T", "broker-a", 0), ("T", "broker-b", 3)]);
+        assert_eq!(info.properties["PROP_CONSUMEORDERLY"], "false");
+        let none: ConsumerRunningInfo = from_str("{}").unwrap();
+        assert_eq!(none.queues().count(), 0);
     }
 
     #[test]

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 
 use super::requests::{body, success};
 use super::{ClientError, NamesrvClient};
-use crate::model::broker_stats::{ConsumeStats, ConsumerConnection, TopicStatsTable};
+use crate::model::broker_stats::{
+    ConsumeStats, ConsumerConnection, ConsumerRunningInfo, TopicStatsTable,
+};
 use crate::model::KVTable;
 use crate::remoting::{RemotingCommand, RequestCode, ResponseCode};
 
@@ -59,6 +61,26 @@ impl NamesrvClient {
             return Ok(None);
         }
         body(&success(frame)?, "ConsumerConnection body").map(Some)
+    }
+
+    /// GET_CONSUMER_RUNNING_INFO (307): the broker passes the request to the member `client_id` of
+    /// `group` and returns its answer (the broker gives up on a silent client after a few seconds,
+    /// with an error). No thread dump is asked for.
+    pub async fn consumer_running_info(
+        &self,
+        group: &str,
+        client_id: &str,
+    ) -> Result<ConsumerRunningInfo, ClientError> {
+        let cmd = self.broker_command(
+            RequestCode::GET_CONSUMER_RUNNING_INFO,
+            &[
+                ("consumerGroup", group),
+                ("clientId", client_id),
+                ("jstackEnable", "false"),
+            ],
+        );
+        let frame = success(self.request(cmd, Vec::new()).await?)?;
+        body(&frame, "ConsumerRunningInfo body")
     }
 
     /// GET_BROKER_RUNTIME_INFO (28): the broker's runtime figures.

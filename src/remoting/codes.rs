@@ -77,6 +77,9 @@ named_codes!(RequestCode {
     GET_TOPICS_BY_CLUSTER = 224,
     /// Body TopicList (+ brokerAddr).
     GET_SYSTEM_TOPIC_LIST_FROM_NS = 304,
+    /// Admin → broker → client: a member's running info, its queues among them (consumerProgress
+    /// -s); `consumerGroup`, `clientId`, `jstackEnable`.
+    GET_CONSUMER_RUNNING_INFO = 307,
     /// Client → broker: send a message with the short header.
     SEND_MESSAGE_V2 = 310,
     /// Body TopicList.

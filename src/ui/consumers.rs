@@ -21,7 +21,7 @@ use crate::sim::{Action, ConsumerNode, ConsumerState, Sim};
 const BAR_FULL_AT_LEAST: u64 = 50;
 
 /// Owner colours cycle through this many classes (`.owner-0` … in style.css).
-const OWNER_COLOURS: usize = 8;
+pub(crate) const OWNER_COLOURS: usize = 8;
 
 #[derive(Properties, PartialEq)]
 pub struct ConsumersViewProps {
@@ -123,25 +123,20 @@ fn group_card(store: &Store, sim: &Sim, g: usize) -> Html {
             </ul>
             <div class="backlog" title={lang.t(w::BACKLOG_HINT)}>
                 { for progress.iter().map(|q| {
-                    let owner = q.client_id.clone();
-                    let pct = q.backlog() * 100 / most;
-                    let queue = format!("{}/{}", q.broker_name, q.queue_id);
-                    let title = lang.fill(w::QUEUE_BACKLOG_TITLE, &[
-                        ("queue", &format!("{} {queue}", q.topic)),
-                        ("broker", &q.broker_offset.to_string()),
-                        ("committed", &q.consumer_offset.to_string()),
-                        ("backlog", &q.backlog().to_string()),
-                        ("owner", owner.as_deref().unwrap_or(lang.t(w::NOBODY))),
-                    ]);
-                    html! {
-                        <div class={classes!("queue-bar", owner.as_deref().and_then(colour))} data-testid="queue-backlog"
-                            data-group={name.clone()} data-broker={q.broker_name.clone()} data-queue={q.queue_id.to_string()}
-                            data-backlog={q.backlog().to_string()} {title}>
-                            <span class="q-name">{ queue }</span>
-                            <span class="bar"><span class="fill" style={format!("width:{pct}%")}></span></span>
-                            <span class="n">{ q.backlog().to_string() }</span>
-                        </div>
-                    }
+                    let owner = q.client_id.as_deref();
+                    queue_bar(&QueueBar {
+                        group: &name,
+                        topic: &q.topic,
+                        broker: &q.broker_name,
+                        queue_id: q.queue_id,
+                        broker_offset: q.broker_offset.to_string(),
+                        consumer_offset: q.consumer_offset.to_string(),
+                        backlog: q.backlog() as i64,
+                        owner: owner.map_or(Owner::Nobody, Owner::Member),
+                        colour: owner.and_then(colour),
+                        most: most as i64,
+                        label: format!("{}/{}", q.broker_name, q.queue_id),
+                    }, lang)
                 }) }
             </div>
             <div class="group-foot">
@@ -154,6 +149,69 @@ fn group_card(store: &Store, sim: &Sim, g: usize) -> Html {
                     </select>
                 </label>
             </div>
+        </div>
+    }
+}
+
+/// Who reads a queue, for its bar.
+pub(crate) enum Owner<'a> {
+    /// This member (client id).
+    Member(&'a str),
+    /// No member holds it.
+    Nobody,
+    /// Not known: a member did not say which queues it holds (the live page).
+    Unknown,
+}
+
+/// One queue's backlog bar, as the workshop and the live page draw it (test ids `queue-backlog`
+/// with `data-group`, `data-topic`, `data-broker`, `data-queue`, `data-backlog`, `data-owner`).
+pub(crate) struct QueueBar<'a> {
+    pub group: &'a str,
+    pub topic: &'a str,
+    pub broker: &'a str,
+    pub queue_id: i32,
+    pub broker_offset: String,
+    pub consumer_offset: String,
+    pub backlog: i64,
+    pub owner: Owner<'a>,
+    /// The owner's colour class (`owner-N`).
+    pub colour: Option<String>,
+    /// The backlog of a full bar.
+    pub most: i64,
+    /// What the bar is labelled with.
+    pub label: String,
+}
+
+pub(crate) fn queue_bar(b: &QueueBar, lang: crate::i18n::Lang) -> Html {
+    let pct = b.backlog.max(0) * 100 / b.most.max(1);
+    let owner = match b.owner {
+        Owner::Member(m) => m,
+        Owner::Nobody => lang.t(w::NOBODY),
+        Owner::Unknown => lang.t(w::OWNER_UNKNOWN),
+    };
+    let title = lang.fill(
+        w::QUEUE_BACKLOG_TITLE,
+        &[
+            ("queue", &format!("{} {}/{}", b.topic, b.broker, b.queue_id)),
+            ("broker", &b.broker_offset),
+            ("committed", &b.consumer_offset),
+            ("backlog", &b.backlog.to_string()),
+            ("owner", owner),
+        ],
+    );
+    let data_owner = match b.owner {
+        Owner::Member(m) => Some(m.to_owned()),
+        Owner::Nobody => Some(String::new()),
+        Owner::Unknown => None,
+    };
+    html! {
+        <div class={classes!("queue-bar", b.colour.clone(), matches!(b.owner, Owner::Nobody).then_some("unowned"))}
+            data-testid="queue-backlog" data-group={b.group.to_owned()} data-topic={b.topic.to_owned()}
+            data-broker={b.broker.to_owned()} data-queue={b.queue_id.to_string()}
+            data-backlog={b.backlog.to_string()} data-owner={data_owner} {title}>
+            <span class="q-name">{ b.label.clone() }</span>
+            <span class="bar"><span class="fill" style={format!("width:{pct}%")}></span></span>
+            <span class="n">{ b.backlog.to_string() }</span>
         </div>
     }
 }

@@ -6,9 +6,11 @@
 //!   starts the count again, so an idle group never fires.
 //! - `backlog_unread`: a group has a backlog and no member online for `--backlog-grace`: nobody
 //!   will read those messages until a consumer starts.
-//!
-//! Which member owns which queue is known only to the clients (mqadmin asks each of them), so a
-//! queue that no member owns is not a rule here.
+//! - `queue_unowned`: a group whose members all said which queues they hold (their running info,
+//!   [`crate::live::owners`]) has queues with messages waiting that none of them holds, for
+//!   `--backlog-grace` (a rebalance moves queues within seconds): a subscription or a rebalance
+//!   that leaves them out, so they are never read. While a member is silent nobody can tell, and
+//!   the rule waits.
 
 use std::collections::BTreeMap;
 
@@ -29,6 +31,7 @@ struct Growth {
 pub(super) struct BacklogWatch {
     growth: BTreeMap<String, Growth>,
     unread_since: BTreeMap<String, u64>,
+    unowned_since: BTreeMap<String, u64>,
     /// The conditions holding after the last broker poll, merged into every evaluation.
     pub(super) holding: Holding,
 }
@@ -39,6 +42,7 @@ impl BacklogWatch {
         let mut holding = Holding::new();
         let mut growth = BTreeMap::new();
         let mut unread = BTreeMap::new();
+        let mut unowned_next = BTreeMap::new();
         for g in &view.groups {
             let backlog = g.backlog();
             let online = g.members.len();
@@ -84,6 +88,40 @@ impl BacklogWatch {
                     );
                 }
             }
+            let unowned: Vec<_> = g
+                .queues
+                .iter()
+                .filter(|q| q.owner.is_none() && q.backlog() > 0)
+                .collect();
+            if g.owners_known && online > 0 && !unowned.is_empty() {
+                let since = self.unowned_since.get(&g.group).copied().unwrap_or(now_ms);
+                unowned_next.insert(g.group.clone(), since);
+                if now_ms.saturating_sub(since) >= grace_ms {
+                    let waiting: i64 = unowned.iter().map(|q| q.backlog()).sum();
+                    let named: Vec<String> = unowned
+                        .iter()
+                        .take(4)
+                        .map(|q| format!("{} {}/{}", q.topic, q.broker_name, q.queue_id))
+                        .collect();
+                    holding.insert(
+                        ("queue_unowned".to_owned(), g.group.clone()),
+                        (
+                            since,
+                            format!(
+                                "consumer group {}: {} queue(s) with {waiting} messages waiting are held by none of its {online} member(s): {}{}",
+                                g.group,
+                                unowned.len(),
+                                named.join(", "),
+                                if unowned.len() > named.len() { ", …" } else { "" }
+                            ),
+                            format!(
+                                "no member's rebalance gives them out: compare the subscriptions (mqadmin consumerConnection -g {}) with the topic's queues, and look for rebalance errors in the members' logs",
+                                g.group
+                            ),
+                        ),
+                    );
+                }
+            }
             if backlog > 0 && online == 0 {
                 let since = self.unread_since.get(&g.group).copied().unwrap_or(now_ms);
                 unread.insert(g.group.clone(), since);
@@ -107,6 +145,7 @@ impl BacklogWatch {
         }
         self.growth = growth;
         self.unread_since = unread;
+        self.unowned_since = unowned_next;
         self.holding = holding;
     }
 }
@@ -141,6 +180,7 @@ mod tests {
                         broker_offset: 100 + backlog,
                         consumer_offset: 100,
                         last_timestamp_ms: 0,
+                        owner: None,
                     }],
                     ..GroupView::default()
                 })
@@ -221,6 +261,55 @@ mod tests {
         assert_eq!(
             poll(&mut a, &[("G", 0, 6)], GRACE + 2_000),
             (vec![], vec![])
+        );
+    }
+
+    /// Queues with messages that no member holds fire once every member has said what it holds
+    /// and the grace has passed; a silent member, an owner found, or the backlog read resolves
+    /// or holds it back.
+    #[test]
+    fn queue_unowned_needs_known_owners_and_the_grace() {
+        let mut a = alerts();
+        let step = |a: &mut Alerts, known: bool, owner: Option<&str>, backlog: i64, t: u64| {
+            let mut v = view(&[("G", 2, backlog)]);
+            v.groups[0].owners_known = known;
+            v.groups[0].queues[0].owner = owner.map(str::to_owned);
+            a.observe_consumers(&v, t);
+            let mut out = Vec::new();
+            for e in a.evaluate(&[], t) {
+                match e {
+                    AlertEvent::Fired(al) => out.push(format!("+{} {}", al.rule, al.subject)),
+                    AlertEvent::Resolved { alert, .. } => {
+                        out.push(format!("-{} {}", alert.rule, alert.subject))
+                    }
+                }
+            }
+            out
+        };
+        assert!(step(&mut a, false, None, 5, 0).is_empty(), "owners unknown");
+        assert!(
+            step(&mut a, true, None, 5, 1_000).is_empty(),
+            "within the grace"
+        );
+        assert_eq!(
+            step(&mut a, true, None, 5, 1_000 + GRACE),
+            ["+queue_unowned G"]
+        );
+        let alert = a.active().next().unwrap();
+        assert!(
+            alert.summary.contains(
+                "1 queue(s) with 5 messages waiting are held by none of its 2 member(s): T b/0"
+            ),
+            "{}",
+            alert.summary
+        );
+        assert_eq!(
+            step(&mut a, true, Some("10.0.0.0@x"), 5, 2_000 + GRACE),
+            ["-queue_unowned G"]
+        );
+        assert!(
+            step(&mut a, true, None, 0, 3_000 + GRACE).is_empty(),
+            "nothing waiting"
         );
     }
 }

@@ -168,9 +168,44 @@ impl Change {
                 live::H_CONSUMER_LEFT,
                 &[("group", group), ("client", client_id)],
             ),
+            Change::QueuesMoved { group, moved } => {
+                let nobody = lang.t(live::H_NOBODY);
+                let listed: Vec<String> = moved
+                    .iter()
+                    .take(MOVES_LISTED)
+                    .map(|m| {
+                        format!(
+                            "{} {}/{} {} → {}",
+                            m.topic,
+                            m.broker_name,
+                            m.queue_id,
+                            m.from.as_deref().unwrap_or(nobody),
+                            m.to.as_deref().unwrap_or(nobody)
+                        )
+                    })
+                    .collect();
+                let mut list = listed.join(", ");
+                if moved.len() > MOVES_LISTED {
+                    list.push_str(&lang.fill(
+                        live::H_AND_MORE,
+                        &[("n", &(moved.len() - MOVES_LISTED).to_string())],
+                    ));
+                }
+                lang.fill(
+                    live::H_QUEUES_MOVED,
+                    &[
+                        ("group", group),
+                        ("n", &moved.len().to_string()),
+                        ("list", &list),
+                    ],
+                )
+            }
         }
     }
 }
+
+/// How many moved queues a rebalance's line names.
+const MOVES_LISTED: usize = 4;
 
 /// `broker-a 4w/4r RW-, broker-b 4w/4r R--` (brokerName order).
 fn route_words(r: &TopicRouteData, lang: Lang) -> String {

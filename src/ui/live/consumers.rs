@@ -1,14 +1,17 @@
 //! The consumer groups the bridge read from the brokers: per group its members online, its consume
 //! rate and total backlog, and a bar per queue (broker offset − committed offset) with the
 //! workshop's test ids (`consumer-group`, `node-consumer-<clientId>` with `data-group`,
-//! `queue-backlog` with `data-group`, `data-broker`, `data-queue`, `data-backlog`); then each broker's speeds, or why it did not answer. Which member
-//! reads which queue is known only to the clients, so the bars here have no owner colour.
+//! `queue-backlog` with `data-group`, `data-broker`, `data-queue`, `data-backlog`, `data-owner`),
+//! drawn by the workshop's own bar; then each broker's speeds, or why it did not answer. Which
+//! member reads which queue is what the members said (their running info): a bar takes its
+//! reader's colour, and a member that does not say leaves the owners unknown.
 
 use yew::prelude::*;
 
 use super::LiveProps;
 use crate::i18n::{consumers as w, live};
-use crate::live::consumers::{ConsumersView, GroupView};
+use crate::live::consumers::{ConsumersView, GroupView, MemberView};
+use crate::ui::consumers::{queue_bar, Owner, QueueBar, OWNER_COLOURS};
 use crate::ui::{fmt_number, fmt_secs};
 
 /// A bar is full at the group's largest backlog, or at this many messages if that is less (as in
@@ -78,43 +81,84 @@ fn group_card(g: &GroupView, lang: crate::i18n::Lang) -> Html {
     } else {
         lang.fill(live::ONLINE_N, &[("n", &g.members.len().to_string())])
     };
+    // A member's colour: its place among the group's members, as in the workshop.
+    let colour = |client: &str| {
+        g.members
+            .iter()
+            .position(|m| m.client_id == client)
+            .map(|i| format!("owner-{}", i % OWNER_COLOURS))
+    };
+    let unowned = g.owners_known
+        && g.queues
+            .iter()
+            .any(|q| q.owner.is_none() && q.backlog() > 0);
     html! {
-        <div class="consumer-group" data-testid="consumer-group" data-group={g.group.clone()} data-online={g.members.len().to_string()}>
+        <div class="consumer-group" data-testid="consumer-group" data-group={g.group.clone()} data-online={g.members.len().to_string()}
+            data-owners-known={g.owners_known.to_string()}>
             <div class="group-head">
                 <b>{ g.group.clone() }</b>
                 <span class={classes!("badge", g.members.is_empty().then_some("warn"))}>{ online }</span>
                 <span class={classes!("badge", (backlog >= BAR_FULL_AT_LEAST).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
                 <span class="badge">{ lang.fill(w::TPS_N, &[("n", &tps(g.consume_tps))]) }</span>
+                { for unowned.then(|| html!{ <span class="badge warn" data-testid="queues-unowned">{ lang.t(live::QUEUES_UNOWNED) }</span> }) }
             </div>
             <ul class="members">
-                { for g.members.iter().map(|m| html!{
-                    <li class="member" data-testid={format!("node-consumer-{}", m.client_id)} data-group={g.group.clone()} data-state="online">
-                        <span class="member-name">{ m.client_id.clone() }</span>
-                        <span class="queues">{ format!("{} · {} · {}", m.client_addr, m.language, crate::view::mq_version::desc(m.version)) }</span>
-                    </li>
-                }) }
+                { for g.members.iter().map(|m| member_row(g, m, colour(&m.client_id), lang)) }
             </ul>
-            <div class="backlog">
+            <div class="backlog" title={lang.t(live::LIVE_BACKLOG_HINT)}>
                 { for g.queues.iter().map(|q| {
-                    let pct = q.backlog() * 100 / most;
-                    let queue = format!("{}/{}", q.broker_name, q.queue_id);
-                    let title = lang.fill(live::QUEUE_OFFSETS_TITLE, &[
-                        ("queue", &format!("{} {queue}", q.topic)),
-                        ("broker", &q.broker_offset.to_string()),
-                        ("committed", &q.consumer_offset.to_string()),
-                        ("backlog", &q.backlog().to_string()),
-                    ]);
-                    html! {
-                        <div class="queue-bar" data-testid="queue-backlog" data-group={g.group.clone()} data-topic={q.topic.clone()}
-                            data-broker={q.broker_name.clone()} data-queue={q.queue_id.to_string()}
-                            data-backlog={q.backlog().to_string()} {title}>
-                            <span class="q-name">{ format!("{} {queue}", q.topic) }</span>
-                            <span class="bar"><span class="fill" style={format!("width:{pct}%")}></span></span>
-                            <span class="n">{ q.backlog().to_string() }</span>
-                        </div>
-                    }
+                    let owner = match (&q.owner, g.owners_known) {
+                        (Some(m), _) => Owner::Member(m),
+                        (None, true) => Owner::Nobody,
+                        (None, false) => Owner::Unknown,
+                    };
+                    queue_bar(&QueueBar {
+                        group: &g.group,
+                        topic: &q.topic,
+                        broker: &q.broker_name,
+                        queue_id: q.queue_id,
+                        broker_offset: q.broker_offset.to_string(),
+                        consumer_offset: q.consumer_offset.to_string(),
+                        backlog: q.backlog(),
+                        owner,
+                        colour: q.owner.as_deref().and_then(colour),
+                        most,
+                        label: format!("{} {}/{}", q.topic, q.broker_name, q.queue_id),
+                    }, lang)
                 }) }
             </div>
         </div>
+    }
+}
+
+/// A member: its name in its colour, where it connects from, and the queues it says it holds (or
+/// that it does not say).
+fn member_row(
+    g: &GroupView,
+    m: &MemberView,
+    colour: Option<String>,
+    lang: crate::i18n::Lang,
+) -> Html {
+    let held: Vec<String> = g
+        .queues
+        .iter()
+        .filter(|q| q.owner.as_deref() == Some(m.client_id.as_str()))
+        .map(|q| format!("{} {}/{}", q.topic, q.broker_name, q.queue_id))
+        .collect();
+    let queues = match (&m.queues_unknown, held.is_empty()) {
+        (Some(why), _) => {
+            html! { <span class="queues unknown" title={why.clone()}>{ lang.t(live::MEMBER_QUEUES_UNKNOWN) }</span> }
+        }
+        (None, true) if g.owners_known => html! { <span class="queues">{ lang.t(w::IDLE) }</span> },
+        (None, true) => html! {},
+        (None, false) => html! { <span class="queues">{ held.join(" ") }</span> },
+    };
+    html! {
+        <li class="member" data-testid={format!("node-consumer-{}", m.client_id)} data-group={g.group.clone()} data-state="online"
+            data-queues={held.len().to_string()}>
+            <span class={classes!("member-name", colour)}>{ m.client_id.clone() }</span>
+            <span class="from">{ format!("{} · {} · {}", m.client_addr, m.language, crate::view::mq_version::desc(m.version)) }</span>
+            { queues }
+        </li>
     }
 }
