@@ -9,7 +9,9 @@
 // rocketmq-rust's broker is stricter than Java's in two places ali-ons differs from Java clients,
 // worked around here as in alions_broker.test.mjs: request headers get the key Java sends and
 // string ext values, and a heartbeat's subscriptions get the `expressionType` Java always writes
-// ("TAG"; without it the broker answers "Serialization failed").
+// ("TAG"; without it the broker answers "Serialization failed"). And the members answer
+// GET_CONSUMER_RUNNING_INFO with the queues they really hold, as Java clients do and ali-ons does
+// not (see answersRunningInfo), so mqadmin's -s true and the live page can say who reads what.
 // Needs: ROUTELAB_BIN (default target/debug/routelab), the broker, `npm ci`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +21,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { heartbeatsWithExpressionType, javaStyleHeaders } from './support/alions.mjs';
+import { answersRunningInfo, heartbeatsWithExpressionType, javaStyleHeaders } from './support/alions.mjs';
 import { BROKER_BIN, createTopic, startBroker } from './support/broker.mjs';
 import { freePort, waitFor } from './support/process.mjs';
 import { ROUTELAB, startNamesrv, stopNamesrv } from './support/namesrv.mjs';
@@ -63,6 +65,12 @@ async function admin(...args) {
   }
 }
 
+// The #Client IP of queue `q` of TOPIC in `consumerProgress -g G -s true`.
+function readerOf(stdout, q) {
+  const line = stdout.split('\n').find((l) => l.startsWith(TOPIC.padEnd(64)) && l.slice(100, 106).trim() === String(q));
+  return line?.slice(106).trim().split(/\s+/)[2];
+}
+
 // The row of `consumerProgress -g` for queue `q` of TOPIC: [brokerOffset, consumerOffset, diff].
 function progressOf(stdout, q) {
   const line = stdout.split('\n').find((l) => l.startsWith(TOPIC.padEnd(64)) && l.slice(100, 106).trim() === String(q));
@@ -99,8 +107,8 @@ before(async () => {
   ({ child: server, addr: nameSrv } = await startNamesrv(join(scratch, 'home')));
   broker = await startBroker({ namesrv: nameSrv, name: 'broker-backlog', dir: join(scratch, 'broker') });
   await createTopic(broker.port, TOPIC);
-  // The two workarounds for the strict broker (see the top of this file).
-  restore.push(javaStyleHeaders(), heartbeatsWithExpressionType());
+  // The two workarounds for the strict broker, and running info answered (see the top of this file).
+  restore.push(javaStyleHeaders(), heartbeatsWithExpressionType(), answersRunningInfo());
   // routelab bridge reading the same NameServer and, every second, the broker.
   const httpPort = await freePort();
   metricsUrl = `http://127.0.0.1:${httpPort}/metrics`;
@@ -172,7 +180,21 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     const members = page.locator(`[data-testid^="node-consumer-"][data-group="${GROUP}"]`);
     await waitFor(async () => (await members.count()) === 2, 'two members on the live page');
     assert.deepEqual((await members.evaluateAll((els) => els.map((e) => e.dataset.testid.split('@')[1]))).sort(), ['member-1', 'member-2']);
+    // Who reads which queue, as the members say: one queue each (2 queues, 2 members), each bar in
+    // its reader's colour.
+    const owners = page.locator(`[data-testid=queue-backlog][data-group="${GROUP}"][data-topic="${TOPIC}"]`);
+    await waitFor(async () => {
+      const o = await owners.evaluateAll((els) => els.map((e) => e.dataset.owner));
+      return o.length === 2 && o.every((id) => id?.includes('@member-')) && new Set(o).size === 2;
+    }, 'each queue read by its own member on the live page');
+    assert.deepEqual(await members.evaluateAll((els) => els.map((e) => e.dataset.queues)), ['1', '1']);
     await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-online.png') });
+    // mqadmin's -s true: the #Client IP column, the part of the reader's client id before its @.
+    const ip = lines[1].split('@')[0];
+    const readers = await admin('consumerProgress', '-g', GROUP, '-s', 'true');
+    assert.equal(readers.code, 0, readers.stderr);
+    assert.ok(readers.stdout.startsWith(`${'#Topic'.padEnd(64)}  ${'#Broker Name'.padEnd(32)}  #QID  ${'#Broker Offset'.padEnd(20)}  ${'#Consumer Offset'.padEnd(20)}  ${'#Client IP'.padEnd(20)} #Diff`), readers.stdout);
+    assert.deepEqual([0, 1].map((q) => readerOf(readers.stdout, q)), [ip, ip], readers.stdout);
 
     const groups = await admin('consumerProgress');
     assert.equal(groups.code, 0, groups.stderr);
@@ -269,6 +291,20 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
       await waitFor(async () => (await metric(`routelab_alert_active{rule="backlog_unread",subject="${GROUP}"}`)) === undefined
         && (await metric(backlog)) === 0, 'backlog_unread resolved and the backlog read');
       await unread.waitFor({ state: 'detached', timeout: 15_000 });
+      // Scrubbing back to when the alert fired shows the group as it was then: nobody online and
+      // messages waiting; back to live, member-3 reads it.
+      await page.locator(`[data-testid=consumer-group][data-group="${GROUP}"][data-online="1"]`).waitFor({ timeout: 10_000 });
+      const fired = page.locator('[data-testid=live-mark][data-kind=alert_fired][title*="backlog_unread"]');
+      await fired.waitFor({ timeout: 15_000 });
+      await fired.click();
+      await page.locator('[data-testid=live-past]').waitFor({ timeout: 10_000 });
+      await page.locator(`[data-testid=consumer-group][data-group="${GROUP}"][data-online="0"]`).waitFor({ timeout: 10_000 });
+      const then = await bars.evaluateAll((els) => els.reduce((n, e) => n + Number(e.dataset.backlog), 0));
+      assert.ok(then > 0, `the past's backlog: ${then}`);
+      assert.match(await page.textContent('[data-testid=consumers-age]'), /before this moment/);
+      await page.screenshot({ path: join(SHOTS, 'live-consumers-past.png') });
+      await page.click('[data-testid=live-now]');
+      await page.locator(`[data-testid=consumer-group][data-group="${GROUP}"][data-online="1"]`).waitFor({ timeout: 10_000 });
     } finally {
       await c3.close();
     }
@@ -283,6 +319,10 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
       assert.match(history, new RegExp(`@${m} left consumer group ${GROUP}`), history);
     }
     assert.match(history, /ALERT backlog_unread: consumer group GID_backlog has 6 messages waiting and no member online/, history);
+    // member-2 stopping handed its queue to member-1 (at once, or through nobody when a poll fell
+    // between the two): a rebalance, as the members said it.
+    assert.match(history, new RegExp(`rebalance of consumer group ${GROUP}: 1 queue\\(s\\) changed hands: ${TOPIC} broker-backlog/\\d \\S+@member-2 → `), history);
+    assert.match(history, new RegExp(`rebalance of consumer group ${GROUP}: 1 queue\\(s\\) changed hands: ${TOPIC} broker-backlog/\\d (\\S+@member-2|nobody) → \\S+@member-1`), history);
     assert.doesNotMatch(history, /topic|broker-backlog joined/, 'only the group\'s changes');
   } finally {
     if (c2Open) await c2.close();

@@ -59,6 +59,8 @@ struct Inner {
     recorder: Recorder,
     /// The consumer groups the broker polls last read.
     consumers: Option<crate::live::consumers::ConsumersView>,
+    /// The consumer groups the history kept last.
+    consumers_kept: Option<crate::live::consumers::ConsumersView>,
     /// The alert rules' state, when this hub evaluates them.
     alerts: Option<Alerts>,
 }
@@ -101,6 +103,7 @@ impl Hub {
                 next_id: 0,
                 recorder: Recorder::new(),
                 consumers: None,
+                consumers_kept: None,
                 alerts: None,
             }),
         }
@@ -153,6 +156,12 @@ impl Hub {
         }
         let before = inner.consumers.replace(view.clone());
         let now = now_ms();
+        if let Some(history) = &self.history {
+            if crate::live::consumers::worth_keeping(inner.consumers_kept.as_ref(), &view) {
+                history.consumers(view.fetched_at_ms, view.clone());
+                inner.consumers_kept = Some(view.clone());
+            }
+        }
         // Members joining and leaving, from the second poll on (the first is where knowledge starts).
         if let (Some(history), Some(before)) = (&self.history, &before) {
             let records = crate::live::consumers::changes(before, &view);

@@ -2,15 +2,19 @@
 //! `routelab history` reads while a bridge writes and a bridge killed mid-write loses nothing it
 //! committed.
 //!
-//! Two tables: `change`, each [`Record`] as JSON with the columns a query filters on beside it;
-//! and `checkpoint`, a NameServer's whole view now and then (zlib-compressed JSON), from which
-//! [`crate::live::replay`] rebuilds any moment. `PRAGMA user_version` is the schema's version.
+//! Three tables: `change`, each [`Record`] as JSON with the columns a query filters on beside it;
+//! `checkpoint`, a NameServer's whole view now and then (zlib-compressed JSON), from which
+//! [`crate::live::replay`] rebuilds any moment; and `consumers`, the consumer groups as the broker
+//! polls read them, whenever [`crate::live::consumers::worth_keeping`] says (zlib-compressed JSON;
+//! added within schema 1: a history without it reads as having no consumer groups).
+//! `PRAGMA user_version` is the schema's version.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
+use crate::live::consumers::ConsumersView;
 use crate::live::history::Record;
 use crate::live::NamesrvView;
 
@@ -36,6 +40,12 @@ CREATE TABLE IF NOT EXISTS checkpoint (
     view    BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS checkpoint_at ON checkpoint(namesrv, at_ms);
+CREATE TABLE IF NOT EXISTS consumers (
+    id    INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    view  BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS consumers_at ON consumers(at_ms);
 ";
 
 /// Why the history cannot be used, with what to do about it.
@@ -224,15 +234,61 @@ impl Store {
         tx.commit().map_err(sqlite)
     }
 
+    /// `value` as zlib-compressed JSON; `what` names it in an error.
+    fn compressed(&self, value: &impl serde::Serialize, what: &str) -> Result<Vec<u8>, StoreError> {
+        use std::io::Write;
+        let json = serde_json::to_vec(value)
+            .map_err(|e| StoreError::new(&self.path, format!("cannot write {what}: {e}")))?;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        z.write_all(&json)
+            .and_then(|()| z.finish())
+            .map_err(|e| StoreError::new(&self.path, format!("cannot compress {what}: {e}")))
+    }
+
+    /// Keeps the consumer groups as of `at_ms`.
+    pub fn keep_consumers(&mut self, at_ms: u64, view: &ConsumersView) -> Result<(), StoreError> {
+        let blob = self.compressed(view, "the consumer groups")?;
+        self.conn
+            .execute(
+                "INSERT INTO consumers (at_ms, view) VALUES (?1, ?2)",
+                params![to_sql(at_ms), blob],
+            )
+            .map(|_| ())
+            .map_err(|e| StoreError::from_sqlite(&self.path, &e))
+    }
+
+    /// The consumer groups last kept at or before `at_ms`; `None` when none were (or the history
+    /// predates them). One that cannot be read is an error naming it.
+    pub fn consumers_at(&self, at_ms: u64) -> Result<Option<ConsumersView>, StoreError> {
+        let found: Result<Option<Vec<u8>>, rusqlite::Error> = self
+            .conn
+            .query_row(
+                "SELECT view FROM consumers WHERE at_ms <= ?1 ORDER BY at_ms DESC, id DESC LIMIT 1",
+                [to_sql(at_ms)],
+                |r| r.get(0),
+            )
+            .optional();
+        let blob = match found {
+            Ok(Some(blob)) => blob,
+            Ok(None) => return Ok(None),
+            // A history written before the table existed, opened read-only.
+            Err(e) if e.to_string().contains("no such table") => return Ok(None),
+            Err(e) => return Err(StoreError::from_sqlite(&self.path, &e)),
+        };
+        decompress(&blob)
+            .and_then(|json| serde_json::from_slice(&json).map_err(|e| e.to_string()))
+            .map(Some)
+            .map_err(|e| {
+                StoreError::new(
+                    &self.path,
+                    format!("the consumer groups kept before {at_ms} cannot be read ({e})"),
+                )
+            })
+    }
+
     /// Keeps a NameServer's whole view as of `at_ms`; returns its row id.
     pub fn checkpoint(&mut self, at_ms: u64, view: &NamesrvView) -> Result<i64, StoreError> {
-        use std::io::Write;
-        let json = serde_json::to_vec(view)
-            .map_err(|e| StoreError::new(&self.path, format!("cannot write a checkpoint: {e}")))?;
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-        let blob = z.write_all(&json).and_then(|()| z.finish()).map_err(|e| {
-            StoreError::new(&self.path, format!("cannot compress a checkpoint: {e}"))
-        })?;
+        let blob = self.compressed(view, "a checkpoint")?;
         self.conn
             .execute(
                 "INSERT INTO checkpoint (at_ms, namesrv, view) VALUES (?1, ?2, ?3)",
@@ -254,6 +310,13 @@ impl Store {
             "DELETE FROM checkpoint WHERE at_ms < ?1 AND id NOT IN (
                  SELECT id FROM checkpoint c WHERE c.at_ms = (
                      SELECT MAX(at_ms) FROM checkpoint d WHERE d.namesrv = c.namesrv AND d.at_ms < ?1))",
+            [to_sql(before_ms)],
+        )
+        .map_err(sqlite)?;
+        // The newest kept before then stays: it is what the moments just after show.
+        tx.execute(
+            "DELETE FROM consumers WHERE at_ms < ?1 AND id NOT IN (
+                 SELECT id FROM consumers WHERE at_ms < ?1 ORDER BY at_ms DESC, id DESC LIMIT 1)",
             [to_sql(before_ms)],
         )
         .map_err(sqlite)?;

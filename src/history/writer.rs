@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::store::{Checkpoints, Store};
+use crate::live::consumers::ConsumersView;
 use crate::live::history::Record;
 use crate::live::NamesrvView;
 
@@ -18,6 +19,8 @@ enum Item {
     Records(Vec<Record>),
     /// A whole view, kept as of its time (serialized and compressed here, off the poll's path).
     Checkpoint(u64, Box<NamesrvView>),
+    /// The consumer groups, kept as of their time.
+    Consumers(u64, Box<ConsumersView>),
 }
 
 /// Batches waiting for the thread. A poll of a busy cluster makes one batch; this many means the
@@ -78,6 +81,20 @@ impl Sink {
             self.tx.try_send(Item::Checkpoint(at_ms, Box::new(view)))
         {
             tracing::warn!("history: the disk is not keeping up; a checkpoint was not kept");
+        }
+    }
+
+    /// Queues the consumer groups to keep as of `at_ms`; dropped (and logged) when the writer is
+    /// behind.
+    pub fn consumers(&self, at_ms: u64, view: ConsumersView) {
+        if self.counters.failed.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Err(TrySendError::Full(_)) = self.tx.try_send(Item::Consumers(at_ms, Box::new(view)))
+        {
+            tracing::warn!(
+                "history: the disk is not keeping up; the consumer groups were not kept"
+            );
         }
     }
 
@@ -167,6 +184,7 @@ fn run(
         // Whatever records else are waiting go into the same transaction.
         let mut batch = Vec::new();
         let mut pending = Vec::new();
+        let mut consumers = Vec::new();
         for item in first
             .into_iter()
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
@@ -174,6 +192,7 @@ fn run(
             match item {
                 Item::Records(r) => batch.extend(r),
                 Item::Checkpoint(at, view) => pending.push((at, view)),
+                Item::Consumers(at, view) => consumers.push((at, view)),
             }
         }
         if !batch.is_empty() {
@@ -199,6 +218,12 @@ fn run(
                     fail(counters, e.to_string());
                     return;
                 }
+            }
+        }
+        for (at, view) in consumers {
+            if let Err(e) = store.keep_consumers(at, &view) {
+                fail(counters, e.to_string());
+                return;
             }
         }
         if last {

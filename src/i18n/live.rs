@@ -251,8 +251,10 @@ phrases! {
         "{age} 前从 broker 读取 · 积压 = broker 位点 − 已提交位点";
     CONSUMERS_NOT_YET: "no consumer data yet: the bridge reads the brokers every --broker-interval (never with --no-brokers)",
         "尚无消费者数据：bridge 每隔 --broker-interval 读取一次 broker（--no-brokers 时不读取）";
-    CONSUMERS_LIVE_ONLY: "consumer groups are shown as they are now, not as they were",
-        "消费者组显示的是现在的状态，不是当时的状态";
+    CONSUMERS_READ_BEFORE: "as read from the brokers {age} before this moment · backlog = broker offset − committed offset",
+        "此刻之前 {age} 从 broker 读取 · 积压 = broker 位点 − 已提交位点";
+    CONSUMERS_NOT_KEPT: "the history kept no consumer groups by then",
+        "当时的历史记录里还没有消费者组";
     NO_GROUPS: "no consumer group yet: a group appears with its first heartbeat (its topic %RETRY%<group>)",
         "还没有消费者组：组在第一次心跳后出现（即它的 topic %RETRY%<group>）";
     ONLINE_N: "{n} online", "{n} 个在线";

@@ -101,6 +101,65 @@ impl QueueOffsets {
     }
 }
 
+/// How often the history keeps the groups while only their offsets move: the past's backlog is
+/// at most this old. Who is online and who holds what are kept as soon as they change.
+pub const KEEP_EVERY_MS: u64 = 60_000;
+
+/// Whether the history keeps `now`, `last` being what it kept before: always the first; then when
+/// members, owners, queues or a broker's failing change, or a group's backlog appears or is gone;
+/// or offsets or speeds moved and the last kept is [`KEEP_EVERY_MS`] old.
+pub fn worth_keeping(last: Option<&ConsumersView>, now: &ConsumersView) -> bool {
+    let Some(last) = last else {
+        return true;
+    };
+    let waiting =
+        |v: &ConsumersView| -> Vec<bool> { v.groups.iter().map(|g| g.backlog() > 0).collect() };
+    if shape(last) != shape(now) || waiting(last) != waiting(now) {
+        return true;
+    }
+    now.fetched_at_ms.saturating_sub(last.fetched_at_ms) >= KEEP_EVERY_MS
+        && (last.groups != now.groups || last.brokers != now.brokers)
+}
+
+/// Who is online, who holds what, which queues, which brokers fail: what [`worth_keeping`] keeps
+/// at once.
+type Shape<'a> = (
+    Vec<(&'a str, Vec<&'a str>, bool, Vec<QueueShape<'a>>)>,
+    Vec<(&'a str, bool)>,
+);
+type QueueShape<'a> = (&'a str, &'a str, i32, Option<&'a str>);
+
+fn shape(v: &ConsumersView) -> Shape<'_> {
+    let groups = v
+        .groups
+        .iter()
+        .map(|g| {
+            (
+                g.group.as_str(),
+                g.members.iter().map(|m| m.client_id.as_str()).collect(),
+                g.owners_known,
+                g.queues
+                    .iter()
+                    .map(|q| {
+                        (
+                            q.topic.as_str(),
+                            q.broker_name.as_str(),
+                            q.queue_id,
+                            q.owner.as_deref(),
+                        )
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let brokers = v
+        .brokers
+        .iter()
+        .map(|b| (b.broker_name.as_str(), b.error.is_some()))
+        .collect();
+    (groups, brokers)
+}
+
 /// A queue that changed hands in a rebalance; `None`: nobody held it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueMove {
@@ -114,9 +173,13 @@ pub struct QueueMove {
 }
 
 /// Queues whose owner differs between two views of a group whose owners were known in both (only
-/// then is "nobody holds it" a fact), in `after`'s queue order.
+/// then is "nobody holds it" a fact), in `after`'s queue order. A group with no member on one side
+/// has no rebalance: its members joining or leaving say it all.
 fn moves(before: &GroupView, after: &GroupView) -> Vec<QueueMove> {
-    if !(before.owners_known && after.owners_known) {
+    if !(before.owners_known && after.owners_known)
+        || before.members.is_empty()
+        || after.members.is_empty()
+    {
         return Vec::new();
     }
     let was: std::collections::BTreeMap<(&str, &str, i32), Option<&String>> = before
@@ -304,5 +367,41 @@ mod tests {
             words,
             "rebalance of consumer group G: 2 queue(s) changed hands: T b/1 m1 → m2, T b/2 nobody → m2"
         );
+    }
+
+    /// The history keeps the first view, any change of who is online or holds what at once, and
+    /// moving offsets once a minute.
+    #[test]
+    fn what_the_history_keeps() {
+        let first = owned(0, true, &[Some("m1"), Some("m2")]);
+        assert!(worth_keeping(None, &first));
+        let mut later = owned(10_000, true, &[Some("m1"), Some("m2")]);
+        assert!(!worth_keeping(Some(&first), &later), "nothing moved");
+        later.groups[0].queues[0].broker_offset = 7;
+        later.groups[0].queues[0].consumer_offset = 7;
+        assert!(
+            !worth_keeping(Some(&first), &later),
+            "offsets moved, within the minute"
+        );
+        later.fetched_at_ms = KEEP_EVERY_MS;
+        assert!(
+            worth_keeping(Some(&first), &later),
+            "offsets moved, a minute on"
+        );
+        let mut waiting = owned(10_000, true, &[Some("m1"), Some("m2")]);
+        waiting.groups[0].queues[1].broker_offset = 3;
+        assert!(worth_keeping(Some(&first), &waiting), "a backlog appeared");
+        let mut more = waiting.clone();
+        more.groups[0].queues[1].broker_offset = 9;
+        assert!(
+            !worth_keeping(Some(&waiting), &more),
+            "it grew, within the minute"
+        );
+        let moved = owned(10_000, true, &[Some("m2"), Some("m2")]);
+        assert!(worth_keeping(Some(&first), &moved), "a queue changed hands");
+        let left = owned(10_000, true, &[Some("m1"), Some("m2")]);
+        let mut left = left;
+        left.groups[0].members.pop();
+        assert!(worth_keeping(Some(&first), &left), "a member left");
     }
 }

@@ -29,6 +29,10 @@ pub struct Past {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_live: Option<FromLive>,
     pub alerts: Vec<Alert>,
+    /// The consumer groups as the history last kept them by then (at most a minute behind in their
+    /// offsets; who is online and who holds what exact); absent when none were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumers: Option<super::consumers::ConsumersView>,
 }
 
 /// What `/history/changes` answers: the records of a time range, oldest first.

@@ -50,7 +50,7 @@ impl Checkpoints {
 
 impl Store {
     /// The cluster as of `at_ms`: for each of `namesrvs`, its last checkpoint at or before then with
-    /// the records after it replayed; and the alerts active then. `checkpoints` keeps the decoded
+    /// the records after it replayed; the alerts active then; and the consumer groups last kept. `checkpoints` keeps the decoded
     /// checkpoints between calls (a fresh one decodes every time).
     pub fn at(
         &self,
@@ -110,6 +110,7 @@ impl Store {
             namesrvs: views,
             from_live: None,
             alerts: alerts_at(&alert_records, at_ms),
+            consumers: self.consumers_at(at_ms)?,
         })
     }
 

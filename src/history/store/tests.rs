@@ -237,3 +237,75 @@ fn checkpoints_written_are_kept_decoded() {
         reader.at(&ns, 2_000, &Checkpoints::default()).unwrap()
     );
 }
+
+fn groups(at_ms: u64, members: &[&str]) -> crate::live::consumers::ConsumersView {
+    use crate::live::consumers::{ConsumersView, GroupView, MemberView};
+    ConsumersView {
+        fetched_at_ms: at_ms,
+        brokers: Vec::new(),
+        groups: vec![GroupView {
+            group: "G".into(),
+            members: members
+                .iter()
+                .map(|m| MemberView {
+                    client_id: (*m).into(),
+                    ..MemberView::default()
+                })
+                .collect(),
+            ..GroupView::default()
+        }],
+    }
+}
+
+/// The consumer groups shown at a moment are the last kept by then, through the writer; pruning
+/// keeps the newest before the cut; a history from before the table reads as having none, and a
+/// damaged one is named.
+#[test]
+fn consumer_groups_as_they_were() {
+    let dir = Scratch::new("consumers");
+    let path = dir.0.join("history.sqlite3");
+    let store = Store::open_for_writing(&path).unwrap();
+    let (sink, writer) = crate::history::Writer::start(
+        store,
+        std::time::Duration::from_secs(3600),
+        || 10_000,
+        std::sync::Arc::new(Checkpoints::default()),
+    );
+    sink.consumers(1_000, groups(1_000, &["m1", "m2"]));
+    sink.consumers(3_000, groups(3_000, &["m1"]));
+    writer.finish();
+    let mut w = Store::open_for_writing(&path).unwrap();
+    let members = |s: &Store, t| -> Option<usize> {
+        s.consumers_at(t)
+            .unwrap()
+            .map(|v| v.groups[0].members.len())
+    };
+    assert_eq!(members(&w, 500), None, "before any was kept");
+    assert_eq!(members(&w, 1_000), Some(2));
+    assert_eq!(members(&w, 2_999), Some(2));
+    assert_eq!(members(&w, 3_000), Some(1));
+    let ns = ["ns-1:9876".to_owned()];
+    let past = w.at(&ns, 2_000, &Checkpoints::default()).unwrap();
+    assert_eq!(past.consumers, Some(groups(1_000, &["m1", "m2"])));
+    w.prune(3_500).unwrap();
+    assert_eq!(
+        members(&w, 4_000),
+        Some(1),
+        "the newest before the cut stays"
+    );
+    assert_eq!(members(&w, 2_000), None);
+    // Damaged: named, with the moment.
+    w.conn
+        .execute("UPDATE consumers SET view = x'00ff'", [])
+        .unwrap();
+    let e = w.consumers_at(4_000).unwrap_err().to_string();
+    assert!(
+        e.contains("the consumer groups kept before 4000 cannot be read"),
+        "{e}"
+    );
+    // A history written before the table: none, not an error.
+    w.conn.execute_batch("DROP TABLE consumers").unwrap();
+    drop(w);
+    let r = Store::open_for_reading(&path).unwrap();
+    assert_eq!(r.consumers_at(4_000).unwrap(), None);
+}

@@ -192,6 +192,7 @@ fn the_past_from_the_live_views_is_the_past() {
             namesrvs: Vec::new(),
             from_live: Some(from_live(7, &live, &past)),
             alerts: Vec::new(),
+            consumers: None,
         };
         let same = live.iter().zip(&past).all(|(l, p)| {
             (&l.cluster, &l.topics, &l.routes, l.fetched_at_ms.is_some())
@@ -240,6 +241,7 @@ fn a_whole_past_is_its_views() {
         namesrvs: past.clone(),
         from_live: None,
         alerts: Vec::new(),
+        consumers: None,
     };
     assert_eq!(answer.rebuild(42, &[]), Rebuilt::Views(past));
 }
@@ -287,6 +289,7 @@ fn routes_changed_the_same_way_share_one_body() {
         namesrvs: Vec::new(),
         from_live: Some(from),
         alerts: Vec::new(),
+        consumers: None,
     };
     assert_eq!(answer.rebuild(3, &[live]), Rebuilt::Views(vec![past]));
 }

@@ -22,25 +22,32 @@ const BAR_FULL_AT_LEAST: i64 = 20;
 pub fn LiveConsumers(props: &LiveProps) -> Html {
     let lang = props.store.lang;
     let data = props.store.data.borrow();
-    // Consumer groups are not in the history: they are always the live ones.
-    let consumers = data.state.consumers.as_ref();
-    let now = data.state.server_time_ms;
+    // The past being looked at, with the groups the history kept by then, or the live state.
+    let shown = data.shown();
+    let consumers = shown.consumers.as_ref();
+    let now = shown.server_time_ms;
     html! {
         <section class="panel live-consumers" data-testid="live-consumers" aria-label={lang.t(live::CONSUMER_GROUPS)}>
             <h2>{ lang.t(live::CONSUMER_GROUPS) }</h2>
-            { for data.past.is_some().then(|| html!{ <p class="hint">{ lang.t(live::CONSUMERS_LIVE_ONLY) }</p> }) }
             { match consumers {
+                None if data.past.is_some() => html!{ <p class="hint" data-testid="consumers-not-kept">{ lang.t(live::CONSUMERS_NOT_KEPT) }</p> },
                 None => html!{ <p class="hint" data-testid="consumers-not-yet">{ lang.t(live::CONSUMERS_NOT_YET) }</p> },
-                Some(view) => body(view, now, lang),
+                Some(view) => body(view, now, data.past.is_some(), lang),
             } }
         </section>
     }
 }
 
-fn body(view: &ConsumersView, now: u64, lang: crate::i18n::Lang) -> Html {
+/// `past`: `now` is the moment looked at, and the groups are what the history kept by then.
+fn body(view: &ConsumersView, now: u64, past: bool, lang: crate::i18n::Lang) -> Html {
     let age = fmt_secs(now.saturating_sub(view.fetched_at_ms));
+    let read = if past {
+        live::CONSUMERS_READ_BEFORE
+    } else {
+        live::CONSUMERS_READ_AGO
+    };
     html! { <>
-        <p class="hint" data-testid="consumers-age">{ lang.fill(live::CONSUMERS_READ_AGO, &[("age", &age)]) }</p>
+        <p class="hint" data-testid="consumers-age">{ lang.fill(read, &[("age", &age)]) }</p>
         { if view.groups.is_empty() {
             html!{ <p class="hint">{ lang.t(live::NO_GROUPS) }</p> }
         } else {

@@ -177,13 +177,14 @@ impl LiveData {
         self.derived().topics.clone()
     }
 
-    /// Looks at the cluster as it was at `at_ms`: these views and alerts. `live_tables`: they
-    /// hold the live state's tables (only statuses and times differ).
+    /// Looks at the cluster as it was at `at_ms`: these views, alerts and consumer groups.
+    /// `live_tables`: the views hold the live state's tables (only statuses and times differ).
     pub fn show_past(
         &mut self,
         at_ms: u64,
         namesrvs: Vec<crate::live::NamesrvView>,
         alerts: Vec<crate::live::alerts::Alert>,
+        consumers: Option<crate::live::consumers::ConsumersView>,
         live_tables: bool,
     ) {
         let past = LiveState {
@@ -192,8 +193,7 @@ impl LiveData {
             server_time_ms: at_ms,
             namesrvs,
             alerts,
-            // Not in the history: the panel shows the live groups.
-            consumers: None,
+            consumers,
         };
         self.past_derived = if live_tables {
             self.derived.clone()

@@ -239,7 +239,11 @@ impl LiveModel {
     /// Shows the past `answer` describes (asked for as moment `t`), once the live state it was made
     /// against is here; asks again if the live state has moved on.
     fn show_answer(&mut self, t: u64, answer: Past) {
-        let (at_ms, alerts) = (answer.at_ms, answer.alerts.clone());
+        let (at_ms, alerts, consumers) = (
+            answer.at_ms,
+            answer.alerts.clone(),
+            answer.consumers.clone(),
+        );
         let (rebuilt, live_tables) = {
             let data = self.data.borrow();
             let live_tables = answer
@@ -255,7 +259,7 @@ impl LiveModel {
             Rebuilt::Views(views) => {
                 self.data
                     .borrow_mut()
-                    .show_past(at_ms, views, alerts, live_tables);
+                    .show_past(at_ms, views, alerts, consumers, live_tables);
             }
             Rebuilt::Early(answer) => self.pending_past = Some((t, answer)),
             Rebuilt::Late => {
