@@ -260,6 +260,12 @@ phrases! {
     ONLINE_N: "{n} online", "{n} 个在线";
     NOBODY_ONLINE: "no member online", "没有在线成员";
     QUEUES_UNOWNED: "queues nobody reads", "有队列无人读取";
+    READ_BY: "Read by", "读取者";
+    READERS_WHAT: "Consumer groups with queues on this broker: messages waiting here, and which members hold its queues (×: how many), as the members say.",
+        "在这个 broker 上有队列的消费者组：这里等待的消息数，以及哪些成员持有它的队列（×：几个），以成员自己的报告为准。";
+    WAITING_N: "{n} waiting", "{n} 条等待";
+    QUEUES_NOBODY_HOLDS: "{n} queue(s) nobody holds", "{n} 个队列无人持有";
+    READERS_UNKNOWN: "readers unknown", "读取者未知";
     MEMBER_QUEUES_UNKNOWN: "does not say which queues it holds", "不报告自己持有的队列";
     LIVE_BACKLOG_HINT: "One bar per queue: its backlog (broker offset − committed offset), coloured by the member that says it reads it.",
         "每个队列一根条：它的积压（broker 位点 − 已提交位点），颜色表示自称读取它的成员。";

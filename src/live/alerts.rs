@@ -7,7 +7,8 @@
 //! - `broker_gone`: a broker this bridge saw is not listed for longer than the grace (60 s): longer
 //!   than a restart takes.
 //! - `no_writable_queue`: a topic whose route has no queue a producer can write to (no write perm,
-//!   no write queues, or no master for them).
+//!   no write queues, or no master for them); RocketMQ's own topics (`%RETRY%`, `rmq_sys_`…) are
+//!   left out, as producers do not write to them and some are never writable.
 //! - `namesrv_disagree`: NameServers give different routes (`routes`) or list different brokers
 //!   (`brokers`) for longer than two polling intervals: one of them missed registrations.
 //! - `namesrv_unreachable`: the last poll of a NameServer failed.
@@ -389,7 +390,13 @@ impl Tables {
     fn of(views: &[NamesrvView], with_data: &[&NamesrvView]) -> Self {
         let mut unwritable = BTreeMap::new();
         for v in with_data {
-            for (topic, entry) in &v.routes {
+            // RocketMQ's own topics are not produced to, and some are never writable: a 5.x
+            // broker's rmq_sys_SYNC_BROKER_MEMBER_<name> has PERM_INHERIT.
+            let user_topics = v
+                .routes
+                .iter()
+                .filter(|(t, _)| !super::topics::is_system_topic(t, std::iter::empty()));
+            for (topic, entry) in user_topics {
                 if entry
                     .route
                     .as_ref()

@@ -205,7 +205,7 @@ pub(crate) fn queue_bar(b: &QueueBar, lang: crate::i18n::Lang) -> Html {
         Owner::Unknown => None,
     };
     html! {
-        <div class={classes!("queue-bar", b.colour.clone(), matches!(b.owner, Owner::Nobody).then_some("unowned"))}
+        <div class={classes!("queue-bar", b.colour.clone(), (matches!(b.owner, Owner::Nobody) && b.backlog > 0).then_some("unowned"))}
             data-testid="queue-backlog" data-group={b.group.to_owned()} data-topic={b.topic.to_owned()}
             data-broker={b.broker.to_owned()} data-queue={b.queue_id.to_string()}
             data-backlog={b.backlog.to_string()} data-owner={data_owner} {title}>

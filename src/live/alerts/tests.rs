@@ -191,6 +191,22 @@ fn a_wiped_write_perm_leaves_a_topic_without_writable_queues() {
     assert_eq!(resolved(&got), [pair("no_writable_queue", "T")]);
 }
 
+/// RocketMQ's own topics are not produced to: a 5.x broker's rmq_sys_SYNC_BROKER_MEMBER_<name> is
+/// created with PERM_INHERIT (TopicConfigManager, 5.3.3) and never has a writable queue.
+#[test]
+fn system_topics_without_writable_queues_do_not_fire() {
+    let mut alerts = Alerts::new(AlertConfig::default());
+    let mut v = view(NS1, 0, AB, 6);
+    let route = v.routes["T"].clone();
+    let mut sync = route.clone();
+    sync.route.as_mut().unwrap().queue_datas[0].perm = 1;
+    for topic in ["rmq_sys_SYNC_BROKER_MEMBER_broker-a", "%RETRY%G"] {
+        v.topics.insert(topic.into());
+        v.routes.insert(topic.into(), sync.clone());
+    }
+    assert_eq!(eval(&mut alerts, &[v], 0), []);
+}
+
 #[test]
 fn namesrvs_disagreeing_for_more_than_two_polls_fire() {
     let config = AlertConfig {

@@ -4,6 +4,8 @@
 //! when the source reports brokerLiveTable (RouteLab's own NameServer), else "age unknown" with what
 //! can be inferred in the tooltip. A broker a NameServer stopped listing stays, marked gone. When the
 //! source takes commands (`routelab demo`), each card has kill / freeze / stop / restart buttons.
+//! The card of each broker the bridge reads lists the consumer groups reading it and which members
+//! hold its queues (`broker-readers`, `broker-reader`).
 
 use std::collections::BTreeMap;
 
@@ -105,7 +107,78 @@ fn broker_card(
             <div class="ns-views">
                 { for views.iter().map(|v| ns_view(data, v, m, lang)) }
             </div>
+            { readers(data, m, lang) }
             { on_command.map_or_else(Html::default, |cb| commands(cb, &m.addr, lang)) }
+        </div>
+    }
+}
+
+/// On the card of the broker the bridge reads (its group's master, else a slave): each consumer
+/// group with queues there, what waits on them, and which members hold them (in their colours, as
+/// in the consumer panel) or that nobody can say.
+fn readers(data: &LiveData, m: &Member, lang: Lang) -> Html {
+    let Some(consumers) = data.shown().consumers.as_ref() else {
+        return Html::default();
+    };
+    if !consumers
+        .brokers
+        .iter()
+        .any(|b| b.broker_name == m.name && b.addr == m.addr)
+    {
+        return Html::default();
+    }
+    let rows: Vec<Html> = consumers
+        .groups
+        .iter()
+        .filter_map(|g| {
+            let queues: Vec<_> = g.queues.iter().filter(|q| q.broker_name == m.name).collect();
+            if queues.is_empty() {
+                return None;
+            }
+            let waiting: i64 = queues.iter().map(|q| q.backlog()).sum();
+            let mut held: BTreeMap<&str, usize> = BTreeMap::new();
+            for q in &queues {
+                if let Some(o) = &q.owner {
+                    *held.entry(o.as_str()).or_default() += 1;
+                }
+            }
+            let unowned = queues.iter().filter(|q| q.owner.is_none()).count();
+            let colour = |client: &str| {
+                g.members
+                    .iter()
+                    .position(|x| x.client_id == client)
+                    .map(|i| format!("owner-{}", i % crate::ui::consumers::OWNER_COLOURS))
+            };
+            Some(html! {
+                <li data-testid="broker-readers" data-group={g.group.clone()} data-broker={m.name.clone()} data-waiting={waiting.to_string()}>
+                    <b>{ g.group.clone() }</b>
+                    <span class={classes!("n", (waiting > 0).then_some("warn"))}>{ lang.fill(live::WAITING_N, &[("n", &waiting.to_string())]) }</span>
+                    { for held.iter().map(|(client, n)| html!{
+                        <span class={classes!("member-name", colour(client))} data-testid="broker-reader" data-client={(*client).to_owned()}
+                            title={(*client).to_owned()}>
+                            { format!("{} ×{n}", client.split_once('@').map_or(*client, |(_, name)| name)) }
+                        </span>
+                    }) }
+                    { if g.members.is_empty() {
+                        html!{ <span class={classes!(if waiting > 0 { "bad" } else { "unknown" })}>{ lang.t(live::NOBODY_ONLINE) }</span> }
+                    } else if !g.owners_known {
+                        html!{ <span class="unknown">{ lang.t(live::READERS_UNKNOWN) }</span> }
+                    } else if unowned > 0 {
+                        html!{ <span class="bad">{ lang.fill(live::QUEUES_NOBODY_HOLDS, &[("n", &unowned.to_string())]) }</span> }
+                    } else {
+                        Html::default()
+                    } }
+                </li>
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <div class="readers" title={lang.t(live::READERS_WHAT)}>
+            <span class="label">{ lang.t(live::READ_BY) }</span>
+            <ul>{ for rows }</ul>
         </div>
     }
 }

@@ -96,6 +96,7 @@ fn group_card(g: &GroupView, lang: crate::i18n::Lang) -> Html {
             .map(|i| format!("owner-{}", i % OWNER_COLOURS))
     };
     let unowned = g.owners_known
+        && !g.members.is_empty()
         && g.queues
             .iter()
             .any(|q| q.owner.is_none() && q.backlog() > 0);
