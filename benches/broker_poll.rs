@@ -1,10 +1,11 @@
 //! The bridge's broker polls on a big cluster: `cargo bench --bench broker_poll`.
 //!
 //! Our NameServer (in-process) holds 4 brokers × 10,000 topics and 20 consumer groups (their
-//! `%RETRY%` topics). The 4 brokers are synthetic: tokio listeners that answer the three requests a
+//! `%RETRY%` topics). The 4 brokers are synthetic: tokio listeners that answer the four requests a
 //! broker poll sends as a Java broker would fill them — a runtime table of 150 entries, each group's
 //! consume stats for the 25 topics it reads × 8 queues (fastjson's object keys), 3 members'
-//! connections. (A real broker with 10,000 topics and 20 groups' offsets is not something this
+//! connections, and each member's running info passed on from the client (its third of the
+//! group's 800 queues). (A real broker with 10,000 topics and 20 groups' offsets is not something this
 //! machine can start; the bridge's code is what is measured here, the wire format is Java's.)
 //!
 //! Printed: a broker round's time (the bridge's own `poll_ms`, median and max over the rounds) and
@@ -72,11 +73,43 @@ mod poll {
         format!("GID_bench_{g:02}")
     }
 
-    /// The three bodies a broker answers with, as a Java broker writes them.
+    /// Members of each group (the same three client ids in every group).
+    const MEMBERS: usize = 3;
+
+    /// The bodies a broker answers with, as a Java broker writes them; `running[g][m]` is member
+    /// `m` of group `g`'s running info (which the broker passes on from the client).
     struct Bodies {
         runtime: Vec<u8>,
         stats: Vec<Vec<u8>>,
         connections: Vec<u8>,
+        running: Vec<Vec<Vec<u8>>>,
+    }
+
+    /// A member's running info as a Java client's fastjson writes it: its share of the group's
+    /// queues on every broker (queue keys as objects).
+    fn running_info(g: usize, m: usize) -> Vec<u8> {
+        let mut body = String::from("{\"mqTable\":{");
+        let mut first = true;
+        for b in 0..BROKERS {
+            for t in 0..READS {
+                for q in 0..QUEUES {
+                    if (t * QUEUES + q + b) % MEMBERS != m {
+                        continue;
+                    }
+                    if !first {
+                        body.push(',');
+                    }
+                    first = false;
+                    let topic = format!("RefreshTopic-{:05}", (g * READS + t) % TOPICS);
+                    let _ = write!(
+                        body,
+                        "{{\"brokerName\":\"broker-{b}\",\"queueId\":{q},\"topic\":\"{topic}\"}}:{{\"cachedMsgCount\":0,\"commitOffset\":99990,\"droped\":false,\"locked\":false}}"
+                    );
+                }
+            }
+        }
+        body.push_str("},\"properties\":{\"PROP_CONSUME_TYPE\":\"CONSUME_PASSIVELY\",\"PROP_THREADPOOL_CORE_SIZE\":\"20\"},\"statusTable\":{},\"subscriptionSet\":[]}");
+        body.into_bytes()
     }
 
     fn bodies(broker: &str) -> Bodies {
@@ -111,7 +144,7 @@ mod poll {
             })
             .collect();
         let mut conns = String::from("{\"connectionSet\":[");
-        for m in 0..3 {
+        for m in 0..MEMBERS {
             if m > 0 {
                 conns.push(',');
             }
@@ -122,6 +155,9 @@ mod poll {
             runtime: table.into_bytes(),
             stats,
             connections: conns.into_bytes(),
+            running: (0..GROUPS)
+                .map(|g| (0..MEMBERS).map(|m| running_info(g, m)).collect())
+                .collect(),
         }
     }
 
@@ -146,6 +182,16 @@ mod poll {
                             (Rc::GET_CONSUME_STATS, Some(i)) => bodies.stats[i].clone(),
                             (Rc::GET_CONSUMER_CONNECTION_LIST, Some(_)) => {
                                 bodies.connections.clone()
+                            }
+                            (Rc::GET_CONSUMER_RUNNING_INFO, Some(g)) => {
+                                let member = frame
+                                    .command
+                                    .ext_fields
+                                    .get("clientId")
+                                    .and_then(|c| c.rsplit('@').next())
+                                    .and_then(|m| m.parse::<usize>().ok())
+                                    .unwrap_or(0);
+                                bodies.running[g][member % MEMBERS].clone()
                             }
                             _ => Vec::new(),
                         };
@@ -226,7 +272,11 @@ mod poll {
             let Some(c) = viewer.state.consumers.as_ref() else {
                 continue;
             };
-            if last == Some(c.fetched_at_ms) || c.groups.len() < GROUPS {
+            // Rounds that include the members' queues (every group's owners known).
+            if last == Some(c.fetched_at_ms)
+                || c.groups.len() < GROUPS
+                || !c.groups.iter().all(|g| g.owners_known)
+            {
                 continue;
             }
             last = Some(c.fetched_at_ms);
@@ -260,13 +310,13 @@ mod poll {
         let p50 = rounds[rounds.len() / 2];
         let max = rounds[rounds.len() - 1];
         let bytes_p50 = bytes[bytes.len() / 2];
-        println!("broker round ({BROKERS} brokers, {GROUPS} groups × {READS} topics × {QUEUES} queues, {TOPICS} topics): {p50:.1} ms median, {max:.1} ms max; {:.0} kB from the brokers per round", bytes_p50 as f64 / 1000.0);
+        println!("broker round ({BROKERS} brokers, {GROUPS} groups × {READS} topics × {QUEUES} queues, {MEMBERS} members each asked their queues, {TOPICS} topics): {p50:.1} ms median, {max:.1} ms max; {:.0} kB from the brokers per round", bytes_p50 as f64 / 1000.0);
         println!(
             "NameServer full refresh (p50 / max): {} / {} ms with broker polls, {} / {} ms without",
             refresh_on.0, refresh_on.1, refresh_off.0, refresh_off.1
         );
         json!({
-            "brokers": BROKERS, "topics": TOPICS, "groups": GROUPS, "reads": READS, "queues": QUEUES,
+            "brokers": BROKERS, "topics": TOPICS, "groups": GROUPS, "reads": READS, "queues": QUEUES, "members": MEMBERS,
             "round_p50_ms": p50, "round_max_ms": max, "bytes_per_round": bytes_p50,
             "refresh_with_brokers_p50_ms": refresh_on.0, "refresh_with_brokers_max_ms": refresh_on.1,
             "refresh_without_brokers_p50_ms": refresh_off.0, "refresh_without_brokers_max_ms": refresh_off.1,
