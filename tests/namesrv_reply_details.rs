@@ -102,3 +102,31 @@ async fn member_group_reply_keeps_javas_default_remark() {
     assert!(h.contains(r#""code":0"#), "{h}");
     assert!(h.contains(r#""remark":"not set any response code""#), "{h}");
 }
+
+/// Over TCP: a broker whose topics include names outside TopicValidator's rule (a space, a slash,
+/// Chinese) is registered with all of them, as every Java NameServer registers it (its namesrv never
+/// validates a topic name), and each name's route is answered while the broker stays connected.
+#[tokio::test]
+async fn topic_names_outside_the_brokers_rule_are_registered() {
+    let names = ["a b", "a/b", "主题"];
+    for profile in [Profile::V4, Profile::V5] {
+        let ns = Ours::start(profile, |_| {}).await;
+        let broker = peer::register_broker(
+            &ns.addr(),
+            "C",
+            "broker-a",
+            0,
+            "127.0.0.1:10911",
+            peer::topics(&names),
+        )
+        .await;
+        for topic in names {
+            let route = format!(
+                r#"{{"code":105,"extFields":{{"topic":"{topic}"}},"flag":0,"language":"JAVA","opaque":3,"serializeTypeCurrentRPC":"JSON","version":479}}"#
+            );
+            let h = reply_header(&ns.addr(), &route, b"").await;
+            assert!(h.contains(r#""code":0"#), "{profile:?} {topic}: {h}");
+        }
+        drop(broker);
+    }
+}

@@ -248,10 +248,9 @@ fn delete_topic_in_unknown_cluster_changes_nothing() {
         assert_eq!(rm.delete_topic("NoSuchTopic", None), Ok(0));
         assert_eq!(snapshot(&rm), before, "{profile}");
         assert!(rm.drain_events().is_empty());
-        assert!(matches!(
-            rm.delete_topic("bad topic", None),
-            Err(RouteError::InvalidField { ref field, .. }) if field == "topic"
-        ));
+        // Java's NameServer checks no topic name (no TopicValidator in namesrv): nothing to remove.
+        assert_eq!(rm.delete_topic("bad topic", None), Ok(0));
+        assert_eq!(snapshot(&rm), before, "{profile}");
     }
 }
 

@@ -1,7 +1,6 @@
 //! DELETE_TOPIC_IN_NAMESRV and REGISTER_TOPIC_IN_NAMESRV (spec §2.6).
 
 use super::event::TopicRemovalReason;
-use super::request::validate_topic_name;
 use super::{RouteError, RouteManager};
 use crate::model::{BrokerName, QueueData, TopicName};
 
@@ -13,7 +12,7 @@ impl RouteManager {
         topic: &str,
         cluster: Option<&str>,
     ) -> Result<usize, RouteError> {
-        validate_topic_name("topic", topic)?;
+        // Java's NameServer takes any name here (no TopicValidator): an unknown one removes nothing.
         let topic = TopicName::from(topic);
         let Some(map) = self.topic_queue_table.get(topic.as_str()) else {
             return Ok(0);
@@ -56,7 +55,6 @@ impl RouteManager {
                 profile: self.profile,
             });
         }
-        validate_topic_name("topic", topic)?;
         let topic = TopicName::from(topic);
         let is_new = self.topic_queue_table.get(topic.as_str()).is_none();
         let all_known = queue_datas.iter().all(|qd| {
