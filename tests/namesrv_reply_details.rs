@@ -130,3 +130,70 @@ async fn topic_names_outside_the_brokers_rule_are_registered() {
         drop(broker);
     }
 }
+
+/// Sends one request on `addr` and returns the reply's header and body text.
+async fn reply(addr: &str, header: &str) -> (String, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(&json_frame(header, b"")).await.unwrap();
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        if buf.len() >= 8 {
+            let total = u32::from_be_bytes(buf[0..4].try_into().unwrap()) as usize;
+            let len = (u32::from_be_bytes(buf[4..8].try_into().unwrap()) & 0xff_ffff) as usize;
+            if buf.len() >= 4 + total {
+                let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+                return (text(&buf[8..8 + len]), text(&buf[8 + len..4 + total]));
+            }
+        }
+        let n = tokio::time::timeout(PATIENCE, s.read(&mut chunk))
+            .await
+            .expect("an answer")
+            .unwrap();
+        assert!(n > 0, "closed without an answer");
+        buf.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// fastjson 1's escaping (4.9.8's 1.2.69, 5.3.3's 1.2.83, `SerializeWriter`): a route asked for in
+/// standard JSON (version ≥ 401) is written `BrowserCompatible` — `/` as `\/`, every non-ASCII
+/// character as uppercase `\uXXXX` — while the legacy form (version < 401) and headers keep UTF-8
+/// and `/` raw, escaping only DEL, C1 controls and U+2028/U+2029.
+#[tokio::test]
+async fn strings_are_escaped_as_fastjson_1_escapes_them() {
+    for profile in [Profile::V4, Profile::V5] {
+        let ns = Ours::start(profile, |_| {}).await;
+        let broker = peer::register_broker(
+            &ns.addr(),
+            "集群/A",
+            "broker-é",
+            0,
+            "127.0.0.1:10911",
+            // 5.x refuses a first registration of exactly one topic.
+            peer::topics(&["TopicTest", "TBW102"]),
+        )
+        .await;
+        let route = |version: i32| {
+            format!(
+                r#"{{"code":105,"extFields":{{"topic":"TopicTest"}},"flag":0,"language":"JAVA","opaque":3,"serializeTypeCurrentRPC":"JSON","version":{version}}}"#
+            )
+        };
+        let (_, standard) = reply(&ns.addr(), &route(479)).await;
+        assert!(
+            standard.contains(r#""brokerName":"broker-\u00E9","cluster":"\u96C6\u7FA4\/A""#),
+            "{profile:?}: {standard}"
+        );
+        let (_, legacy) = reply(&ns.addr(), &route(399)).await;
+        assert!(
+            legacy.contains(r#""brokerName":"broker-é","cluster":"集群/A""#),
+            "{profile:?}: {legacy}"
+        );
+        let missing = r#"{"code":105,"extFields":{"topic":"主题\u2028\u0080/"},"flag":0,"language":"JAVA","opaque":4,"serializeTypeCurrentRPC":"JSON","version":479}"#;
+        let (header, _) = reply(&ns.addr(), missing).await;
+        assert!(
+            header.contains(r#"for the topic: 主题\u2028\u0080/\n"#),
+            "{profile:?}: {header}"
+        );
+        drop(broker);
+    }
+}

@@ -223,3 +223,39 @@ fn route_body_captured_from_5x() {
         r#"{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911"},"brokerName":"broker-a","cluster":"DefaultCluster","enableActingMaster":false}],"filterServerTable":{},"queueDatas":[{"brokerName":"broker-a","perm":6,"readQueueNums":4,"topicSysFlag":0,"writeQueueNums":4}]}"#
     );
 }
+
+/// A static topic's mapping in a route (5.x): Java keeps `currIdMap` as a
+/// `ConcurrentMap<Integer, Integer>`, so fastjson's legacy form (request version < 401) writes its
+/// keys bare in that map's order — 2 before 10, as buckets, not as text — while the standard form
+/// quotes them (`BrowserCompatible`) in numeric order (`MapSortField`'s TreeMap of Integers).
+/// Spec §6.1–§6.2, §9.7.
+#[test]
+fn a_mappings_curr_id_map_is_written_as_java_writes_it() {
+    let mut rm = manager(Profile::V5);
+    let mut req = broker(
+        C1,
+        "broker-a",
+        0,
+        "10.0.0.1:10911",
+        1,
+        &["TopicTest", "Static"],
+    );
+    req.body
+        .topic_config_serialize_wrapper
+        .topic_queue_mapping_info_map = Some(std::collections::BTreeMap::from([(
+        "Static".to_owned(),
+        serde_json::json!({"bname": "broker-a", "currIdMap": {"10": 3, "2": 1, "0": 0},
+            "dirty": false, "epoch": 1, "scope": "__global__", "topic": "Static", "totalQueues": 12}),
+    )]));
+    reg(&mut rm, T0, &req);
+    let legacy = text(rm.route_body("Static", JsonForm::Legacy).unwrap());
+    assert!(
+        legacy.contains(r#""topicQueueMappingByBroker":{"broker-a":{"bname":"broker-a","currIdMap":{0:0,2:1,10:3},"dirty":false,"epoch":1,"scope":"__global__","topic":"Static","totalQueues":12}}"#),
+        "{legacy}"
+    );
+    let standard = text(rm.route_body("Static", JsonForm::Standard).unwrap());
+    assert!(
+        standard.contains(r#""currIdMap":{"0":0,"2":1,"10":3}"#),
+        "{standard}"
+    );
+}

@@ -35,7 +35,8 @@ pub fn from_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError> {
     }
 }
 
-/// fastjson's legacy output of `value`: compact, integer map keys bare (`{0:"10.0.0.1:10911"}`).
+/// fastjson's legacy output of `value`: compact, integer map keys bare (`{0:"10.0.0.1:10911"}`),
+/// strings escaped as fastjson 1 escapes them by default (`fastjson_escape`).
 pub fn to_legacy_json<T: serde::Serialize + ?Sized>(value: &T) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
     let mut ser = serde_json::Serializer::with_formatter(&mut out, LegacyFormatter::default());
@@ -113,7 +114,11 @@ impl serde_json::ser::Formatter for LegacyFormatter {
         fragment: &str,
     ) -> std::io::Result<()> {
         self.flush_quote(w)?;
-        w.write_all(fragment.as_bytes())
+        super::fastjson_escape::write_fragment(
+            w,
+            fragment,
+            super::fastjson_escape::Escaping::Default,
+        )
     }
 
     fn write_char_escape<W: ?Sized + std::io::Write>(
@@ -122,7 +127,7 @@ impl serde_json::ser::Formatter for LegacyFormatter {
         escape: serde_json::ser::CharEscape,
     ) -> std::io::Result<()> {
         self.flush_quote(w)?;
-        serde_json::ser::CompactFormatter.write_char_escape(w, escape)
+        super::fastjson_escape::write_escape(w, escape)
     }
 
     fn write_i64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: i64) -> std::io::Result<()> {

@@ -1,9 +1,10 @@
-//! Wire-shaped types with RocketMQ's exact JSON field names, and the parser for fastjson's legacy
-//! bodies.
+//! Wire-shaped types with RocketMQ's exact JSON field names, the parser for fastjson's legacy
+//! bodies, and fastjson 1's string escaping (`fastjson_escape`).
 
 pub mod broker_stats;
 pub mod cluster;
 pub mod fastjson;
+pub mod fastjson_escape;
 pub mod name_map;
 pub mod names;
 pub mod perm;

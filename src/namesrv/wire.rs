@@ -9,6 +9,7 @@ use super::query::TopicListBuild;
 use super::{RouteError, RouteManager};
 use crate::java_order::{order_of, JavaTable};
 use crate::model::fastjson::to_legacy_json;
+use crate::model::fastjson_escape::{to_vec, Escaping};
 use crate::model::{BrokerAddr, BrokerData, BrokerName, ClusterName, QueueData, MASTER_ID};
 
 /// The two JSON forms of spec §6.1–§6.2.
@@ -17,7 +18,8 @@ pub enum JsonForm {
     /// fastjson's default: integer map keys bare, every map in its Java order.
     Legacy,
     /// What routes asked with version ≥ 401 or `acceptStandardJsonOnly` get: quoted keys, maps
-    /// sorted (`MapSortField`); lists keep their order.
+    /// sorted (`MapSortField`), lists in their order, and fastjson's `BrowserCompatible`: `/` and
+    /// every non-ASCII character escaped, longs beyond 2^53 as strings.
     Standard,
 }
 
@@ -25,8 +27,8 @@ impl JsonForm {
     fn encode<T: Serialize>(self, value: &T) -> Vec<u8> {
         match self {
             Self::Legacy => to_legacy_json(value),
-            // Our body types have string or integer keys and no floats: this cannot fail.
-            Self::Standard => serde_json::to_vec(value).unwrap_or_default(),
+            // Java: `encode(BrowserCompatible, QuoteFieldNames, SkipTransientField, MapSortField)`.
+            Self::Standard => to_vec(value, Escaping::BrowserCompatible),
         }
     }
 }
@@ -78,8 +80,64 @@ struct RouteOut<'a> {
     order_topic_conf: Option<&'a str>,
     queue_datas: Vec<&'a QueueData>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    topic_queue_mapping_by_broker:
-        Option<&'a std::collections::BTreeMap<String, serde_json::Value>>,
+    topic_queue_mapping_by_broker: Option<InOrder<&'a str, MappingOut<'a>>>,
+}
+
+/// A broker's `TopicQueueMappingInfo` in a route. Java holds `currIdMap` as a
+/// `ConcurrentMap<Integer, Integer>`: fastjson's legacy form writes its keys bare, in the map's
+/// order (`{0:0,1:1}`); the standard form quotes them (`BrowserCompatible`) in numeric order
+/// (`MapSortField` makes a `TreeMap` of the Integer keys).
+struct MappingOut<'a> {
+    info: &'a serde_json::Value,
+    form: JsonForm,
+}
+
+impl Serialize for MappingOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let serde_json::Value::Object(fields) = self.info else {
+            return self.info.serialize(s);
+        };
+        s.collect_map(fields.iter().map(|(k, v)| {
+            let ids = match (k.as_str(), v) {
+                ("currIdMap", serde_json::Value::Object(m)) => m
+                    .keys()
+                    .map(|id| id.parse::<i64>().ok())
+                    .collect::<Option<Vec<i64>>>(),
+                _ => None,
+            };
+            let value = match ids {
+                Some(mut ids) => {
+                    match self.form {
+                        JsonForm::Legacy => ids = order_of(JavaTable::concurrent(), ids),
+                        // MapSortField's TreeMap of Integer keys: numeric order.
+                        JsonForm::Standard => ids.sort_unstable(),
+                    }
+                    FieldOut::Ids(InOrder(
+                        ids.into_iter()
+                            .filter_map(|id| v.get(id.to_string()).map(|x| (id, x)))
+                            .collect(),
+                    ))
+                }
+                None => FieldOut::Plain(v),
+            };
+            (k, value)
+        }))
+    }
+}
+
+/// A field of a mapping: as it is, or an integer-keyed map in its Java order.
+enum FieldOut<'a> {
+    Plain(&'a serde_json::Value),
+    Ids(InOrder<i64, &'a serde_json::Value>),
+}
+
+impl Serialize for FieldOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Plain(v) => v.serialize(s),
+            Self::Ids(m) => m.serialize(s),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -234,7 +292,22 @@ impl RouteManager {
             filter_server_table,
             order_topic_conf: route.order_topic_conf.as_deref(),
             queue_datas,
-            topic_queue_mapping_by_broker: route.topic_queue_mapping_by_broker.as_ref(),
+            // RouteInfoManager keeps a topic's mappings in a `HashMap` by brokerName: the legacy
+            // form writes it in that map's order, the standard one sorted.
+            topic_queue_mapping_by_broker: route.topic_queue_mapping_by_broker.as_ref().map(|m| {
+                let names: Vec<&str> = match form {
+                    JsonForm::Legacy => {
+                        order_of(JavaTable::hash_map(), m.keys().map(String::as_str))
+                    }
+                    JsonForm::Standard => m.keys().map(String::as_str).collect(),
+                };
+                InOrder(
+                    names
+                        .into_iter()
+                        .filter_map(|b| m.get(b).map(|info| (b, MappingOut { info, form })))
+                        .collect(),
+                )
+            }),
         }))
     }
 

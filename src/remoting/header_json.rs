@@ -79,8 +79,9 @@ pub fn encode(cmd: &RemotingCommand) -> Vec<u8> {
         serialize_type: SerializeType::Json.name(),
         version: cmd.version,
     };
-    // Serializing this struct cannot fail: every key is a string and there are no floats.
-    serde_json::to_vec(&out).unwrap_or_default()
+    // Java writes headers with fastjson's default features (`RemotingSerializable.toJson`): its
+    // escaping of a remark or an ext field's value (DEL, C1 controls, U+2028/9; uppercase hex).
+    crate::model::fastjson_escape::to_vec(&out, crate::model::fastjson_escape::Escaping::Default)
 }
 
 /// Reads a JSON header. `serialize_type` of the result is [`SerializeType::Json`] whatever
