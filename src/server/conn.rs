@@ -125,6 +125,8 @@ pub(super) async fn serve(
     ));
     let mut frames = FramedRead::new(read_half, RemotingCodec::new(max_frame));
     let remote = BrokerAddr::from(peer.to_string().as_str());
+    let register_bodies: std::sync::Arc<std::sync::Mutex<super::register_cache::RegisterBodyCache>> =
+        std::sync::Arc::default();
     tracing::debug!(%peer, ?channel, "connection opened");
     let reason = loop {
         let deadline = clock.deadline();
@@ -168,6 +170,7 @@ pub(super) async fn serve(
             now_ms: shared.now_ms(),
             channel,
             remote: Some(remote.clone()),
+            register_bodies: Some(register_bodies.clone()),
         };
         let outcome = shared.handle(&ctx, &frame).await;
         let Some(response) = outcome.response else {

@@ -11,6 +11,7 @@
 //! - [`dispatch`](mod@dispatch): request code → handler, pure over `&mut State` + context.
 //! - [`handlers`]: the handlers, grouped by table (broker, routes, kv, config).
 //! - [`body`]: legacy / standard JSON bodies, the JSON and zlib register bodies.
+//! - [`register_cache`]: each connection's last register body, kept parsed for the next heartbeat.
 //! - `conn`: the per-connection task (frames, idle close, bounded write queue, write timeout).
 //! - `liveness`: the expiry scan timer and the periodic KV log.
 //! - [`kv_store`]: the KV file (load at start, atomic rewrite).
@@ -28,6 +29,7 @@ pub mod kv_store;
 pub mod live;
 mod liveness;
 pub mod metrics;
+pub mod register_cache;
 
 use std::collections::HashMap;
 use std::io;

@@ -21,6 +21,7 @@ fn ctx(now_ms: u64, channel: u64) -> Ctx {
         now_ms,
         channel: ChannelId(channel),
         remote: None,
+        register_bodies: None,
     }
 }
 

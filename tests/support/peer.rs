@@ -182,6 +182,11 @@ impl Peer {
         format!("127.0.0.1:{}", self.port)
     }
 
+    /// The process id of the running peer.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
     pub fn port(&self) -> u16 {
         self.port
     }

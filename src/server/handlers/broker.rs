@@ -13,6 +13,10 @@ use crate::remoting::headers::{
 use crate::remoting::CommandHeader;
 use crate::server::body;
 
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// `UtilAll.crc32`: CRC-32 masked to a non-negative Java int.
 fn crc32(bytes: &[u8]) -> i32 {
     crate::net::register::body_crc32(bytes)
@@ -27,8 +31,13 @@ pub fn register(routes: &mut RouteManager, settings_return_order: bool, req: &Re
         tracing::warn!(broker = %h.broker_addr, "register broker: crc32 not match");
         return Err(req.system_error("crc32 not match"));
     }
-    let parsed = body::register_body(req.body, h.compressed, req.cmd.version, req.profile.is_v5())
-        .map_err(|e| req.system_error(e.to_string()))?;
+    let (version, v5) = (req.cmd.version, req.profile.is_v5());
+    let cache = req.ctx.register_bodies.as_deref();
+    let parsed = match cache {
+        Some(c) => lock(c).take(req.body, h.compressed, version, v5),
+        None => body::register_body(req.body, h.compressed, version, v5),
+    }
+    .map_err(|e| req.system_error(e.to_string()))?;
     // Java keeps what the broker sent; a non-positive timeout expires the broker at the next scan,
     // which is what the value says (the core wants at least 1 ms).
     let heartbeat_timeout_millis = h
@@ -51,9 +60,11 @@ pub fn register(routes: &mut RouteManager, settings_return_order: bool, req: &Re
         body: parsed,
         channel: req.ctx.channel,
     };
-    let result = routes
-        .register_broker(req.ctx.now_ms, &request)
-        .map_err(|e| req.route_error(&e))?;
+    let result = routes.register_broker(req.ctx.now_ms, &request);
+    if let Some(c) = cache {
+        lock(c).give_back(request.body);
+    }
+    let result = result.map_err(|e| req.route_error(&e))?;
     let mut response = req.ok_header(&RegisterBrokerResponseHeader {
         ha_server_addr: result.ha_server_addr,
         master_addr: result.master_addr.map(|a| a.to_string()),
