@@ -2,9 +2,9 @@
 //!
 //! `routelab namesrv` (the release binary, in a process of its own, one profile after the other)
 //! and rocketmq-rust's NameServer (skipped with a note when not installed) are sent the same
-//! registrations of one broker with 1,000 topics, one at a time on one connection: first with the
-//! DataVersion bumped every time (the topic table is read and stored), then with it unchanged (a
-//! heartbeat). What counts is the server's own CPU time, `utime + stime` of `/proc/PID/stat`, over
+//! registrations of one broker with 1,000 topics, one at a time on one connection: with the
+//! DataVersion bumped every time (the topic table is read and stored), with it unchanged (a
+//! heartbeat), and with the DataVersion and one topic changing every time. What counts is the server's own CPU time, `utime + stime` of `/proc/PID/stat`, over
 //! a fixed number of requests after a warm-up — not the time the load generator, sharing the two
 //! cores, waits. Tests never assert on time.
 // A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
@@ -42,12 +42,27 @@ mod cpu {
     /// Measured requests per case: about a second of our server's CPU, 100 clock ticks.
     const REQUESTS: usize = 2_000;
 
-    fn body(counter: i64) -> RegisterBrokerBody {
+    /// What changes from one registration to the next.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Change {
+        /// Nothing: a heartbeat.
+        Nothing,
+        /// The DataVersion only (a restart, a config update).
+        Version,
+        /// The DataVersion and a topic (one created and one deleted).
+        Topics,
+    }
+
+    fn body(counter: i64, change: Change) -> RegisterBrokerBody {
+        let moving = (change == Change::Topics).then(|| format!("Moving-{counter}"));
         RegisterBrokerBody {
             filter_server_list: Vec::new(),
             topic_config_serialize_wrapper: TopicConfigSerializeWrapper::new(
                 DataVersion::new(counter, 1_700_000_000_000 + counter),
-                (0..TOPICS).map(|i| TopicConfig::new(&format!("BenchTopic-{i:04}"), 8, 8, 6)),
+                (0..TOPICS).map(|i| match (&moving, i) {
+                    (Some(name), 0) => TopicConfig::new(name, 8, 8, 6),
+                    _ => TopicConfig::new(&format!("BenchTopic-{i:04}"), 8, 8, 6),
+                }),
             ),
         }
     }
@@ -87,8 +102,8 @@ mod cpu {
         })
     }
 
-    /// µs of server CPU per registration, DataVersion changed and unchanged.
-    async fn measure(addr: &str, pid: u32) -> (f64, f64) {
+    /// µs of server CPU per registration: DataVersion changed, unchanged, and changed with a topic.
+    async fn measure(addr: &str, pid: u32) -> (f64, f64, f64) {
         let config = ClientConfig {
             request_timeout: Duration::from_secs(30),
             ..ClientConfig::default()
@@ -96,29 +111,40 @@ mod cpu {
         let c = NamesrvClient::connect(addr, config).await.unwrap();
         let h = header();
         let mut counter = 1;
-        let mut run = |changed: bool| {
+        let mut run = |change: Change| {
             let c = c.clone();
             let h = h.clone();
             let start = counter;
-            if changed {
+            if change != Change::Nothing {
                 counter += (WARM_UP + REQUESTS) as i64;
             }
             async move {
+                // Bodies made beforehand: the load generator's own work stays out of the way.
+                let bodies: Vec<RegisterBrokerBody> = (0..WARM_UP + REQUESTS)
+                    .map(|i| {
+                        let n = if change == Change::Nothing {
+                            start
+                        } else {
+                            start + i as i64
+                        };
+                        body(n, change)
+                    })
+                    .collect();
                 let mut before = 0.0;
-                for i in 0..WARM_UP + REQUESTS {
+                for (i, b) in bodies.iter().enumerate() {
                     if i == WARM_UP {
                         before = cpu_secs(pid);
                     }
-                    let n = if changed { start + i as i64 } else { start };
-                    c.register_broker(&h, &body(n)).await.expect("register");
+                    c.register_broker(&h, b).await.expect("register");
                 }
                 (cpu_secs(pid) - before) * 1e6 / REQUESTS as f64
             }
         };
-        let changed = run(true).await;
-        let unchanged = run(false).await;
+        let changed = run(Change::Version).await;
+        let unchanged = run(Change::Nothing).await;
+        let topics = run(Change::Topics).await;
         c.close();
-        (changed, unchanged)
+        (changed, unchanged, topics)
     }
 
     fn ours(profile: &str) -> (Child, String) {
@@ -142,9 +168,7 @@ mod cpu {
     }
 
     pub fn main() {
-        let json_out = std::env::args()
-            .skip_while(|a| a != "--json")
-            .nth(1);
+        let json_out = std::env::args().skip_while(|a| a != "--json").nth(1);
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -154,17 +178,24 @@ mod cpu {
         let mut figures = serde_json::Map::new();
         for profile in ["4.x", "5.x"] {
             let (mut child, addr) = ours(profile);
-            let (changed, unchanged) = rt.block_on(measure(&addr, child.id()));
+            let (changed, unchanged, topics) = rt.block_on(measure(&addr, child.id()));
             let _ = child.kill();
             let _ = child.wait();
-            rows.push(format!("| routelab namesrv ({profile}) | {changed:.0} µs | {unchanged:.0} µs |"));
+            rows.push(format!(
+                "| routelab namesrv ({profile}) | {changed:.0} µs | {unchanged:.0} µs | {topics:.0} µs |"
+            ));
             figures.insert(format!("ours_{profile}_changed_us"), json!(changed));
             figures.insert(format!("ours_{profile}_unchanged_us"), json!(unchanged));
+            figures.insert(format!("ours_{profile}_topics_changed_us"), json!(topics));
         }
         match std::panic::catch_unwind(peer::Peer::start) {
             Ok(p) => {
-                let (changed, unchanged) = rt.block_on(measure(&p.addr(), p.pid().unwrap()));
-                rows.push(format!("| rocketmq-rust namesrv | {changed:.0} µs | {unchanged:.0} µs |"));
+                let (changed, unchanged, topics) =
+                    rt.block_on(measure(&p.addr(), p.pid().unwrap()));
+                rows.push(format!(
+                    "| rocketmq-rust namesrv | {changed:.0} µs | {unchanged:.0} µs | {topics:.0} µs |"
+                ));
+                figures.insert("peer_topics_changed_us".into(), json!(topics));
                 figures.insert("peer_changed_us".into(), json!(changed));
                 figures.insert("peer_unchanged_us".into(), json!(unchanged));
                 if let Some(ours) = figures.get("ours_5.x_changed_us").and_then(|v| v.as_f64()) {
@@ -174,10 +205,11 @@ mod cpu {
                     ));
                 }
             }
-            Err(_) => rows.push("rocketmq-rust's NameServer is not installed: scripts/setup --peer".into()),
+            Err(_) => rows
+                .push("rocketmq-rust's NameServer is not installed: scripts/setup --peer".into()),
         }
         println!("server CPU per REGISTER_BROKER of {TOPICS} topics ({REQUESTS} requests after {WARM_UP}; utime + stime):");
-        println!("| server | DataVersion changed | unchanged (heartbeat) |\n| --- | ---: | ---: |");
+        println!("| server | DataVersion changed | unchanged (heartbeat) | DataVersion and a topic changed |\n| --- | ---: | ---: | ---: |");
         for r in rows {
             println!("{r}");
         }

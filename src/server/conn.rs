@@ -125,8 +125,9 @@ pub(super) async fn serve(
     ));
     let mut frames = FramedRead::new(read_half, RemotingCodec::new(max_frame));
     let remote = BrokerAddr::from(peer.to_string().as_str());
-    let register_bodies: std::sync::Arc<std::sync::Mutex<super::register_cache::RegisterBodyCache>> =
-        std::sync::Arc::default();
+    let register_bodies: std::sync::Arc<
+        std::sync::Mutex<super::register_cache::RegisterBodyCache>,
+    > = std::sync::Arc::default();
     tracing::debug!(%peer, ?channel, "connection opened");
     let reason = loop {
         let deadline = clock.deadline();

@@ -35,7 +35,8 @@ pub struct Ctx {
     /// The socket's remote address (the 4.x channel-close fallback).
     pub remote: Option<BrokerAddr>,
     /// The connection's last register body, parsed (`None`: parse every time).
-    pub register_bodies: Option<std::sync::Arc<std::sync::Mutex<crate::server::register_cache::RegisterBodyCache>>>,
+    pub register_bodies:
+        Option<std::sync::Arc<std::sync::Mutex<crate::server::register_cache::RegisterBodyCache>>>,
 }
 
 /// One request being handled.
