@@ -3,11 +3,12 @@
 //! time: reading a 1,000-topic body is most of what such a request costs the server (BENCHMARKS.md,
 //! session 20), and comparing the bytes with the last ones costs a fraction of it. When the broker
 //! bumps its DataVersion without changing anything else (a restart, an `updateBrokerConfig`), the
-//! body differs from the last only in its `dataVersion`: the body is then only scanned, not built,
-//! and the kept one reused with the new version. What is reused is what parsing the same bytes
+//! body differs from the last only in its `dataVersion` (and `mappingDataVersion`): the bytes around
+//! them are compared, the two read, and the kept topics reused with the new versions. What is reused is what parsing the same bytes
 //! again would give, so no answer changes.
 
 use std::fmt;
+use std::ops::Range;
 
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -33,8 +34,9 @@ struct Last {
     /// [`RegisterBodyCache::give_back`]); a request that fails in between leaves it so, and the
     /// next one parses again.
     body: Option<RegisterBrokerBody>,
-    /// Where its members are in `bytes`, for [`RegisterBodyCache::same_but_version`].
-    layout: Option<Layout>,
+    /// Where the wrapper's version members' values are in `bytes`, in order (index into
+    /// [`VERSIONS`], byte range); `None` for a body that is not plain JSON.
+    versions: Option<Vec<(usize, Range<usize>)>>,
 }
 
 impl RegisterBodyCache {
@@ -56,71 +58,62 @@ impl RegisterBodyCache {
                 }
             }
         }
-        // Where the members are: scanned once, for the comparison and for the next body's.
-        let mut layout = (!reading.0 && !reading.1)
-            .then(|| std::str::from_utf8(bytes).ok().and_then(Layout::of))
-            .flatten();
-        if let Some(body) = self.same_but_version(bytes, reading, &mut layout) {
+        if let Some(body) = self.same_but_versions(bytes, reading) {
             return Ok(body);
         }
         self.last = None;
         let body = register_body(bytes, compressed, version, v5)?;
+        // Where the versions are, for the next body (only plain JSON bodies are compared so).
+        let versions = (!reading.0 && !reading.1)
+            .then(|| std::str::from_utf8(bytes).ok().and_then(version_spans))
+            .flatten();
         self.last = Some(Last {
             reading,
             bytes: bytes.to_vec(),
             body: None,
-            layout,
+            versions,
         });
         Ok(body)
     }
 
-    /// The kept body with new DataVersions, when `bytes` (plain JSON, read the same way) hold
-    /// exactly the last body's members in the same order with the same text, but for the wrapper's
-    /// `dataVersion` and `mappingDataVersion`. Anything else (another member, a different order, escapes in a name, bytes
-    /// that are not JSON) leaves it to the full parse. The new bytes are scanned once; the last
-    /// ones' layout was kept when they came.
-    fn same_but_version(
-        &mut self,
-        bytes: &[u8],
-        reading: Reading,
-        layout: &mut Option<Layout>,
-    ) -> Option<RegisterBrokerBody> {
+    /// The kept body with new DataVersions, when `bytes` (read the same way) are the last body's
+    /// bytes with only the values of the wrapper's `dataVersion` and `mappingDataVersion` replaced
+    /// by others: the text around them compared byte for byte, each new value read as a
+    /// DataVersion up to where it ends. Anything else leaves it to the full parse.
+    fn same_but_versions(&mut self, bytes: &[u8], reading: Reading) -> Option<RegisterBrokerBody> {
         let last = self.last.as_mut()?;
         if last.reading != reading {
             return None;
         }
-        // Only plain JSON bodies have a layout.
-        let new = layout.as_ref()?;
-        let text = std::str::from_utf8(bytes).ok()?;
-        let old = last.layout.as_ref()?;
-        let same = |a: &[Member], b: &[Member], skip: &[&str]| {
-            a.len() == b.len()
-                && a.iter().zip(b).all(|((ka, ra), (kb, rb))| {
-                    ka == kb
-                        && (skip.contains(&ka.as_str())
-                            || text.get(ra.clone()) == last_text(&last.bytes, rb))
-                })
-        };
-        if !same(&new.outer, &old.outer, &[WRAPPER]) || !same(&new.wrapper, &old.wrapper, VERSIONS)
-        {
+        let old = &last.bytes;
+        let (mut at_old, mut at_new) = (0, 0);
+        let mut spans = Vec::new();
+        let mut read: [Option<DataVersion>; 2] = [None, None];
+        for (which, range) in last.versions.as_ref()? {
+            let before = old.get(at_old..range.start)?;
+            if bytes.get(at_new..at_new + before.len())? != before {
+                return None;
+            }
+            at_new += before.len();
+            let mut values = serde_json::Deserializer::from_slice(bytes.get(at_new..)?)
+                .into_iter::<DataVersion>();
+            let value = values.next()?.ok()?;
+            let end = at_new + values.byte_offset();
+            *read.get_mut(*which)? = Some(value);
+            spans.push((*which, at_new..end));
+            (at_old, at_new) = (range.end, end);
+        }
+        if old.get(at_old..)? != bytes.get(at_new..)? {
             return None;
         }
-        let version = |name: &str| -> Option<Option<DataVersion>> {
-            match new.wrapper.iter().find(|(k, _)| k == name) {
-                None => Some(None),
-                Some((_, range)) => crate::model::fastjson::from_str(text.get(range.clone())?)
-                    .ok()
-                    .map(Some),
-            }
-        };
-        let data_version = version(VERSIONS[0])??;
-        let mapping_data_version = version(VERSIONS[1])?;
+        let [data_version, mapping_data_version] = read;
+        let data_version = data_version?;
         let mut body = last.body.take()?;
         let wrapper = &mut body.topic_config_serialize_wrapper;
         wrapper.data_version = data_version;
         wrapper.mapping_data_version = mapping_data_version;
         last.bytes = bytes.to_vec();
-        last.layout = layout.take();
+        last.versions = Some(spans);
         Some(body)
     }
 
@@ -132,46 +125,35 @@ impl RegisterBodyCache {
     }
 }
 
+/// Where the wrapper's `dataVersion` (which must be there) and `mappingDataVersion` values are in
+/// the body's text, in order; `None` when a name repeats or the text is not one JSON object.
+fn version_spans(text: &str) -> Option<Vec<(usize, Range<usize>)>> {
+    let outer = members(text)?;
+    let mut wrappers = outer.iter().filter(|(k, _)| *k == WRAPPER);
+    let (_, wrapper) = wrappers.next()?;
+    if wrappers.next().is_some() {
+        return None;
+    }
+    let at = |raw: &RawValue| {
+        let start = (raw.get().as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+        Some(start..start + raw.get().len())
+    };
+    let mut spans = Vec::new();
+    for (name, value) in members(wrapper.get())? {
+        if let Some(which) = VERSIONS.iter().position(|v| *v == name) {
+            if spans.iter().any(|(w, _)| *w == which) {
+                return None;
+            }
+            spans.push((which, at(value)?));
+        }
+    }
+    spans.iter().any(|(w, _)| *w == 0).then_some(spans)
+}
+
 const WRAPPER: &str = "topicConfigSerializeWrapper";
 /// The wrapper's members a broker bumps without changing its topics: its DataVersion, and (5.x)
 /// the static topics' one.
 const VERSIONS: &[&str] = &["dataVersion", "mappingDataVersion"];
-
-/// A member: its name and where its value's text is.
-type Member = (String, std::ops::Range<usize>);
-
-/// The members of a body and of its `topicConfigSerializeWrapper`, in order, duplicates included,
-/// as byte ranges of the body's text.
-#[derive(Debug)]
-struct Layout {
-    outer: Vec<Member>,
-    wrapper: Vec<Member>,
-}
-
-impl Layout {
-    fn of(text: &str) -> Option<Self> {
-        let outer = members(text)?;
-        let (_, wrapper_raw) = outer.iter().find(|(k, _)| *k == WRAPPER)?;
-        let wrapper = members(wrapper_raw.get())?;
-        let at = |raw: &RawValue| {
-            let start = (raw.get().as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-            Some(start..start + raw.get().len())
-        };
-        let ranges = |m: &[(&str, &RawValue)]| -> Option<Vec<Member>> {
-            m.iter()
-                .map(|(k, v)| Some(((*k).to_owned(), at(v)?)))
-                .collect()
-        };
-        Some(Self {
-            outer: ranges(&outer)?,
-            wrapper: ranges(&wrapper)?,
-        })
-    }
-}
-
-fn last_text<'a>(bytes: &'a [u8], range: &std::ops::Range<usize>) -> Option<&'a str> {
-    std::str::from_utf8(bytes.get(range.clone())?).ok()
-}
 
 /// An object's members as its text holds them: names without escapes, raw values.
 fn members(text: &str) -> Option<Vec<(&str, &RawValue)>> {
@@ -262,6 +244,37 @@ mod tests {
         assert_eq!(same.topic_config_serialize_wrapper.data_version.counter, 7);
         assert_eq!(same.filter_server_list, ["marker"]);
         c.give_back(same);
+        // A longer counter, and a mappingDataVersion beside it (5.x brokers send both).
+        let with_mapping = |n: i64| {
+            String::from_utf8(bytes(n)).unwrap().replace(
+                r#""topicConfigTable""#,
+                &format!(
+                    r#""mappingDataVersion":{{"counter":{n},"timestamp":5}},"topicConfigTable""#
+                ),
+            )
+        };
+        let full = c
+            .take(with_mapping(8).as_bytes(), false, 479, true)
+            .unwrap();
+        c.give_back(full);
+        let longer = c
+            .take(with_mapping(123_456).as_bytes(), false, 479, true)
+            .unwrap();
+        assert_eq!(
+            longer,
+            register_body(with_mapping(123_456).as_bytes(), false, 479, true).unwrap()
+        );
+        c.give_back(longer);
+        // A version that is not one: the full parse's answer, an error.
+        let null = String::from_utf8(bytes(1))
+            .unwrap()
+            .replace(r#"{"counter":1,"timestamp":1}"#, "null");
+        assert_eq!(
+            c.take(null.as_bytes(), false, 479, true).is_err(),
+            register_body(null.as_bytes(), false, 479, true).is_err()
+        );
+        let seven = c.take(&bytes(7), false, 479, true).unwrap();
+        c.give_back(seven);
         // A topic changed: parsed again.
         let other = String::from_utf8(bytes(8))
             .unwrap()
