@@ -7,11 +7,7 @@
 //! them are compared, the two read, and the kept topics reused with the new versions. What is reused is what parsing the same bytes
 //! again would give, so no answer changes.
 
-use std::fmt;
 use std::ops::Range;
-
-use serde::de::{Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
 
 use crate::model::{DataVersion, RegisterBrokerBody};
 use crate::server::body::{register_body, BodyError, V3_0_11};
@@ -65,7 +61,7 @@ impl RegisterBodyCache {
         let body = register_body(bytes, compressed, version, v5)?;
         // Where the versions are, for the next body (only plain JSON bodies are compared so).
         let versions = (!reading.0 && !reading.1)
-            .then(|| std::str::from_utf8(bytes).ok().and_then(version_spans))
+            .then(|| version_spans(bytes))
             .flatten();
         self.last = Some(Last {
             reading,
@@ -125,59 +121,78 @@ impl RegisterBodyCache {
     }
 }
 
-/// Where the wrapper's `dataVersion` (which must be there) and `mappingDataVersion` values are in
-/// the body's text, in order; `None` when a name repeats or the text is not one JSON object.
-fn version_spans(text: &str) -> Option<Vec<(usize, Range<usize>)>> {
-    let outer = members(text)?;
-    let mut wrappers = outer.iter().filter(|(k, _)| *k == WRAPPER);
-    let (_, wrapper) = wrappers.next()?;
-    if wrappers.next().is_some() {
-        return None;
-    }
-    let at = |raw: &RawValue| {
-        let start = (raw.get().as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-        Some(start..start + raw.get().len())
-    };
-    let mut spans = Vec::new();
-    for (name, value) in members(wrapper.get())? {
-        if let Some(which) = VERSIONS.iter().position(|v| *v == name) {
-            if spans.iter().any(|(w, _)| *w == which) {
-                return None;
-            }
-            spans.push((which, at(value)?));
-        }
-    }
-    spans.iter().any(|(w, _)| *w == 0).then_some(spans)
-}
-
 const WRAPPER: &str = "topicConfigSerializeWrapper";
 /// The wrapper's members a broker bumps without changing its topics: its DataVersion, and (5.x)
 /// the static topics' one.
 const VERSIONS: &[&str] = &["dataVersion", "mappingDataVersion"];
 
-/// An object's members as its text holds them: names without escapes, raw values.
-fn members(text: &str) -> Option<Vec<(&str, &RawValue)>> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let members = de.deserialize_map(MembersVisitor).ok()?;
-    de.end().ok()?;
-    Some(members)
+/// Where the wrapper's `dataVersion` (which must be there) and `mappingDataVersion` values are in
+/// the body's bytes, in order; `None` when a name repeats, a name on the way holds an escape, or the
+/// bytes are not what a register body looks like. Only names are looked at: a value is skipped as
+/// serde_json reads it, up to where it ends.
+fn version_spans(bytes: &[u8]) -> Option<Vec<(usize, Range<usize>)>> {
+    let outer = object_members(bytes, 0)?;
+    let mut wrappers = outer.iter().filter(|(name, _)| *name == WRAPPER.as_bytes());
+    let (_, wrapper) = wrappers.next()?;
+    if wrappers.next().is_some() {
+        return None;
+    }
+    let mut spans = Vec::new();
+    for (name, range) in object_members(bytes, wrapper.start)? {
+        if let Some(which) = VERSIONS.iter().position(|v| v.as_bytes() == name) {
+            if spans.iter().any(|(w, _)| *w == which) {
+                return None;
+            }
+            spans.push((which, range));
+        }
+    }
+    spans.iter().any(|(w, _)| *w == 0).then_some(spans)
 }
 
-struct MembersVisitor;
-
-impl<'de> Visitor<'de> for MembersVisitor {
-    type Value = Vec<(&'de str, &'de RawValue)>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an object")
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).is_some_and(|b| b.is_ascii_whitespace()) {
+        at += 1;
     }
+    at
+}
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(entry) = map.next_entry::<&'de str, &'de RawValue>()? {
-            out.push(entry);
+/// The members of the object starting at `at` (after any space): each name (which must hold no
+/// escape) and where its value is.
+fn object_members(bytes: &[u8], at: usize) -> Option<Vec<(&[u8], Range<usize>)>> {
+    let mut at = skip_space(bytes, at);
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    at = skip_space(bytes, at + 1);
+    let mut out = Vec::new();
+    if bytes.get(at) == Some(&b'}') {
+        return Some(out);
+    }
+    loop {
+        if bytes.get(at) != Some(&b'"') {
+            return None;
         }
-        Ok(out)
+        let len = bytes.get(at + 1..)?.iter().position(|b| *b == b'"')?;
+        let name = bytes.get(at + 1..at + 1 + len)?;
+        if name.contains(&b'\\') {
+            return None;
+        }
+        at = skip_space(bytes, at + len + 2);
+        if bytes.get(at) != Some(&b':') {
+            return None;
+        }
+        let start = skip_space(bytes, at + 1);
+        let mut values = serde_json::Deserializer::from_slice(bytes.get(start..)?)
+            .into_iter::<serde::de::IgnoredAny>();
+        values.next()?.ok()?;
+        let end = start + values.byte_offset();
+        out.push((name, start..end));
+        at = skip_space(bytes, end);
+        match bytes.get(at) {
+            Some(b',') => at = skip_space(bytes, at + 1),
+            Some(b'}') => return Some(out),
+            _ => return None,
+        }
     }
 }
 
