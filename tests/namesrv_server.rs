@@ -399,7 +399,7 @@ async fn update_config_persists_and_survives_a_restart() {
         let args = NamesrvArgs {
             config_file: Some(file.clone()),
             listen: Some("127.0.0.1:0".parse().unwrap()),
-            profile: Some(profile),
+            profile: Some(profile.into()),
             home: Some(home.path().to_path_buf()),
             ..Default::default()
         };

@@ -4,7 +4,8 @@
 //!
 //! Input: one mode byte, then the body. Mode bits 0–1 pick the request version (pre-3.0.11, 4.9.x,
 //! 5.x), bit 2 sets `compressed`, bit 3 the 5.x profile, bit 4 deflates the rest first (so the fuzzer
-//! explores the inflated layout, not zlib's), bit 5 sends a wrong `bodyCrc32`.
+//! explores the inflated layout, not zlib's), bit 5 sends a wrong `bodyCrc32`, bit 6 reads JSON as
+//! fastjson2 does (the 5.4 profile) rather than fastjson 1.
 //!
 //! Checks: a body that reads is written back by our writers (`standard_json`,
 //! `compress_register_body`) to something that reads the same (up to float rounding, see below); dispatch answers a wrong CRC or an
@@ -14,6 +15,7 @@
 use std::io::Write;
 
 use libfuzzer_sys::fuzz_target;
+use routelab::model::lenient::Dialect;
 use routelab::model::RegisterBrokerBody;
 use routelab::namesrv::{ChannelId, Profile};
 use routelab::net::register::body_crc32;
@@ -69,14 +71,16 @@ fuzz_target!(|data: &[u8]| {
     };
     let bad_crc = mode & 32 != 0;
 
-    let parsed = register_body(&body, compressed, version, v5);
+    // The JSON library's rules: fastjson 1 (4.x, 5.x) or fastjson2 (5.4).
+    let json = if mode & 64 != 0 { Dialect::Fastjson2 } else { Dialect::Fastjson1 };
+    let parsed = register_body(&body, compressed, version, v5, json);
     if let Ok(parsed) = &parsed {
         if !compressed || version < V3_0_11 {
             // Floats (only in free-form topic queue mappings) may read back one ulp away: serde_json's
             // float parsing is not correctly rounded. Then "reads back" is all that is checked.
             let exact = !has_float(&serde_json::to_value(parsed).expect("a body is a JSON value"));
             let back =
-                register_body(&standard_json(parsed), false, 479, v5).expect("standard JSON reads");
+                register_body(&standard_json(parsed), false, 479, v5, json).expect("standard JSON reads");
             assert!(!exact || back == *parsed, "{back:?} != {parsed:?}");
         }
     }
@@ -85,7 +89,7 @@ fuzz_target!(|data: &[u8]| {
     if let (Ok(parsed), true) = (&parsed, compressed && version >= V3_0_11) {
         // Re-compress in the form that matches the profile, read with the matching version.
         let z = compress_register_body(parsed, v5);
-        let back = register_body(&z, true, if v5 { 479 } else { 409 }, v5)
+        let back = register_body(&z, true, if v5 { 479 } else { 409 }, v5, json)
             .expect("our compressed body reads back");
         assert_eq!(compressed_view(&back, v5), compressed_view(parsed, v5));
     }
@@ -109,11 +113,13 @@ fuzz_target!(|data: &[u8]| {
     cmd.version = version;
     let mut config = ServerConfig::default();
     config.profile = if v5 { Profile::V5 } else { Profile::V4 };
+    config.json = json;
     let mut state = State::new(config);
     let ctx = Ctx {
         now_ms: 1_000,
         channel: ChannelId(1),
         remote: None,
+        register_bodies: None,
     };
     let out = dispatch(&mut state, &ctx, &Frame::new(cmd, body.clone()));
     let code = out

@@ -38,8 +38,21 @@ pub fn from_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError> {
 /// fastjson's legacy output of `value`: compact, integer map keys bare (`{0:"10.0.0.1:10911"}`),
 /// strings escaped as fastjson 1 escapes them by default (`fastjson_escape`).
 pub fn to_legacy_json<T: serde::Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    to_legacy_json_as(value, super::fastjson_escape::Escaping::Default)
+}
+
+/// [`to_legacy_json`] with the strings escaped as `escaping` says (fastjson2 writes the same bare
+/// keys, with its own escaping).
+pub fn to_legacy_json_as<T: serde::Serialize + ?Sized>(
+    value: &T,
+    escaping: super::fastjson_escape::Escaping,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, LegacyFormatter::default());
+    let formatter = LegacyFormatter {
+        escaping,
+        ..LegacyFormatter::default()
+    };
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
     // Writing to a Vec cannot fail, and our body types have no non-string keys but integers.
     if value.serialize(&mut ser).is_err() {
         out.clear();
@@ -52,6 +65,7 @@ pub fn to_legacy_json<T: serde::Serialize + ?Sized>(value: &T) -> Vec<u8> {
 /// knows whether an integer or text follows, so the opening quote waits for the first text.
 #[derive(Default)]
 struct LegacyFormatter {
+    escaping: super::fastjson_escape::Escaping,
     in_key: bool,
     quote_pending: bool,
     bare: bool,
@@ -114,11 +128,7 @@ impl serde_json::ser::Formatter for LegacyFormatter {
         fragment: &str,
     ) -> std::io::Result<()> {
         self.flush_quote(w)?;
-        super::fastjson_escape::write_fragment(
-            w,
-            fragment,
-            super::fastjson_escape::Escaping::Default,
-        )
+        super::fastjson_escape::write_fragment(w, fragment, self.escaping)
     }
 
     fn write_char_escape<W: ?Sized + std::io::Write>(
@@ -127,7 +137,7 @@ impl serde_json::ser::Formatter for LegacyFormatter {
         escape: serde_json::ser::CharEscape,
     ) -> std::io::Result<()> {
         self.flush_quote(w)?;
-        super::fastjson_escape::write_escape(w, escape)
+        super::fastjson_escape::write_escape_as(w, escape, self.escaping)
     }
 
     fn write_i64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: i64) -> std::io::Result<()> {

@@ -15,27 +15,48 @@ use std::io::{self, Write};
 
 use serde_json::ser::CharEscape;
 
-/// Which of fastjson 1's string writers.
+/// Which of fastjson's string writers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Escaping {
-    /// `JSON.toJSONString` with the default features: headers and most bodies.
+    /// fastjson 1's `JSON.toJSONString` with the default features: headers and most bodies.
     #[default]
     Default,
-    /// `SerializerFeature.BrowserCompatible`: routes in standard JSON.
+    /// fastjson 1's `SerializerFeature.BrowserCompatible`: routes in standard JSON.
     BrowserCompatible,
+    /// fastjson2 (RocketMQ 5.4), default features: only `"`, `\\` and the control characters
+    /// escaped, with lowercase hex (`JSONWriterUTF8.writeString`); everything else raw.
+    Fastjson2,
+    /// fastjson2's `JSONWriter.Feature.BrowserCompatible`: the same escaping (it escapes no
+    /// more), longs beyond ±(2^53 − 1) as strings.
+    Fastjson2Browser,
+}
+
+impl Escaping {
+    fn longs_as_strings(self) -> bool {
+        matches!(self, Self::BrowserCompatible | Self::Fastjson2Browser)
+    }
+
+    fn fastjson2(self) -> bool {
+        matches!(self, Self::Fastjson2 | Self::Fastjson2Browser)
+    }
 }
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
+const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
 
 fn unicode<W: ?Sized + Write>(w: &mut W, unit: u16) -> io::Result<()> {
+    unicode_in(w, unit, HEX)
+}
+
+fn unicode_in<W: ?Sized + Write>(w: &mut W, unit: u16, hex: &[u8; 16]) -> io::Result<()> {
     let u = usize::from(unit);
     w.write_all(&[
         b'\\',
         b'u',
-        HEX[(u >> 12) & 15],
-        HEX[(u >> 8) & 15],
-        HEX[(u >> 4) & 15],
-        HEX[u & 15],
+        hex[(u >> 12) & 15],
+        hex[(u >> 8) & 15],
+        hex[(u >> 4) & 15],
+        hex[u & 15],
     ])
 }
 
@@ -44,6 +65,7 @@ fn escaped(c: char, mode: Escaping) -> bool {
     match mode {
         Escaping::Default => matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}'),
         Escaping::BrowserCompatible => c == '/' || c >= '\u{7f}',
+        Escaping::Fastjson2 | Escaping::Fastjson2Browser => false,
     }
 }
 
@@ -76,9 +98,26 @@ pub fn write_fragment<W: ?Sized + Write>(
     w.write_all(fragment.get(start..).unwrap_or_default().as_bytes())
 }
 
-/// One character serde_json escapes, as fastjson writes it: by name for `"`, `\`, `/` and the five
-/// named controls, else `\u00XX` in uppercase (serde_json writes lowercase).
+/// One character serde_json escapes, as fastjson 1 writes it: by name for `"`, `\`, `/` and the
+/// five named controls, else `\u00XX` in uppercase (serde_json writes lowercase).
 pub fn write_escape<W: ?Sized + Write>(w: &mut W, escape: CharEscape) -> io::Result<()> {
+    write_escape_in(w, escape, HEX)
+}
+
+/// One character serde_json escapes, as the writer of `mode` writes it (fastjson2: lowercase hex).
+pub fn write_escape_as<W: ?Sized + Write>(
+    w: &mut W,
+    escape: CharEscape,
+    mode: Escaping,
+) -> io::Result<()> {
+    write_escape_in(w, escape, if mode.fastjson2() { HEX_LOWER } else { HEX })
+}
+
+fn write_escape_in<W: ?Sized + Write>(
+    w: &mut W,
+    escape: CharEscape,
+    hex: &[u8; 16],
+) -> io::Result<()> {
     let named: &[u8] = match escape {
         CharEscape::Quote => b"\\\"",
         CharEscape::ReverseSolidus => b"\\\\",
@@ -88,7 +127,7 @@ pub fn write_escape<W: ?Sized + Write>(w: &mut W, escape: CharEscape) -> io::Res
         CharEscape::LineFeed => b"\\n",
         CharEscape::CarriageReturn => b"\\r",
         CharEscape::Tab => b"\\t",
-        CharEscape::AsciiControl(byte) => return unicode(w, u16::from(byte)),
+        CharEscape::AsciiControl(byte) => return unicode_in(w, u16::from(byte), hex),
     };
     w.write_all(named)
 }
@@ -111,7 +150,7 @@ impl Fastjson1Formatter {
     }
 
     fn long<W: ?Sized + Write>(&self, w: &mut W, text: &str, beyond: bool) -> io::Result<()> {
-        if beyond && !self.in_key && self.mode == Escaping::BrowserCompatible {
+        if beyond && !self.in_key && self.mode.longs_as_strings() {
             w.write_all(b"\"")?;
             w.write_all(text.as_bytes())?;
             w.write_all(b"\"")
@@ -148,7 +187,7 @@ impl serde_json::ser::Formatter for Fastjson1Formatter {
         w: &mut W,
         escape: CharEscape,
     ) -> io::Result<()> {
-        write_escape(w, escape)
+        write_escape_as(w, escape, self.mode)
     }
 
     fn write_i64<W: ?Sized + Write>(&mut self, w: &mut W, v: i64) -> io::Result<()> {

@@ -1,10 +1,12 @@
 //! Wire-shaped types with RocketMQ's exact JSON field names, the parser for fastjson's legacy
-//! bodies, and fastjson 1's string escaping (`fastjson_escape`).
+//! bodies, fastjson's string escaping (`fastjson_escape`), and requests read as Java's fastjson reads
+//! them (`lenient`).
 
 pub mod broker_stats;
 pub mod cluster;
 pub mod fastjson;
 pub mod fastjson_escape;
+pub mod lenient;
 pub mod name_map;
 pub mod names;
 pub mod perm;

@@ -126,10 +126,18 @@ impl LiveEntry {
 pub(crate) struct FilledTopics {
     pub broker_name: BrokerName,
     pub removals: u64,
+    /// `RouteManager::queue_writes` when the update was done.
+    pub writes: u64,
     /// Shared, not copied, by the snapshots of time travel (a big cluster's brokers carry 200
     /// topics each).
     pub topics: std::sync::Arc<[String]>,
+    /// What each topic's QueueData was written with (`WrittenQueue`), in `topics`' order.
+    pub queues: std::sync::Arc<[WrittenQueue]>,
 }
+
+/// The numbers a registration writes into a topic's QueueData: read and write queue counts, perm
+/// (as written: a prime slave's without write), topicSysFlag.
+pub(crate) type WrittenQueue = [i32; 4];
 
 impl Default for BrokerLiveTable {
     fn default() -> Self {

@@ -83,6 +83,13 @@ pub struct RouteManager {
     /// How many QueueData have left topicQueueTable: a 5.x heartbeat compares it with
     /// `tables::FilledTopics` to know that none of its topics can have gone missing.
     queue_removals: u64,
+    /// How many times a QueueData was stored changed or had its perm changed: with
+    /// `queue_removals`, a registration whose topics are what it wrote last time, and nothing
+    /// written or removed since, knows every put would find its QueueData already there.
+    queue_writes: u64,
+    /// The JSON library whose output the bodies copy: fastjson 1 (4.9.8, 5.3.3) or fastjson2
+    /// (5.4, the server's `--profile 5.4`; its routing rules are 5.x's).
+    json: crate::model::lenient::Dialect,
 }
 
 impl RouteManager {
@@ -106,7 +113,19 @@ impl RouteManager {
             pending_unregistrations: VecDeque::new(),
             events: VecDeque::new(),
             queue_removals: 0,
+            queue_writes: 0,
+            json: crate::model::lenient::Dialect::Fastjson1,
         }
+    }
+
+    /// Writes the bodies as `dialect`'s library does (5.4: fastjson2).
+    pub fn set_json_dialect(&mut self, dialect: crate::model::lenient::Dialect) {
+        self.json = dialect;
+    }
+
+    /// The JSON library the bodies are written as.
+    pub fn json_dialect(&self) -> crate::model::lenient::Dialect {
+        self.json
     }
 
     /// The profile chosen at construction.
@@ -211,6 +230,7 @@ impl RouteManager {
             tables::Put::Unchanged => return,
             tables::Put::Stored(before) => before,
         };
+        self.queue_writes += 1;
         self.events.push_back(Event::TopicQueueChanged {
             topic: topic.clone(),
             broker_name: qd.broker_name.clone(),

@@ -41,6 +41,7 @@ impl RouteManager {
         }
         let count = topics.len();
         if count > 0 {
+            self.queue_writes += 1;
             self.events.push_back(Event::PermChanged {
                 broker_name: BrokerName::from(broker_name),
                 change,

@@ -6,12 +6,14 @@ use serde::Serialize;
 
 use super::event::{Event, RejectReason, TopicRemovalReason};
 use super::request::RegisterBroker;
-use super::tables::{BrokerLiveInfo, ChannelId, FilledTopics};
+use super::tables::{BrokerAddrInfo, BrokerLiveInfo, ChannelId, FilledTopics, WrittenQueue};
 use super::{RouteError, RouteManager};
 use crate::java_order::{order_of, JavaTable};
 use crate::model::perm::PERM_WRITE;
 use crate::model::text::same_text;
-use crate::model::{BrokerAddr, BrokerData, QueueData, TopicConfig, TopicName, MASTER_ID};
+use crate::model::{
+    BrokerAddr, BrokerData, BrokerName, QueueData, TopicConfig, TopicName, MASTER_ID,
+};
 
 /// What the NameServer answers a registering broker: for a slave whose master is live, the master's
 /// address and HA address (both omitted otherwise).
@@ -62,6 +64,25 @@ impl crate::java_order::JavaKey for Indexed<'_> {
     fn compare_to(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(crate::java_order::string_compare(self.1, other.1))
     }
+}
+
+/// The numbers each of the body's topics is written with, in the body's order.
+fn written_queues(body: &BTreeMap<String, TopicConfig>, wipe_write: bool) -> Vec<WrittenQueue> {
+    body.values()
+        .map(|tc| {
+            let perm = if wipe_write {
+                tc.perm & !PERM_WRITE
+            } else {
+                tc.perm
+            };
+            [
+                tc.read_queue_nums,
+                tc.write_queue_nums,
+                perm,
+                tc.topic_sys_flag,
+            ]
+        })
+        .collect()
 }
 
 fn queue_data_of(broker_name: &crate::model::BrokerName, tc: &TopicConfig, perm: i32) -> QueueData {
@@ -298,6 +319,12 @@ impl RouteManager {
         if all_here {
             return self.update_mappings(req, rewrite);
         }
+        let written = written_queues(body, wipe_write);
+        if rewrite && self.wrote_these_last(&key, name, body, &written) {
+            // Every put would find its QueueData as it is (a DataVersion bumped, the topics as
+            // before): Java's loop changes nothing then, and neither does skipping it.
+            return self.update_mappings(req, rewrite);
+        }
         let to_write: Vec<&TopicConfig> = if rewrite {
             in_java_order(body, |_| true)
         } else {
@@ -325,10 +352,35 @@ impl RouteManager {
         let filled = FilledTopics {
             broker_name: name.clone(),
             removals: self.queue_removals,
+            writes: self.queue_writes,
             topics: body.keys().cloned().collect(),
+            queues: written.into(),
         };
         self.broker_live_table.set_filled(key, filled);
         self.update_mappings(req, rewrite);
+    }
+
+    /// Whether the last topic update of the broker at `key` wrote exactly these topics with these
+    /// numbers for `name`, and no QueueData has been written or removed since: then each of them
+    /// is in the table as this update would write it.
+    fn wrote_these_last(
+        &self,
+        key: &BrokerAddrInfo,
+        name: &BrokerName,
+        body: &BTreeMap<String, TopicConfig>,
+        written: &[WrittenQueue],
+    ) -> bool {
+        self.broker_live_table.filled(key).is_some_and(|f| {
+            f.removals == self.queue_removals
+                && f.writes == self.queue_writes
+                && f.broker_name == *name
+                && *f.queues == *written
+                && f.topics.len() == body.len()
+                && f.topics
+                    .iter()
+                    .zip(body.keys())
+                    .all(|(a, b)| same_text(a, b))
+        })
     }
 
     /// 5.x static topics: a first or changed registration stores its TopicQueueMappingInfo.

@@ -16,8 +16,8 @@ use crate::java_order::{JavaKey, JavaTable};
 use crate::model::{BrokerAddr, BrokerData, BrokerName, ClusterName, QueueData, TopicName};
 use crate::shared::Shared;
 
-pub(crate) use super::live_table::FilledTopics;
 pub use super::live_table::{BrokerAddrInfo, BrokerLiveInfo, BrokerLiveTable};
+pub(crate) use super::live_table::{FilledTopics, WrittenQueue};
 
 /// The connection a registration arrived on. The core never touches sockets: the driver names each
 /// connection with an id and reports when it closes (`on_channel_destroy`).

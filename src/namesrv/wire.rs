@@ -8,8 +8,9 @@ use serde::{Serialize, Serializer};
 use super::query::TopicListBuild;
 use super::{RouteError, RouteManager};
 use crate::java_order::{order_of, JavaTable};
-use crate::model::fastjson::to_legacy_json;
+use crate::model::fastjson::to_legacy_json_as;
 use crate::model::fastjson_escape::{to_vec, Escaping};
+use crate::model::lenient::Dialect;
 use crate::model::{BrokerAddr, BrokerData, BrokerName, ClusterName, QueueData, MASTER_ID};
 
 /// The two JSON forms of spec §6.1–§6.2.
@@ -24,12 +25,29 @@ pub enum JsonForm {
 }
 
 impl JsonForm {
-    fn encode<T: Serialize>(self, value: &T) -> Vec<u8> {
-        match self {
-            Self::Legacy => to_legacy_json(value),
-            // Java: `encode(BrowserCompatible, QuoteFieldNames, SkipTransientField, MapSortField)`.
-            Self::Standard => to_vec(value, Escaping::BrowserCompatible),
+    fn encode<T: Serialize>(self, value: &T, dialect: Dialect) -> Vec<u8> {
+        match (self, dialect) {
+            (Self::Legacy, _) => to_legacy_json_as(value, legacy_escaping(dialect)),
+            // Java: `encode(BrowserCompatible, QuoteFieldNames, SkipTransientField, MapSortField)`;
+            // 5.4 `encode(BrowserCompatible, MapSortField)`, the others being fastjson2's defaults.
+            (Self::Standard, Dialect::Fastjson1) => to_vec(value, Escaping::BrowserCompatible),
+            (Self::Standard, Dialect::Fastjson2) => to_vec(value, Escaping::Fastjson2Browser),
         }
+    }
+}
+
+/// How the dialect's library escapes with its default features.
+fn legacy_escaping(dialect: Dialect) -> Escaping {
+    match dialect {
+        Dialect::Fastjson1 => Escaping::Default,
+        Dialect::Fastjson2 => Escaping::Fastjson2,
+    }
+}
+
+impl RouteManager {
+    /// fastjson's default output of `value` as this NameServer's JSON library writes it.
+    fn legacy<T: Serialize>(&self, value: &T) -> Vec<u8> {
+        to_legacy_json_as(value, legacy_escaping(self.json_dialect()))
     }
 }
 
@@ -287,28 +305,33 @@ impl RouteManager {
                 .map(|(k, v)| (k.as_str(), v))
                 .collect(),
         );
-        Some(form.encode(&RouteOut {
-            broker_datas,
-            filter_server_table,
-            order_topic_conf: route.order_topic_conf.as_deref(),
-            queue_datas,
-            // RouteInfoManager keeps a topic's mappings in a `HashMap` by brokerName: the legacy
-            // form writes it in that map's order, the standard one sorted.
-            topic_queue_mapping_by_broker: route.topic_queue_mapping_by_broker.as_ref().map(|m| {
-                let names: Vec<&str> = match form {
-                    JsonForm::Legacy => {
-                        order_of(JavaTable::hash_map(), m.keys().map(String::as_str))
-                    }
-                    JsonForm::Standard => m.keys().map(String::as_str).collect(),
-                };
-                InOrder(
-                    names
-                        .into_iter()
-                        .filter_map(|b| m.get(b).map(|info| (b, MappingOut { info, form })))
-                        .collect(),
-                )
-            }),
-        }))
+        Some(form.encode(
+            &RouteOut {
+                broker_datas,
+                filter_server_table,
+                order_topic_conf: route.order_topic_conf.as_deref(),
+                queue_datas,
+                // RouteInfoManager keeps a topic's mappings in a `HashMap` by brokerName: the legacy
+                // form writes it in that map's order, the standard one sorted.
+                topic_queue_mapping_by_broker: route.topic_queue_mapping_by_broker.as_ref().map(
+                    |m| {
+                        let names: Vec<&str> = match form {
+                            JsonForm::Legacy => {
+                                order_of(JavaTable::hash_map(), m.keys().map(String::as_str))
+                            }
+                            JsonForm::Standard => m.keys().map(String::as_str).collect(),
+                        };
+                        InOrder(
+                            names
+                                .into_iter()
+                                .filter_map(|b| m.get(b).map(|info| (b, MappingOut { info, form })))
+                                .collect(),
+                        )
+                    },
+                ),
+            },
+            self.json_dialect(),
+        ))
     }
 
     /// The body of GET_BROKER_CLUSTER_INFO (always legacy): the live brokerAddrTable (each group's
@@ -330,7 +353,7 @@ impl RouteManager {
             .java_clusters()
             .map(|c| (c, self.cluster_addr_table.java_names(c.as_str())))
             .collect();
-        to_legacy_json(&ClusterInfoOut {
+        self.legacy(&ClusterInfoOut {
             broker_addr_table: InOrder(groups),
             cluster_addr_table: InOrder(clusters),
         })
@@ -345,7 +368,7 @@ impl RouteManager {
             JavaTable::hash_map()
         };
         let topics = order_of(set, list.added.iter().map(String::as_str));
-        to_legacy_json(&TopicListOut {
+        self.legacy(&TopicListOut {
             broker_addr: list.broker_addr.as_deref(),
             topic_list: topics,
         })
@@ -360,7 +383,7 @@ impl RouteManager {
                 namespace: namespace.to_owned(),
                 key: String::new(),
             })?;
-        Ok(to_legacy_json(&KvTableOut {
+        Ok(self.legacy(&KvTableOut {
             table: InOrder(entries),
         }))
     }
@@ -378,7 +401,7 @@ impl RouteManager {
             .java_ids(broker_name)
             .map(|ids| ids.java_clone().iter().copied().collect())
             .unwrap_or_default();
-        Ok(to_legacy_json(&MemberGroupBodyOut {
+        Ok(self.legacy(&MemberGroupBodyOut {
             broker_member_group: MemberGroupOut {
                 broker_addrs: InOrder(
                     ids.into_iter()

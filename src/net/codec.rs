@@ -8,6 +8,7 @@
 use bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
+use crate::model::lenient::Dialect;
 use crate::remoting::{frame, EncodeError, Frame, FrameError, SerializeType};
 
 /// Why the codec failed: the socket, a malformed incoming frame, or an outgoing frame that cannot be
@@ -37,6 +38,7 @@ pub enum CodecError {
 pub struct RemotingCodec {
     max_frame_len: usize,
     serialize_type: SerializeType,
+    dialect: Dialect,
 }
 
 impl RemotingCodec {
@@ -45,7 +47,14 @@ impl RemotingCodec {
         Self {
             max_frame_len,
             serialize_type: SerializeType::Json,
+            dialect: Dialect::Fastjson1,
         }
+    }
+
+    /// The same codec reading and writing JSON headers as `dialect`'s library does.
+    pub fn with_dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
     }
 
     /// The same codec writing headers of type `ty`.
@@ -65,7 +74,7 @@ impl Decoder for RemotingCodec {
     type Error = CodecError;
 
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, CodecError> {
-        match frame::decode(src, self.max_frame_len)? {
+        match frame::decode_as(src, self.max_frame_len, self.dialect)? {
             Some((frame, used)) => {
                 src.advance(used);
                 Ok(Some(frame))
@@ -91,7 +100,7 @@ impl Encoder<Frame> for RemotingCodec {
     type Error = CodecError;
 
     fn encode(&mut self, item: Frame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let bytes = frame::encode(&item, self.serialize_type)?;
+        let bytes = frame::encode_as(&item, self.serialize_type, self.dialect)?;
         if bytes.len() > self.max_frame_len {
             return Err(EncodeError::TooLong {
                 what: "frame",

@@ -6,6 +6,7 @@
 //! header longer than its frame or an unknown type byte is reported as soon as the first 8 bytes are
 //! in, so a reader can close the connection without buffering a bogus frame.
 
+use crate::model::lenient::Dialect;
 use serde::de::DeserializeOwned;
 
 use super::command::{RemotingCommand, SerializeType};
@@ -212,6 +213,15 @@ pub fn check(buf: &[u8], max_len: usize) -> Result<Option<usize>, FrameError> {
 /// number of bytes it used (drop them before decoding the next one). The header is read by the frame's
 /// own type byte, so JSON and ROCKETMQ frames can alternate on one connection (spec §5.9).
 pub fn decode(buf: &[u8], max_len: usize) -> Result<Option<(Frame, usize)>, FrameError> {
+    decode_as(buf, max_len, Dialect::Fastjson1)
+}
+
+/// [`decode`], a JSON header read as `dialect`'s library reads it.
+pub fn decode_as(
+    buf: &[u8],
+    max_len: usize,
+    dialect: Dialect,
+) -> Result<Option<(Frame, usize)>, FrameError> {
     let Some(total) = check(buf, max_len)? else {
         return Ok(None);
     };
@@ -231,7 +241,7 @@ pub fn decode(buf: &[u8], max_len: usize) -> Result<Option<(Frame, usize)>, Fram
     let header = buf.get(PREFIX_LEN..header_end).ok_or_else(overflow)?;
     let body = buf.get(header_end..total).ok_or_else(overflow)?;
     let command = match ty {
-        SerializeType::Json => header_json::decode(header)?,
+        SerializeType::Json => header_json::decode_as(header, dialect)?,
         SerializeType::RocketMq => header_binary::decode(header)?,
     };
     Ok(Some((
@@ -247,8 +257,17 @@ pub fn decode(buf: &[u8], max_len: usize) -> Result<Option<(Frame, usize)>, Fram
 /// over 16 MiB − 1, frame over `i32::MAX`, or a ROCKETMQ field out of range); the caller enforces its
 /// peer's maximum frame length.
 pub fn encode(frame: &Frame, ty: SerializeType) -> Result<Vec<u8>, EncodeError> {
+    encode_as(frame, ty, Dialect::Fastjson1)
+}
+
+/// [`encode`], a JSON header written as `dialect`'s library writes it.
+pub fn encode_as(
+    frame: &Frame,
+    ty: SerializeType,
+    dialect: Dialect,
+) -> Result<Vec<u8>, EncodeError> {
     let header = match ty {
-        SerializeType::Json => header_json::encode(&frame.command),
+        SerializeType::Json => header_json::encode_as(&frame.command, dialect),
         SerializeType::RocketMq => header_binary::encode(&frame.command)?,
     };
     let word = mark_protocol_type(header.len(), ty)?;

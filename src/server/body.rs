@@ -14,6 +14,7 @@ use std::io::Read;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::model::lenient::{from_request, Dialect};
 use crate::model::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};
 
 /// `V3_0_11`: below it the register body is a bare TopicConfigSerializeWrapper.
@@ -29,9 +30,12 @@ pub const MAX_INFLATED: u64 = 64 * 1024 * 1024;
 pub const MAX_TOPICS_PER_BODY: usize = 100_000;
 
 fn too_many_topics(count: usize) -> BodyError {
-    err(format!(
-        "the register body carries {count} topics, more than RouteLab's limit of {MAX_TOPICS_PER_BODY}"
-    ))
+    with_fault(
+        err(format!(
+            "the register body carries {count} topics, more than RouteLab's limit of {MAX_TOPICS_PER_BODY}"
+        )),
+        Fault::Ours,
+    )
 }
 
 /// A JSON body already parsed: its topic count checked.
@@ -93,36 +97,105 @@ fn write_value(value: &Value, bare_keys: bool, out: &mut String) {
 
 /// Why a register body cannot be read: Java throws, and the request gets SYSTEM_ERROR.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct BodyError(String);
+#[error("{message}")]
+pub struct BodyError {
+    message: String,
+    /// What Java does with such a body, which says the remark it answers with.
+    pub fault: Fault,
+}
+
+/// How Java fails on a register body it cannot use (what the SYSTEM_ERROR's remark says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Decoding threw: `RemotingCommandException("Failed to decode RegisterBrokerBody", e)`.
+    Decode,
+    /// fastjson returned `null` without an error (`null`, `[]`, blank text) and the processor's
+    /// next line threw a NullPointerException.
+    Null,
+    /// A pre-3.0.11 body: the decoder's own exception comes back unwrapped, whose text is the
+    /// JSON library's; RouteLab's explanation stands in for it.
+    Unwrapped,
+    /// RouteLab's own bound (Java has none): the remark says what it is.
+    Ours,
+}
+
+impl BodyError {
+    /// The SYSTEM_ERROR remark Java's NameServer answers this with (`exceptionSimpleDesc`: the
+    /// exception and the first frame of its stack, from DefaultRequestProcessor at 4.9.8 and
+    /// 5.3.3; 5.4 has the same lines there).
+    pub fn java_remark(&self, v5: bool) -> String {
+        const PROCESSOR: &str = "org.apache.rocketmq.namesrv.processor.DefaultRequestProcessor";
+        match (self.fault, v5) {
+            (Fault::Decode, false) => format!(
+                "org.apache.rocketmq.remoting.exception.RemotingCommandException: Failed to decode RegisterBrokerBody, \
+                 {PROCESSOR}.registerBrokerWithFilterServer(DefaultRequestProcessor.java:241)"
+            ),
+            (Fault::Decode, true) => format!(
+                "org.apache.rocketmq.remoting.exception.RemotingCommandException: Failed to decode RegisterBrokerBody, \
+                 {PROCESSOR}.extractRegisterBrokerBodyFromRequest(DefaultRequestProcessor.java:305)"
+            ),
+            (Fault::Null, false) => format!(
+                "java.lang.NullPointerException, {PROCESSOR}.registerBrokerWithFilterServer(DefaultRequestProcessor.java:254)"
+            ),
+            (Fault::Null, true) => format!(
+                "java.lang.NullPointerException, {PROCESSOR}.registerBroker(DefaultRequestProcessor.java:242)"
+            ),
+            (Fault::Unwrapped | Fault::Ours, _) => self.message.clone(),
+        }
+    }
+}
 
 fn err(what: impl Into<String>) -> BodyError {
-    BodyError(what.into())
+    BodyError {
+        message: what.into(),
+        fault: Fault::Decode,
+    }
+}
+
+fn with_fault(mut e: BodyError, fault: Fault) -> BodyError {
+    e.fault = fault;
+    e
+}
+
+/// A JSON body read as `json`'s fastjson reads it; `null`, `[]` and the like are [`Fault::Null`].
+fn json_body<T: serde::de::DeserializeOwned>(body: &[u8], json: Dialect) -> Result<T, BodyError> {
+    match from_request(body, json) {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Err(with_fault(
+            err(
+                "the body is JSON null (or [], or blank): fastjson gives null and Java fails on it",
+            ),
+            Fault::Null,
+        )),
+        Err(e) => Err(err(format!(
+            "the body is not JSON the NameServer reads: {e}"
+        ))),
+    }
 }
 
 /// Reads a REGISTER_BROKER body. `version` is the request's; `v5` picks the 5.x topic-string rule
-/// (4.9.8 wants exactly 5 fields, 5.x at least 5). A missing body is an empty one (§6.4).
+/// (4.9.8 wants exactly 5 fields, 5.x at least 5); `json` is the fastjson that reads its JSON. A
+/// missing body is an empty one (§6.4).
 pub fn register_body(
     body: &[u8],
     compressed: bool,
     version: i32,
     v5: bool,
+    json: Dialect,
 ) -> Result<RegisterBrokerBody, BodyError> {
     if body.is_empty() {
         return Ok(RegisterBrokerBody::default());
     }
     if version < V3_0_11 {
         let wrapper: TopicConfigSerializeWrapper =
-            crate::model::fastjson::from_body(body).map_err(|e| err(e.to_string()))?;
+            json_body(body, json).map_err(|e| with_fault(e, Fault::Unwrapped))?;
         return within_topic_limit(RegisterBrokerBody {
             filter_server_list: Vec::new(),
             topic_config_serialize_wrapper: wrapper,
         });
     }
     if !compressed {
-        return crate::model::fastjson::from_body(body)
-            .map_err(|e| err(e.to_string()))
-            .and_then(within_topic_limit);
+        return json_body(body, json).and_then(within_topic_limit);
     }
     let mut inflated = Vec::new();
     flate2::read::ZlibDecoder::new(body)
@@ -134,7 +207,7 @@ pub fn register_body(
             "the compressed body inflates to more than {MAX_INFLATED} bytes"
         )));
     }
-    decode_compressed(&inflated, version, v5)
+    decode_compressed(&inflated, version, v5, json)
 }
 
 /// A cursor over the inflated bytes: big-endian i32 lengths, then that many bytes.
@@ -171,10 +244,12 @@ fn decode_compressed(
     bytes: &[u8],
     version: i32,
     v5: bool,
+    json: Dialect,
 ) -> Result<RegisterBrokerBody, BodyError> {
     let mut c = Cursor(bytes);
+    // `DataVersion.decode`: fastjson; a null one fails on its first use, inside the decoder.
     let data_version: DataVersion =
-        crate::model::fastjson::from_str(c.text()?).map_err(|e| err(e.to_string()))?;
+        json_body(c.text()?.as_bytes(), json).map_err(|e| with_fault(e, Fault::Decode))?;
     let count = c.int()?;
     // Checked before reading: the count is the broker's word, the loop below would trust it.
     if usize::try_from(count).is_ok_and(|n| n > MAX_TOPICS_PER_BODY) {
@@ -342,15 +417,15 @@ mod tests {
         let body = sample();
         let z = compress_register_body(&body, true);
         assert_eq!(z[0], 0x78, "a zlib header");
-        let back = register_body(&z, true, 479, true).unwrap();
+        let back = register_body(&z, true, 479, true, Dialect::Fastjson1).unwrap();
         let w = &back.topic_config_serialize_wrapper;
         assert_eq!(w.data_version, DataVersion::new(3, 1000));
         assert_eq!(w.topic_config_table["T"].write_queue_nums, 8);
         assert_eq!(back.filter_server_list, vec!["1.1.1.1:9".to_owned()]);
         // 4.9.8 rejects the 6-field 5.x topic string.
-        assert!(register_body(&z, true, 409, false).is_err());
+        assert!(register_body(&z, true, 409, false, Dialect::Fastjson1).is_err());
         let z4 = compress_register_body(&body, false);
-        assert!(register_body(&z4, true, 409, false).is_ok());
+        assert!(register_body(&z4, true, 409, false, Dialect::Fastjson1).is_ok());
     }
 
     #[test]
@@ -372,8 +447,8 @@ mod tests {
         let json = standard_json(&body);
         let z = compress_register_body(&body, true);
         for e in [
-            register_body(&json, false, 479, true).err(),
-            register_body(&z, true, 479, true).err(),
+            register_body(&json, false, 479, true, Dialect::Fastjson1).err(),
+            register_body(&z, true, 479, true, Dialect::Fastjson1).err(),
         ] {
             let e = e.expect("refused").to_string();
             assert!(e.contains("more than RouteLab's limit of 100000"), "{e}");
@@ -382,7 +457,7 @@ mod tests {
         let table = &mut body.topic_config_serialize_wrapper.topic_config_table;
         table.remove("T");
         let z = compress_register_body(&body, true);
-        let back = register_body(&z, true, 479, true).unwrap();
+        let back = register_body(&z, true, 479, true, Dialect::Fastjson1).unwrap();
         assert_eq!(
             back.topic_config_serialize_wrapper.topic_config_table.len(),
             MAX_TOPICS_PER_BODY
@@ -391,8 +466,8 @@ mod tests {
 
     #[test]
     fn garbage_compressed_body_is_an_error() {
-        assert!(register_body(b"not zlib", true, 479, true).is_err());
+        assert!(register_body(b"not zlib", true, 479, true, Dialect::Fastjson1).is_err());
         let z = compress_register_body(&sample(), true);
-        assert!(register_body(&z[..z.len() / 2], true, 479, true).is_err());
+        assert!(register_body(&z[..z.len() / 2], true, 479, true, Dialect::Fastjson1).is_err());
     }
 }

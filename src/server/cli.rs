@@ -26,7 +26,7 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
     };
     runtime.block_on(async move {
         let listen = config.listen;
-        let profile = config.profile;
+        let profile = super::config::ServerProfile::new(config.profile, config.json);
         let kv_path = config.settings.kv_config_path.clone();
         let token = config.ws_access.token.clone();
         let max_connections = config.max_connections;

@@ -11,7 +11,51 @@ use std::time::Duration;
 
 use crate::bridge::http_args::HttpAccess;
 use crate::java_order::{JavaTable, PropertiesOrder};
+use crate::model::lenient::Dialect;
 use crate::namesrv::{NamesrvConfig, Profile};
+
+/// `--profile`: whose rules the route manager follows, and which JSON library the wire copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerProfile {
+    /// 4.x or 5.x rules.
+    pub rules: Profile,
+    /// fastjson 1 (4.9.8, 5.3.3) or fastjson2 (5.4).
+    pub json: Dialect,
+}
+
+impl ServerProfile {
+    /// The profile of `rules` and `json`.
+    pub fn new(rules: Profile, json: Dialect) -> Self {
+        Self { rules, json }
+    }
+}
+
+impl From<Profile> for ServerProfile {
+    fn from(rules: Profile) -> Self {
+        Self::new(rules, Dialect::Fastjson1)
+    }
+}
+
+impl std::fmt::Display for ServerProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.json {
+            Dialect::Fastjson2 => f.write_str("5.4"),
+            Dialect::Fastjson1 => self.rules.fmt(f),
+        }
+    }
+}
+
+impl std::str::FromStr for ServerProfile {
+    type Err = crate::namesrv::RouteError;
+
+    /// `4.x`, `5.x` as [`Profile`] reads them, or `5.4` (RocketMQ 5.4: 5.x's rules, fastjson2).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim() {
+            "5.4" | "5.4.x" | "v5.4" => Ok(Self::new(Profile::V5, Dialect::Fastjson2)),
+            other => other.parse::<Profile>().map(Self::from),
+        }
+    }
+}
 
 /// Enough for a large cluster's brokers and clients, each holding one connection, while keeping a
 /// flood of connections from exhausting file descriptors and memory.
@@ -55,9 +99,10 @@ pub struct NamesrvArgs {
     /// Address to listen on [default: 127.0.0.1:9876].
     #[arg(long, value_name = "HOST:PORT")]
     pub listen: Option<SocketAddr>,
-    /// Which RocketMQ NameServer to behave like: 4.x (4.9.8) or 5.x [default: 5.x].
-    #[arg(long, value_name = "4.x|5.x")]
-    pub profile: Option<Profile>,
+    /// Which RocketMQ NameServer to behave like: 4.x (4.9.8), 5.x (5.3.3) or 5.4 (5.x's rules,
+    /// JSON read and written as fastjson2 does) [default: 5.x].
+    #[arg(long, value_name = "4.x|5.x|5.4")]
+    pub profile: Option<ServerProfile>,
     /// rocketmqHome; the KV store defaults to HOME/namesrv/kvConfig.json.
     #[arg(long, env = "ROCKETMQ_HOME", value_name = "DIR")]
     pub home: Option<PathBuf>,
@@ -118,6 +163,9 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     /// 4.x or 5.x rules.
     pub profile: Profile,
+    /// The JSON library Java's NameServer reads and writes with: fastjson 1 (4.9.8, 5.3.3) or
+    /// fastjson2 (5.4).
+    pub json: Dialect,
     /// serverChannelMaxIdleTimeSeconds.
     pub idle_timeout: Duration,
     /// The largest frame accepted, length prefix included.
@@ -152,6 +200,7 @@ impl ServerConfig {
         Self {
             listen: SocketAddr::from(([127, 0, 0, 1], 9876)),
             profile: Profile::V5,
+            json: Dialect::Fastjson1,
             idle_timeout: Duration::from_secs(120),
             max_frame_len: crate::remoting::DEFAULT_MAX_FRAME_LEN,
             write_timeout: Duration::from_secs(10),
@@ -198,7 +247,8 @@ impl ServerConfig {
             config.listen = listen;
         }
         if let Some(profile) = args.profile {
-            config.profile = profile;
+            config.profile = profile.rules;
+            config.json = profile.json;
         }
         if let Some(path) = &args.kv_config_path {
             config.settings.kv_config_path = path.clone();

@@ -105,11 +105,12 @@ pub(super) async fn serve(
         .fetch_add(1, Ordering::Relaxed);
     let token = shared.shutdown.child_token();
     super::lock(&shared.conns).insert(channel, token.clone());
-    let (idle, max_frame, write_timeout) = shared.with_state(|s| {
+    let (idle, max_frame, write_timeout, json) = shared.with_state(|s| {
         (
             s.config.idle_timeout,
             s.config.max_frame_len,
             s.config.write_timeout,
+            s.config.json,
         )
     });
     let _ = stream.set_nodelay(true);
@@ -123,7 +124,7 @@ pub(super) async fn serve(
         write_timeout,
         clock.clone(),
     ));
-    let mut frames = FramedRead::new(read_half, RemotingCodec::new(max_frame));
+    let mut frames = FramedRead::new(read_half, RemotingCodec::new(max_frame).with_dialect(json));
     let remote = BrokerAddr::from(peer.to_string().as_str());
     let register_bodies: std::sync::Arc<
         std::sync::Mutex<super::register_cache::RegisterBodyCache>,
@@ -178,7 +179,7 @@ pub(super) async fn serve(
             continue;
         };
         let ty = response.command.serialize_type;
-        let bytes = match frame::encode(&response, ty) {
+        let bytes = match frame::encode_as(&response, ty, json) {
             Ok(b) if b.len() <= max_frame => b,
             Ok(b) => {
                 tracing::error!(%peer, len = b.len(), "response larger than the maximum frame; closing");

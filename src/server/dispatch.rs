@@ -20,7 +20,8 @@ pub struct State {
 impl State {
     /// An empty NameServer for `config`.
     pub fn new(config: ServerConfig) -> Self {
-        let routes = RouteManager::with_config(config.profile, config.settings.namesrv.clone());
+        let mut routes = RouteManager::with_config(config.profile, config.settings.namesrv.clone());
+        routes.set_json_dialect(config.json);
         Self { routes, config }
     }
 }
@@ -53,6 +54,7 @@ pub fn dispatch(state: &mut State, ctx: &Ctx, frame: &Frame) -> Outcome {
         body: &frame.body,
         ctx,
         profile: state.config.profile,
+        json: state.config.json,
     };
     let State { routes: rm, config } = state;
     let result = match cmd.code {

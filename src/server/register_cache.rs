@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 
+use crate::model::lenient::Dialect;
 use crate::model::{DataVersion, RegisterBrokerBody};
 use crate::server::body::{register_body, BodyError, V3_0_11};
 
@@ -45,7 +46,9 @@ impl RegisterBodyCache {
         compressed: bool,
         version: i32,
         v5: bool,
+        json: Dialect,
     ) -> Result<RegisterBrokerBody, BodyError> {
+        // `json` is the server's, the same for every body of a connection: not part of `reading`.
         let reading = (compressed, version < V3_0_11, v5);
         if let Some(last) = self.last.as_mut() {
             if last.reading == reading && last.bytes == bytes {
@@ -58,7 +61,7 @@ impl RegisterBodyCache {
             return Ok(body);
         }
         self.last = None;
-        let body = register_body(bytes, compressed, version, v5)?;
+        let body = register_body(bytes, compressed, version, v5, json)?;
         // Where the versions are, for the next body (only plain JSON bodies are compared so).
         let versions = (!reading.0 && !reading.1)
             .then(|| version_spans(bytes))
@@ -209,34 +212,49 @@ mod tests {
     #[test]
     fn the_same_bytes_reuse_the_body_given_back() {
         let mut c = RegisterBodyCache::default();
-        let parsed = |b: &[u8]| register_body(b, false, 479, true).unwrap();
-        let first = c.take(&bytes(1), false, 479, true).unwrap();
+        let parsed = |b: &[u8]| register_body(b, false, 479, true, Dialect::Fastjson1).unwrap();
+        let first = c
+            .take(&bytes(1), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         assert_eq!(first, parsed(&bytes(1)));
         // Not given back: parsed again, correctly.
         assert_eq!(
-            c.take(&bytes(1), false, 479, true).unwrap(),
+            c.take(&bytes(1), false, 479, true, Dialect::Fastjson1)
+                .unwrap(),
             parsed(&bytes(1))
         );
-        let mut kept = c.take(&bytes(1), false, 479, true).unwrap();
+        let mut kept = c
+            .take(&bytes(1), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         // A marker only a kept body carries shows whether the next take reused it.
         kept.filter_server_list.push("marker".into());
         c.give_back(kept);
-        let again = c.take(&bytes(1), false, 479, true).unwrap();
+        let again = c
+            .take(&bytes(1), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         assert_eq!(again.filter_server_list, ["marker"], "reused");
         c.give_back(again);
-        let other_profile = c.take(&bytes(1), false, 479, false).unwrap();
+        let other_profile = c
+            .take(&bytes(1), false, 479, false, Dialect::Fastjson1)
+            .unwrap();
         assert!(
             other_profile.filter_server_list.is_empty(),
             "read again for 4.x"
         );
         c.give_back(other_profile);
-        let changed = c.take(&bytes(2), false, 479, false).unwrap();
+        let changed = c
+            .take(&bytes(2), false, 479, false, Dialect::Fastjson1)
+            .unwrap();
         assert_eq!(
             changed,
-            register_body(&bytes(2), false, 479, false).unwrap()
+            register_body(&bytes(2), false, 479, false, Dialect::Fastjson1).unwrap()
         );
-        assert!(c.take(b"{", false, 479, false).is_err());
-        assert_eq!(c.take(&bytes(2), false, 479, false).unwrap(), changed);
+        assert!(c.take(b"{", false, 479, false, Dialect::Fastjson1).is_err());
+        assert_eq!(
+            c.take(&bytes(2), false, 479, false, Dialect::Fastjson1)
+                .unwrap(),
+            changed
+        );
     }
 
     /// A body that differs only in its dataVersion reuses the kept topics with the new version;
@@ -244,10 +262,14 @@ mod tests {
     #[test]
     fn only_a_new_data_version_reuses_the_topics() {
         let mut c = RegisterBodyCache::default();
-        let mut kept = c.take(&bytes(1), false, 479, true).unwrap();
+        let mut kept = c
+            .take(&bytes(1), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         kept.filter_server_list.push("marker".into());
         c.give_back(kept);
-        let bumped = c.take(&bytes(7), false, 479, true).unwrap();
+        let bumped = c
+            .take(&bytes(7), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         assert_eq!(bumped.filter_server_list, ["marker"], "reused");
         assert_eq!(
             bumped.topic_config_serialize_wrapper.data_version.counter,
@@ -255,7 +277,9 @@ mod tests {
         );
         c.give_back(bumped);
         // The same bytes again: reused as they are.
-        let same = c.take(&bytes(7), false, 479, true).unwrap();
+        let same = c
+            .take(&bytes(7), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         assert_eq!(same.topic_config_serialize_wrapper.data_version.counter, 7);
         assert_eq!(same.filter_server_list, ["marker"]);
         c.give_back(same);
@@ -269,15 +293,34 @@ mod tests {
             )
         };
         let full = c
-            .take(with_mapping(8).as_bytes(), false, 479, true)
+            .take(
+                with_mapping(8).as_bytes(),
+                false,
+                479,
+                true,
+                Dialect::Fastjson1,
+            )
             .unwrap();
         c.give_back(full);
         let longer = c
-            .take(with_mapping(123_456).as_bytes(), false, 479, true)
+            .take(
+                with_mapping(123_456).as_bytes(),
+                false,
+                479,
+                true,
+                Dialect::Fastjson1,
+            )
             .unwrap();
         assert_eq!(
             longer,
-            register_body(with_mapping(123_456).as_bytes(), false, 479, true).unwrap()
+            register_body(
+                with_mapping(123_456).as_bytes(),
+                false,
+                479,
+                true,
+                Dialect::Fastjson1
+            )
+            .unwrap()
         );
         c.give_back(longer);
         // A version that is not one: the full parse's answer, an error.
@@ -285,24 +328,31 @@ mod tests {
             .unwrap()
             .replace(r#"{"counter":1,"timestamp":1}"#, "null");
         assert_eq!(
-            c.take(null.as_bytes(), false, 479, true).is_err(),
-            register_body(null.as_bytes(), false, 479, true).is_err()
+            c.take(null.as_bytes(), false, 479, true, Dialect::Fastjson1)
+                .is_err(),
+            register_body(null.as_bytes(), false, 479, true, Dialect::Fastjson1).is_err()
         );
-        let seven = c.take(&bytes(7), false, 479, true).unwrap();
+        let seven = c
+            .take(&bytes(7), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         c.give_back(seven);
         // A topic changed: parsed again.
         let other = String::from_utf8(bytes(8))
             .unwrap()
             .replace("\"perm\":6", "\"perm\":4");
-        let parsed = c.take(other.as_bytes(), false, 479, true).unwrap();
+        let parsed = c
+            .take(other.as_bytes(), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         assert_eq!(
             parsed,
-            register_body(other.as_bytes(), false, 479, true).unwrap()
+            register_body(other.as_bytes(), false, 479, true, Dialect::Fastjson1).unwrap()
         );
         c.give_back(parsed);
         // Members in another order: parsed again.
         let reordered = r#"{"filterServerList":[],"topicConfigSerializeWrapper":{"topicConfigTable":{"T":{"topicName":"T","readQueueNums":2,"writeQueueNums":2,"perm":4}},"dataVersion":{"counter":9,"timestamp":1}}}"#;
-        let parsed = c.take(reordered.as_bytes(), false, 479, true).unwrap();
+        let parsed = c
+            .take(reordered.as_bytes(), false, 479, true, Dialect::Fastjson1)
+            .unwrap();
         assert!(parsed.filter_server_list.is_empty());
         assert_eq!(
             parsed.topic_config_serialize_wrapper.data_version.counter,

@@ -34,10 +34,14 @@ pub fn register(routes: &mut RouteManager, settings_return_order: bool, req: &Re
     let (version, v5) = (req.cmd.version, req.profile.is_v5());
     let cache = req.ctx.register_bodies.as_deref();
     let parsed = match cache {
-        Some(c) => lock(c).take(req.body, h.compressed, version, v5),
-        None => body::register_body(req.body, h.compressed, version, v5),
+        Some(c) => lock(c).take(req.body, h.compressed, version, v5, req.json),
+        None => body::register_body(req.body, h.compressed, version, v5, req.json),
     }
-    .map_err(|e| req.system_error(e.to_string()))?;
+    .map_err(|e| {
+        // Java's remark names only the exception; the log says what was wrong with the body.
+        tracing::warn!(broker = %h.broker_addr, "register broker: {e}");
+        req.system_error(e.java_remark(v5))
+    })?;
     // Java keeps what the broker sent; a non-positive timeout expires the broker at the next scan,
     // which is what the value says (the core wants at least 1 ms).
     let heartbeat_timeout_millis = h
@@ -124,8 +128,7 @@ pub fn query_data_version(routes: &mut RouteManager, req: &Req) -> Handled {
         // Java decodes a null body and fails with a NullPointerException.
         return Err(req.system_error("java.lang.NullPointerException"));
     }
-    let version: DataVersion = crate::model::fastjson::from_body(req.body)
-        .map_err(|e| req.system_error(format!("com.alibaba.fastjson.JSONException: {e}")))?;
+    let version: DataVersion = super::request_json(req)?;
     let result = routes
         .query_data_version(req.ctx.now_ms, &who, &version)
         .map_err(|e| req.route_error(&e))?;

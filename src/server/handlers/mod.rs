@@ -49,6 +49,24 @@ pub struct Req<'a> {
     pub ctx: &'a Ctx,
     /// Whose rules.
     pub profile: Profile,
+    /// Which fastjson reads the bodies (and wrote the replies' JSON).
+    pub json: crate::model::lenient::Dialect,
+}
+
+/// A request body read as the profile's fastjson reads it (`model::lenient`). Java's processor
+/// uses what fastjson returns: an exception comes back as SYSTEM_ERROR naming the library's
+/// JSONException (its message is the library's own; RouteLab's says what was wrong), a `null`
+/// (`null`, or fastjson 1's `[]` and blank text) as the NullPointerException it then meets.
+pub fn request_json<T: serde::de::DeserializeOwned>(req: &Req) -> Result<T, Frame> {
+    use crate::model::lenient::{from_request, Dialect};
+    match from_request(req.body, req.json) {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Err(req.system_error("java.lang.NullPointerException")),
+        Err(e) => Err(req.system_error(match req.json {
+            Dialect::Fastjson1 => format!("com.alibaba.fastjson.JSONException: {e}"),
+            Dialect::Fastjson2 => format!("com.alibaba.fastjson2.JSONException: {e}"),
+        })),
+    }
 }
 
 /// A handler's answer; `Err` is an error response returned early.

@@ -145,8 +145,12 @@ pub fn register_topic(routes: &mut RouteManager, req: &Req) -> Handled {
     if req.body.is_empty() {
         return Ok(req.ok());
     }
-    let route: TopicRouteData = crate::model::fastjson::from_body(req.body)
-        .map_err(|e| req.system_error(format!("com.alibaba.fastjson.JSONException: {e}")))?;
+    // Java's TopicRouteData.encode writes broker ids bare (`{0:"…"}`), which its Long-keyed map
+    // reads back: fastjson's legacy form first, then whatever else the profile's fastjson reads.
+    let route: TopicRouteData = match crate::model::fastjson::from_body(req.body) {
+        Ok(route) => route,
+        Err(_) => super::request_json(req)?,
+    };
     if !route.queue_datas.is_empty() {
         routes
             .register_topic(&topic, &route.queue_datas)
