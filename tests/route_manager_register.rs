@@ -1127,3 +1127,49 @@ fn topic_names_are_not_the_namesrvs_business() {
         assert_eq!(rm.topic_queue_table().len(), names.len(), "{profile}");
     }
 }
+
+/// Spec §2.1 step 5 / §2.2 (both profiles): a master re-registering with a new DataVersion writes
+/// every topic again — the same QueueData change nothing and report nothing, but a perm wiped in
+/// between (wipeWritePerm) or a queue count the body changes is written back, however often the
+/// same body came before (RouteLab skips the rewrite only when nothing could differ).
+#[test]
+fn a_new_data_version_rewrites_what_changed_since() {
+    for profile in PROFILES {
+        let mut rm = manager(profile);
+        let topics = || vec![tc("TopicA", 6), tc("TopicB", 6)];
+        let reg = |counter| broker_with(C1, BA, 0, A_MASTER, version(counter), topics());
+        rm.register_broker(T0, &reg(1)).unwrap();
+        rm.drain_events();
+        rm.register_broker(T0 + 1, &reg(2)).unwrap();
+        assert!(
+            topic_changes(&rm.drain_events()).is_empty(),
+            "{profile:?}: same QueueData, nothing to report"
+        );
+        rm.wipe_write_perm_of_broker(BA).unwrap();
+        rm.drain_events();
+        rm.register_broker(T0 + 2, &reg(3)).unwrap();
+        let perm = |rm: &RouteManager, t: &str| rm.topic_queue_table().get(t).unwrap()[BA].perm;
+        assert_eq!(
+            perm(&rm, "TopicA"),
+            6,
+            "{profile:?}: the wiped perm written back"
+        );
+        assert_eq!(
+            topic_changes(&rm.drain_events()).len(),
+            2,
+            "{profile:?}: both topics changed back"
+        );
+        // Another broker's topic write in between does not hide a change of ours.
+        rm.register_broker(
+            T0 + 3,
+            &broker_with(C1, BB, 0, B_MASTER, version(1), topics()),
+        )
+        .unwrap();
+        let mut more = topics();
+        more[1].write_queue_nums = 2;
+        rm.register_broker(T0 + 4, &broker_with(C1, BA, 0, A_MASTER, version(4), more))
+            .unwrap();
+        let qd = &rm.topic_queue_table().get("TopicB").unwrap()[BA];
+        assert_eq!(qd.write_queue_nums, 2, "{profile:?}");
+    }
+}

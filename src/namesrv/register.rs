@@ -222,10 +222,7 @@ impl RouteManager {
                     is_prime_slave && acting_master,
                 );
             } else if register_first || version_changed {
-                for tc in in_java_order(&wrapper.topic_config_table, |_| true) {
-                    let topic = TopicName::from(tc.topic_name.as_str());
-                    self.put_queue_data(&topic, queue_data_of(name, tc, tc.perm));
-                }
+                self.update_topics_v4(req);
             }
         }
 
@@ -358,6 +355,30 @@ impl RouteManager {
         };
         self.broker_live_table.set_filled(key, filled);
         self.update_mappings(req, rewrite);
+    }
+
+    /// 4.x topic update: every topic of the body, in its ConcurrentHashMap's order — unless the
+    /// last update of this broker wrote these very QueueData and nothing changed since.
+    fn update_topics_v4(&mut self, req: &RegisterBroker) {
+        let name = &req.broker_name;
+        let body = &req.topics().topic_config_table;
+        let key = self.live_key(&req.cluster_name, &req.broker_addr);
+        let written = written_queues(body, false);
+        if self.wrote_these_last(&key, name, body, &written) {
+            return;
+        }
+        for tc in in_java_order(body, |_| true) {
+            let topic = TopicName::from(tc.topic_name.as_str());
+            self.put_queue_data(&topic, queue_data_of(name, tc, tc.perm));
+        }
+        let filled = FilledTopics {
+            broker_name: name.clone(),
+            removals: self.queue_removals,
+            writes: self.queue_writes,
+            topics: body.keys().cloned().collect(),
+            queues: written.into(),
+        };
+        self.broker_live_table.set_filled(key, filled);
     }
 
     /// Whether the last topic update of the broker at `key` wrote exactly these topics with these
