@@ -1171,5 +1171,17 @@ fn a_new_data_version_rewrites_what_changed_since() {
             .unwrap();
         let qd = &rm.topic_queue_table().get("TopicB").unwrap()[BA];
         assert_eq!(qd.write_queue_nums, 2, "{profile:?}");
+        // A topic added with the next version is written, the others found as they are.
+        rm.drain_events();
+        let mut added = topics();
+        added[1].write_queue_nums = 2;
+        added.push(tc("TopicC", 6));
+        rm.register_broker(T0 + 5, &broker_with(C1, BA, 0, A_MASTER, version(5), added))
+            .unwrap();
+        assert_eq!(
+            topic_changes(&rm.drain_events()),
+            vec![("TopicC".to_owned(), BA.to_owned())],
+            "{profile:?}"
+        );
     }
 }

@@ -317,13 +317,16 @@ impl RouteManager {
             return self.update_mappings(req, rewrite);
         }
         let written = written_queues(body, wipe_write);
-        if rewrite && self.wrote_these_last(&key, name, body, &written) {
-            // Every put would find its QueueData as it is (a DataVersion bumped, the topics as
-            // before): Java's loop changes nothing then, and neither does skipping it.
-            return self.update_mappings(req, rewrite);
-        }
         let to_write: Vec<&TopicConfig> = if rewrite {
-            in_java_order(body, |_| true)
+            match self.changed_since_last(&key, name, body, &written) {
+                // Every put would find its QueueData as it is (a DataVersion bumped, the topics
+                // as before): Java's loop changes nothing then, and neither does skipping it.
+                Some(changed) if changed.is_empty() => return self.update_mappings(req, rewrite),
+                Some(changed) => in_java_order(body, |tc| {
+                    changed.binary_search(&tc.topic_name.as_str()).is_ok()
+                }),
+                None => in_java_order(body, |_| true),
+            }
         } else {
             let missing = self.topics_missing_here(body, name.as_str());
             if missing.len() > 1 {
@@ -364,10 +367,14 @@ impl RouteManager {
         let body = &req.topics().topic_config_table;
         let key = self.live_key(&req.cluster_name, &req.broker_addr);
         let written = written_queues(body, false);
-        if self.wrote_these_last(&key, name, body, &written) {
-            return;
-        }
-        for tc in in_java_order(body, |_| true) {
+        let to_write = match self.changed_since_last(&key, name, body, &written) {
+            Some(changed) if changed.is_empty() => return,
+            Some(changed) => in_java_order(body, |tc| {
+                changed.binary_search(&tc.topic_name.as_str()).is_ok()
+            }),
+            None => in_java_order(body, |_| true),
+        };
+        for tc in to_write {
             let topic = TopicName::from(tc.topic_name.as_str());
             self.put_queue_data(&topic, queue_data_of(name, tc, tc.perm));
         }
@@ -381,27 +388,40 @@ impl RouteManager {
         self.broker_live_table.set_filled(key, filled);
     }
 
-    /// Whether the last topic update of the broker at `key` wrote exactly these topics with these
-    /// numbers for `name`, and no QueueData has been written or removed since: then each of them
-    /// is in the table as this update would write it.
-    fn wrote_these_last(
+    /// The body's topics (in name order) whose QueueData may differ from what this update writes,
+    /// when the last topic update of the broker at `key` was for `name` and no QueueData has been
+    /// written or removed since: then every topic it wrote is in the table as it wrote it, and only
+    /// a topic it did not write, or wrote with other numbers, needs a put. `None`: not known.
+    fn changed_since_last<'b>(
         &self,
         key: &BrokerAddrInfo,
         name: &BrokerName,
-        body: &BTreeMap<String, TopicConfig>,
+        body: &'b BTreeMap<String, TopicConfig>,
         written: &[WrittenQueue],
-    ) -> bool {
-        self.broker_live_table.filled(key).is_some_and(|f| {
-            f.removals == self.queue_removals
-                && f.writes == self.queue_writes
-                && f.broker_name == *name
-                && *f.queues == *written
-                && f.topics.len() == body.len()
-                && f.topics
-                    .iter()
-                    .zip(body.keys())
-                    .all(|(a, b)| same_text(a, b))
-        })
+    ) -> Option<Vec<&'b str>> {
+        let f = self.broker_live_table.filled(key)?;
+        if f.removals != self.queue_removals
+            || f.writes != self.queue_writes
+            || f.broker_name != *name
+        {
+            return None;
+        }
+        // Both lists are in name order (a body's keys): walked side by side.
+        let mut last = f.topics.iter().zip(f.queues.iter()).peekable();
+        let mut changed = Vec::new();
+        for (topic, now) in body.keys().zip(written) {
+            while last
+                .peek()
+                .is_some_and(|(t, _)| t.as_str() < topic.as_str())
+            {
+                last.next();
+            }
+            match last.peek() {
+                Some((t, q)) if same_text(t, topic) && *q == now => {}
+                _ => changed.push(topic.as_str()),
+            }
+        }
+        Some(changed)
     }
 
     /// 5.x static topics: a first or changed registration stores its TopicQueueMappingInfo.
