@@ -1185,3 +1185,54 @@ fn a_new_data_version_rewrites_what_changed_since() {
         );
     }
 }
+
+/// Spec §2.2 (5.x per-topic rule) then §2.1 step 5: a 5.x re-registration under the same DataVersion
+/// after a QueueData removal elsewhere puts only missing topics — a perm wiped meanwhile stays
+/// wiped — and the next DataVersion writes every topic back, as 4.x does (the case proptest's
+/// 4.x/5.x differential found when RouteLab remembered numbers it had not written).
+#[test]
+fn a_wiped_perm_kept_by_a_heartbeat_is_written_back_by_the_next_version() {
+    for profile in PROFILES {
+        let mut rm = manager(profile);
+        let a = |counter| {
+            broker_with(
+                C1,
+                BA,
+                0,
+                A_MASTER,
+                version(counter),
+                vec![tc("TopicA", 6), tc("TopicB", 6)],
+            )
+        };
+        rm.register_broker(T0, &a(3)).unwrap();
+        rm.register_broker(
+            T0,
+            &broker_with(
+                C1,
+                BB,
+                0,
+                B_MASTER,
+                version(0),
+                vec![tc("TopicC", 6), tc("TopicD", 6)],
+            ),
+        )
+        .unwrap();
+        rm.unregister_broker(&unregister(C1, BB, 0, B_MASTER))
+            .unwrap();
+        rm.apply_pending_unregistrations();
+        rm.wipe_write_perm_of_broker(BA).unwrap();
+        rm.register_broker(T0 + 1, &a(3)).unwrap();
+        let perm = |rm: &RouteManager| rm.topic_queue_table().get("TopicA").unwrap()[BA].perm;
+        assert_eq!(
+            perm(&rm),
+            4,
+            "{profile:?}: the same DataVersion leaves the wiped perm"
+        );
+        rm.register_broker(T0 + 2, &a(0)).unwrap();
+        assert_eq!(
+            perm(&rm),
+            6,
+            "{profile:?}: a new DataVersion writes it back"
+        );
+    }
+}

@@ -29,10 +29,13 @@ pub struct RegisterBrokerResult {
 /// The body's topics that `keep` accepts, in the order RocketMQ walks them: its `topicConfigTable`
 /// is a `ConcurrentHashMap` filled in the body's order (here: name order, the order RouteLab keeps
 /// a body in), and that order decides where each new topic lands in topicQueueTable.
-fn in_java_order(
-    body: &BTreeMap<String, TopicConfig>,
-    keep: impl Fn(&TopicConfig) -> bool,
-) -> Vec<&TopicConfig> {
+///
+/// `keep` is a trait object: one copy of this function serves every caller (the workshop's bundle
+/// has a size budget).
+fn in_java_order<'b>(
+    body: &'b BTreeMap<String, TopicConfig>,
+    keep: &dyn Fn(&TopicConfig) -> bool,
+) -> Vec<&'b TopicConfig> {
     let topics: Vec<&TopicConfig> = body.values().collect();
     let mut order = JavaTable::concurrent();
     for (i, name) in body.keys().enumerate() {
@@ -318,15 +321,13 @@ impl RouteManager {
         }
         let written = written_queues(body, wipe_write);
         let to_write: Vec<&TopicConfig> = if rewrite {
-            match self.changed_since_last(&key, name, body, &written) {
+            let to_write = self.to_rewrite(&key, name, body, &written);
+            if to_write.is_empty() {
                 // Every put would find its QueueData as it is (a DataVersion bumped, the topics
                 // as before): Java's loop changes nothing then, and neither does skipping it.
-                Some(changed) if changed.is_empty() => return self.update_mappings(req, rewrite),
-                Some(changed) => in_java_order(body, |tc| {
-                    changed.binary_search(&tc.topic_name.as_str()).is_ok()
-                }),
-                None => in_java_order(body, |_| true),
+                return self.update_mappings(req, rewrite);
             }
+            to_write
         } else {
             let missing = self.topics_missing_here(body, name.as_str());
             if missing.len() > 1 {
@@ -335,7 +336,7 @@ impl RouteManager {
                 for tc in &missing {
                     names.insert(tc.topic_name.as_str());
                 }
-                in_java_order(body, |tc| names.contains(tc.topic_name.as_str()))
+                in_java_order(body, &|tc| names.contains(tc.topic_name.as_str()))
             } else {
                 missing
             }
@@ -354,7 +355,13 @@ impl RouteManager {
             removals: self.queue_removals,
             writes: self.queue_writes,
             topics: body.keys().cloned().collect(),
-            queues: written.into(),
+            // Without a rewrite only the missing topics were written: what the others hold is
+            // not known (a perm wiped since stays wiped), so no number is remembered.
+            queues: if rewrite {
+                written.into()
+            } else {
+                Vec::new().into()
+            },
         };
         self.broker_live_table.set_filled(key, filled);
         self.update_mappings(req, rewrite);
@@ -367,13 +374,10 @@ impl RouteManager {
         let body = &req.topics().topic_config_table;
         let key = self.live_key(&req.cluster_name, &req.broker_addr);
         let written = written_queues(body, false);
-        let to_write = match self.changed_since_last(&key, name, body, &written) {
-            Some(changed) if changed.is_empty() => return,
-            Some(changed) => in_java_order(body, |tc| {
-                changed.binary_search(&tc.topic_name.as_str()).is_ok()
-            }),
-            None => in_java_order(body, |_| true),
-        };
+        let to_write = self.to_rewrite(&key, name, body, &written);
+        if to_write.is_empty() {
+            return;
+        }
         for tc in to_write {
             let topic = TopicName::from(tc.topic_name.as_str());
             self.put_queue_data(&topic, queue_data_of(name, tc, tc.perm));
@@ -386,6 +390,25 @@ impl RouteManager {
             queues: written.into(),
         };
         self.broker_live_table.set_filled(key, filled);
+    }
+
+    /// The topics a DataVersion change must put, in Java's order: all of them, or (when
+    /// [`Self::changed_since_last`] knows) those whose QueueData may differ; none when each put
+    /// would change nothing.
+    fn to_rewrite<'b>(
+        &self,
+        key: &BrokerAddrInfo,
+        name: &BrokerName,
+        body: &'b BTreeMap<String, TopicConfig>,
+        written: &[WrittenQueue],
+    ) -> Vec<&'b TopicConfig> {
+        match self.changed_since_last(key, name, body, written) {
+            Some(changed) if changed.is_empty() => Vec::new(),
+            Some(changed) => in_java_order(body, &|tc| {
+                changed.binary_search(&tc.topic_name.as_str()).is_ok()
+            }),
+            None => in_java_order(body, &|_| true),
+        }
     }
 
     /// The body's topics (in name order) whose QueueData may differ from what this update writes,

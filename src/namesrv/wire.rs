@@ -26,6 +26,13 @@ pub enum JsonForm {
 
 impl JsonForm {
     fn encode<T: Serialize>(self, value: &T, dialect: Dialect) -> Vec<u8> {
+        // The workshop's build never writes as fastjson2 (only `routelab namesrv --profile 5.4`
+        // does): without that branch its bundle stays inside the room's budget.
+        #[cfg(all(target_arch = "wasm32", not(feature = "js-api")))]
+        let dialect = {
+            let _ = dialect;
+            Dialect::Fastjson1
+        };
         match (self, dialect) {
             (Self::Legacy, _) => to_legacy_json_as(value, legacy_escaping(dialect)),
             // Java: `encode(BrowserCompatible, QuoteFieldNames, SkipTransientField, MapSortField)`;
@@ -47,6 +54,9 @@ fn legacy_escaping(dialect: Dialect) -> Escaping {
 impl RouteManager {
     /// fastjson's default output of `value` as this NameServer's JSON library writes it.
     fn legacy<T: Serialize>(&self, value: &T) -> Vec<u8> {
+        #[cfg(all(target_arch = "wasm32", not(feature = "js-api")))]
+        return to_legacy_json_as(value, Escaping::Default);
+        #[cfg(any(not(target_arch = "wasm32"), feature = "js-api"))]
         to_legacy_json_as(value, legacy_escaping(self.json_dialect()))
     }
 }
