@@ -17,8 +17,9 @@
 //!   NameServer, snapshot / update, diff / apply, the viewer's reducer) and the fork of a live
 //!   cluster into a scenario.
 //! - [`model`]: wire-shaped types with RocketMQ's JSON field names (`TopicRouteData`, `QueueData`,
-//!   `BrokerData`, `ClusterInfo`, `DataVersion`, `TopicConfig` …), name newtypes, perm bits, and the
-//!   reader of fastjson's legacy bodies.
+//!   `BrokerData`, `ClusterInfo`, `DataVersion`, `TopicConfig` …), name newtypes, perm bits, the
+//!   reader of fastjson's legacy bodies, fastjson's escaping, and `lenient`: requests read as
+//!   fastjson 1 or fastjson2 reads them.
 //! - [`namesrv`]: the route manager — the five RouteInfoManager tables and the KV store, register /
 //!   unregister / scan / channel events / heartbeats / perms / topics / queries / route pickup, for the
 //!   4.x and 5.x profiles, with domain events.

@@ -13,12 +13,14 @@ use routelab::remoting::{
     header_binary, header_json, CommandHeader, RemotingCommand, SerializeType,
 };
 
-/// What survives the ROCKETMQ layout, where a zero length means null.
+/// What survives the ROCKETMQ layout, where a zero length means null and an empty ext map is none.
 fn binary_view(cmd: &RemotingCommand) -> RemotingCommand {
     let mut cmd = cmd.clone();
     cmd.serialize_type = SerializeType::RocketMq;
     cmd.remark = cmd.remark.filter(|r| !r.is_empty());
     cmd.ext_fields.retain(|k, v| !k.is_empty() && !v.is_empty());
+    // An empty map and no map are the same there (only JSON writes `"extFields":{}`).
+    cmd.empty_ext_fields = false;
     cmd
 }
 
