@@ -3,7 +3,7 @@
 //! 5.3.3), 5.4 with fastjson2 (2.0.59). A header fastjson takes gets its answer; one it refuses
 //! closes the connection without an answer (NettyDecoder); a register body it cannot use is
 //! SYSTEM_ERROR with Java's remark; replies are escaped as each library escapes. The rules and
-//! their sources: ROUTING-SPEC §5.3 and `model::lenient`.
+//! their sources: docs/fastjson.md.
 #![cfg(not(target_arch = "wasm32"))]
 // A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -38,7 +38,7 @@ impl de::Error for Error {
 
 /// Beans fastjson 1 reads keeping the first of duplicate members. Its ASM-generated reader matches
 /// the fields in declaration order in one pass and falls back to the general loop only on a miss,
-/// where an already-set field is not set again (TopicConfig; see ROUTING-SPEC §5.3).
+/// where an already-set field is not set again (TopicConfig; see docs/fastjson.md).
 const FIRST_WINS: &[&str] = &["TopicConfig"];
 
 /// Reads `node` into `T` as `dialect` converts values.

@@ -1,8 +1,8 @@
 //! JSON as Java's NameServer reads it: fastjson 1 (RocketMQ 4.9.8 and 5.3.3) or fastjson2 (5.4).
 //!
-//! Both accept more than JSON, and not the same more (ROUTING-SPEC §5.3; the rules below name
-//! fastjson's own lexer). RouteLab reads strict JSON with serde_json first — every request a Java
-//! client sends — and only what serde_json refuses comes here: [`parse`] reads the text into a
+//! Both accept more than JSON, and not the same more (docs/fastjson.md has the rules with
+//! fastjson's own source lines). RouteLab reads strict JSON with serde_json first — every request a
+//! Java client sends — and only what serde_json refuses comes here: [`parse`] reads the text into a
 //! [`Node`] tree as the [`Dialect`]'s lexer would, and [`de::from_node`] hands the tree to serde
 //! with the dialect's conversions (a number given as a string, a boolean as `1`, a name matched
 //! as fastjson matches it, duplicate keys resolved as it resolves them).
@@ -11,13 +11,22 @@
 //!
 //! | | fastjson 1 | fastjson2 |
 //! | --- | --- | --- |
-//! | `/* */` and `//` comments | wherever whitespace may be | before and after the root, after `{`, `[`, and `,` between a bean's fields |
+//! | `/* */` and `//` comments | wherever whitespace may be, but not between a bean's member name and its `:` | before and after the root, after `{`, `[`, and after a comma between a bean's members |
 //! | single-quoted names and strings, `\x5f` escapes | yes | yes |
-//! | names without quotes (`{code:106}`, `{0:"x"}`) | yes | no |
-//! | commas | repeated and leading ones skipped, a trailing one allowed | a trailing one allowed, one may be missing, one after the root |
+//! | names without quotes (`{code:106}`) | identifiers only (`{0:"x"}` is refused) | no |
+//! | commas | runs of them and leading ones skipped, a trailing one allowed; none missing between members | a trailing one allowed, one missing, one after the root; never two in a row |
 //! | a UTF-8 byte-order mark first | skipped | refused |
-//! | `NaN` | read (as 0 into a number) | read, refused by every field but a double |
-//! | whitespace | space, `\t \n \r \f \b` | also NUL |
+//! | `NaN` | read; a field given it keeps its default | read; only a double field takes it |
+//! | whitespace between tokens | space, `\t \n \r \f \b` and every other control character | space, `\t \n \r \f \b` and NUL |
+//!
+//! Not copied (each a fastjson 1 oddity no client relies on): a stray value after a member is
+//! dropped (`{"code":1 2}`), `,"code":1}` without its `{` and a lone `}` read as an object,
+//! `1e10` wrapped into an int, a date string read into a long, 5.3.3's gzip-compressed JSON,
+//! 4.9.8's U+FFFD for invalid UTF-8 (refused here, as 5.3.3 does), and an object given to a
+//! string field written in its JSONObject's hash order (here: as written). Of a bean's duplicate
+//! members fastjson 1 keeps the first or the last depending on the members' order and the JVM's
+//! history; RouteLab keeps the last, and the first inside a TopicConfig (the case observed in a
+//! register body).
 //!
 //! Both refuse text after the root (`{}x`) and an empty input.
 

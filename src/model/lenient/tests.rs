@@ -1,6 +1,6 @@
 //! The vectors are fastjson's own answers: run on fastjson 1.2.69 / 1.2.83 and fastjson2 2.0.59
-//! built from their tags, into beans with RocketMQ's properties (see ROUTING-SPEC §5.3, which
-//! cites the lexer lines each rule comes from).
+//! built from their tags, into beans with RocketMQ's properties (see docs/fastjson.md, which
+//! cites the lines each rule comes from).
 
 use std::collections::BTreeMap;
 
