@@ -193,3 +193,34 @@ test('live mode: the bridge shows a real NameServer, follows a broker leaving, k
     { encoding: 'utf8' });
   assert.match(log, /broker-b \(id 0, 127\.0\.0\.1:10921\) is gone from cluster DefaultCluster/);
 });
+
+test('live mode without a history: the timeline says so in the page\'s language, the bridge\'s reason translated', async () => {
+  const nsPort = await freePort();
+  await startPeer(nsPort);
+  const httpPort = await freePort();
+  const bridge = start(ROUTELAB, ['bridge', '--namesrv', `127.0.0.1:${nsPort}`, '--listen', `127.0.0.1:${httpPort}`,
+    '--interval', '1s', '--no-history', '--no-brokers'], {}, join(scratch, 'deployed'));
+  await waitFor(() => accepts(httpPort), 'the bridge');
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${httpPort}/`, { waitUntil: 'load' });
+  const timeline = page.locator('[data-testid=live-timeline][data-state=off]');
+  await timeline.waitFor({ timeout: 30_000 });
+  const lang = async () => page.getAttribute('[data-testid=lang-toggle]', 'data-lang');
+  if (await lang() !== 'en') await page.click('[data-testid=lang-toggle]');
+  assert.match(await timeline.textContent(), /no history: this server keeps no history \(--no-history/);
+  for (const [w, h, name] of [[1280, 720, 'projector'], [390, 844, 'phone']]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: join(SHOTS, `live-no-history-en-${name}.png`) });
+  }
+  await page.click('[data-testid=lang-toggle]');
+  assert.equal(await lang(), 'zh');
+  const zh = await timeline.textContent();
+  assert.match(zh, /没有历史记录：此服务器不保存历史/);
+  assert.doesNotMatch(zh, /keeps no history/, 'no English left in the Chinese page');
+  for (const [w, h, name] of [[1280, 720, 'projector'], [390, 844, 'phone']]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: join(SHOTS, `live-no-history-zh-${name}.png`) });
+  }
+  await page.close();
+  bridge.kill('SIGTERM');
+});

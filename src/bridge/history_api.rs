@@ -64,7 +64,7 @@ fn checked<P>(
     let Some(path) = app.history.clone() else {
         return Err((
             StatusCode::NOT_FOUND,
-            "this server keeps no history (--no-history, or it could not be opened: its log says why)".into(),
+            crate::live::history::NO_HISTORY_REASON.into(),
         ));
     };
     match params {

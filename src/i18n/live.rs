@@ -237,6 +237,10 @@ phrases! {
     HISTORY_LOADING: "loading the history…", "正在加载历史…";
     /// `{why}`: the bridge's words (e.g. started with --no-history).
     HISTORY_OFF: "no history: {why}", "没有历史记录：{why}";
+    /// The bridge's own reason (`live::history::NO_HISTORY_REASON`), in the page's language.
+    HISTORY_NOT_KEPT:
+        "this server keeps no history (--no-history, or it could not be opened: its log says why)",
+        "此服务器不保存历史（用了 --no-history，或历史库无法打开：原因见其日志）";
     NO_CHANGES_YET: "no changes recorded yet", "尚未记录到变化";
     /// `{count}`: how many changes the timeline shows.
     CHANGES_RECORDED: "{count} change(s) recorded", "已记录 {count} 处变化";

@@ -7,6 +7,11 @@
 //! fetched for the first time (a large cluster's routes arrive over several polls) is not a change
 //! either: nothing was known before it.
 
+/// What `/history/*` answers (404) when the bridge keeps no history. The page knows these words and
+/// says them in its own language (`i18n::live::HISTORY_NOT_KEPT`).
+pub const NO_HISTORY_REASON: &str =
+    "this server keeps no history (--no-history, or it could not be opened: its log says why)";
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};

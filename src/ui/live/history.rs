@@ -118,7 +118,13 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
             return html! { <p class="live-history hint" data-testid="live-timeline" data-state="loading">{ lang.t(live::HISTORY_LOADING) }</p> }
         }
         History::Unavailable(why) => {
-            return html! { <p class="live-history hint" data-testid="live-timeline" data-state="off">{ lang.fill(live::HISTORY_OFF, &[("why", why)]) }</p> }
+            // The bridge's usual reason has a translation; any other is shown as it came.
+            let why = if why == crate::live::history::NO_HISTORY_REASON {
+                lang.t(live::HISTORY_NOT_KEPT)
+            } else {
+                why.as_str()
+            };
+            return html! { <p class="live-history hint" data-testid="live-timeline" data-state="off">{ lang.fill(live::HISTORY_OFF, &[("why", why)]) }</p> };
         }
         History::Loaded(c) => c.clone(),
     };
