@@ -13,11 +13,9 @@ mod ours;
 #[path = "support/peer.rs"]
 mod peer;
 
-use ours::{json_frame, Ours, PATIENCE};
+use ours::{exchange_raw, Ours};
 use routelab::model::lenient::Dialect;
 use routelab::namesrv::Profile;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum P {
@@ -38,37 +36,14 @@ async fn start(p: P) -> Ours {
     .await
 }
 
-/// Sends one frame with these header bytes and body; the reply's header text and body, or `None`
-/// when the server closes the connection without one.
+/// Sends one frame with these header bytes (a BOM or invalid text goes in as it is) and body.
 async fn exchange(addr: &str, header: &[u8], body: &[u8]) -> Option<(String, Vec<u8>)> {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let mut frame = json_frame("", body);
-    // json_frame takes text; a BOM or raw bytes go in by hand.
-    frame.splice(8..8, header.iter().copied());
-    let total = (4 + header.len() + body.len()) as i32;
-    frame[0..4].copy_from_slice(&total.to_be_bytes());
-    frame[4..8].copy_from_slice(&(header.len() as u32).to_be_bytes());
-    s.write_all(&frame).await.unwrap();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        if buf.len() >= 8 {
-            let total = u32::from_be_bytes(buf[0..4].try_into().unwrap()) as usize;
-            let len = (u32::from_be_bytes(buf[4..8].try_into().unwrap()) & 0xff_ffff) as usize;
-            if buf.len() >= 4 + total {
-                let header = String::from_utf8(buf[8..8 + len].to_vec()).unwrap();
-                return Some((header, buf[8 + len..4 + total].to_vec()));
-            }
-        }
-        let n = tokio::time::timeout(PATIENCE, s.read(&mut chunk))
-            .await
-            .expect("an answer or a close")
-            .unwrap_or(0);
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
+    let mut frame = Vec::new();
+    frame.extend_from_slice(&((4 + header.len() + body.len()) as i32).to_be_bytes());
+    frame.extend_from_slice(&(header.len() as u32).to_be_bytes());
+    frame.extend_from_slice(header);
+    frame.extend_from_slice(body);
+    exchange_raw(addr, &frame).await
 }
 
 /// A GET_KV_CONFIG (101) for a key that is not there: answered QUERY_NOT_FOUND (22) with the

@@ -14,32 +14,15 @@ mod ours;
 #[path = "support/peer.rs"]
 mod peer;
 
-use ours::{json_frame, Ours, PATIENCE};
+use ours::{exchange_raw, json_frame, Ours};
 use routelab::namesrv::Profile;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 /// Sends one frame with this JSON header and body; returns the reply's JSON header text.
 async fn reply_header(addr: &str, header: &str, body: &[u8]) -> String {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(&json_frame(header, body)).await.unwrap();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        if buf.len() >= 8 {
-            let total = u32::from_be_bytes(buf[0..4].try_into().unwrap()) as usize;
-            let len = (u32::from_be_bytes(buf[4..8].try_into().unwrap()) & 0xff_ffff) as usize;
-            if buf.len() >= 4 + total {
-                return String::from_utf8(buf[8..8 + len].to_vec()).unwrap();
-            }
-        }
-        let n = tokio::time::timeout(PATIENCE, s.read(&mut chunk))
-            .await
-            .expect("an answer")
-            .unwrap();
-        assert!(n > 0, "closed without an answer");
-        buf.extend_from_slice(&chunk[..n]);
-    }
+    exchange_raw(addr, &json_frame(header, body))
+        .await
+        .expect("closed without an answer")
+        .0
 }
 
 fn register(id: i64, addr: &str) -> String {
@@ -133,26 +116,10 @@ async fn topic_names_outside_the_brokers_rule_are_registered() {
 
 /// Sends one request on `addr` and returns the reply's header and body text.
 async fn reply(addr: &str, header: &str) -> (String, String) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(&json_frame(header, b"")).await.unwrap();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        if buf.len() >= 8 {
-            let total = u32::from_be_bytes(buf[0..4].try_into().unwrap()) as usize;
-            let len = (u32::from_be_bytes(buf[4..8].try_into().unwrap()) & 0xff_ffff) as usize;
-            if buf.len() >= 4 + total {
-                let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
-                return (text(&buf[8..8 + len]), text(&buf[8 + len..4 + total]));
-            }
-        }
-        let n = tokio::time::timeout(PATIENCE, s.read(&mut chunk))
-            .await
-            .expect("an answer")
-            .unwrap();
-        assert!(n > 0, "closed without an answer");
-        buf.extend_from_slice(&chunk[..n]);
-    }
+    let (h, body) = exchange_raw(addr, &json_frame(header, b""))
+        .await
+        .expect("closed without an answer");
+    (h, String::from_utf8(body).unwrap())
 }
 
 /// fastjson 1's escaping (4.9.8's 1.2.69, 5.3.3's 1.2.83, `SerializeWriter`): a route asked for in

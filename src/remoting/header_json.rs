@@ -51,7 +51,7 @@ struct JsonHeaderOut<'a> {
 
 /// The header's members. Strict serde_json reads what Java clients send; a member it does not
 /// know (`deny_unknown_fields`) sends the header to the lenient reader, which matches names as
-/// the profile's fastjson does (fastjson 1 ignores case, `_` and `-`).
+/// the profile's fastjson does (fastjson 1 ignores case, `_` and `-`) and skips the others.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonHeaderIn {
@@ -129,9 +129,7 @@ pub fn decode_as(bytes: &[u8], dialect: Dialect) -> Result<RemotingCommand, Fram
                 if !matches!(node, lenient::Node::Object(_)) {
                     return Err("the header is not a JSON object".into());
                 }
-                let raw: LenientHeaderIn =
-                    lenient::de::from_node(&node, dialect).map_err(|e| e.to_string())?;
-                Ok(raw.into())
+                lenient::de::from_node(&node, dialect).map_err(|e| e.to_string())
             };
             lenient().map_err(|e| {
                 FrameError::JsonHeader(<serde_json::Error as serde::de::Error>::custom(e))
@@ -175,40 +173,6 @@ pub fn decode_as(bytes: &[u8], dialect: Dialect) -> Result<RemotingCommand, Fram
         ext_fields,
         serialize_type: SerializeType::Json,
     })
-}
-
-/// The header as the lenient reader gives it: the same members, any unknown one ignored.
-#[derive(Deserialize)]
-struct LenientHeaderIn {
-    #[serde(default)]
-    code: Option<i32>,
-    #[serde(default, rename = "extFields")]
-    ext_fields: Option<BTreeMap<String, Option<String>>>,
-    #[serde(default)]
-    flag: Option<i32>,
-    #[serde(default)]
-    language: Option<Value>,
-    #[serde(default)]
-    opaque: Option<i32>,
-    #[serde(default)]
-    remark: Option<String>,
-    #[serde(default)]
-    version: Option<i32>,
-}
-
-impl From<LenientHeaderIn> for JsonHeaderIn {
-    fn from(h: LenientHeaderIn) -> Self {
-        Self {
-            code: h.code,
-            ext_fields: h.ext_fields,
-            flag: h.flag,
-            language: h.language,
-            opaque: h.opaque,
-            remark: h.remark,
-            _serialize_type: None,
-            version: h.version,
-        }
-    }
 }
 
 /// A language by its enum name: exactly, else as the dialect matches names (fastjson 1 ignoring

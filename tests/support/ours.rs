@@ -101,3 +101,31 @@ pub fn json_frame(header: &str, body: &[u8]) -> Vec<u8> {
     out.extend_from_slice(body);
     out
 }
+
+/// Writes `frame` (whole, length prefix included) on a new connection; the answer's JSON header
+/// text and body, or `None` when the server closes the connection without one.
+pub async fn exchange_raw(addr: &str, frame: &[u8]) -> Option<(String, Vec<u8>)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    s.write_all(frame).await.expect("write");
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        if buf.len() >= 8 {
+            let total = u32::from_be_bytes(buf[0..4].try_into().unwrap()) as usize;
+            let len = (u32::from_be_bytes(buf[4..8].try_into().unwrap()) & 0xff_ffff) as usize;
+            if buf.len() >= 4 + total {
+                let header = String::from_utf8(buf[8..8 + len].to_vec()).expect("UTF-8 header");
+                return Some((header, buf[8 + len..4 + total].to_vec()));
+            }
+        }
+        let n = tokio::time::timeout(PATIENCE, s.read(&mut chunk))
+            .await
+            .expect("an answer or a close")
+            .unwrap_or(0);
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+}

@@ -253,14 +253,18 @@ impl<'a> NodeDe<'a> {
             if unset && self.fj1() {
                 continue;
             }
-            let key = match fields.iter().find(|f| **f == key) {
-                Some(f) => (*f).to_owned(),
-                None if self.fj1() => fields
-                    .iter()
-                    .find(|f| smart(f) == smart(key))
-                    .map_or_else(|| key.clone(), |f| (*f).to_owned()),
-                None => key.clone(),
+            // A member that names no field is skipped, as fastjson skips it (IgnoreNotMatch in
+            // fastjson 1, by default in fastjson2): a type that refuses unknown fields for serde's
+            // own reading still reads here.
+            let found = fields.iter().find(|f| **f == key).or_else(|| {
+                self.fj1()
+                    .then(|| fields.iter().find(|f| smart(f) == smart(key)))
+                    .flatten()
+            });
+            let Some(field) = found else {
+                continue;
             };
+            let key = (*field).to_owned();
             match out.iter_mut().find(|(k, _)| *k == key) {
                 Some(_) if first_wins => {}
                 Some(slot) => slot.1 = value,
