@@ -53,7 +53,7 @@ mod poll {
     use futures_util::{SinkExt, StreamExt};
     use routelab::model::TopicConfig;
     use routelab::namesrv::Profile;
-    use routelab::net::RemotingCodec;
+    use routelab::remoting::RemotingCodec;
     use routelab::remoting::{Frame, RemotingCommand, RequestCode as Rc, ResponseCode};
     use serde_json::json;
     use tokio_util::codec::Framed;

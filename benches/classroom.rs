@@ -37,7 +37,7 @@ mod load {
     use tokio::task::JoinHandle;
 
     use super::classroom::{ws_url, Page, Teacher};
-    use routelab::classroom::server::{run, ClassroomArgs, Handle};
+    use routelab::classroom_hub::{run, ClassroomArgs, Handle};
     use routelab::sim::Action;
 
     const STUDENTS: usize = 200;

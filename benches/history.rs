@@ -31,9 +31,9 @@ mod history {
     use std::sync::Arc;
     use std::time::Instant;
 
-    use routelab::bridge::hub::Hub;
-    use routelab::bridge::metrics::Metrics;
-    use routelab::history::{Checkpoints, HistoryConfig, Store};
+    use routelab::host::history::{Checkpoints, HistoryConfig, Store};
+    use routelab::host::live::Hub;
+    use routelab::host::live::Metrics;
     use routelab::live::alerts::AlertConfig;
     use routelab::live::history::Recorder;
     use routelab::live::{NamesrvStatus, NamesrvView, RouteEntry, Source, SourceKind};
@@ -114,13 +114,13 @@ mod history {
         sorted[(sorted.len() * 95).div_ceil(100) - 1]
     }
 
-    fn hub(history: Option<&Path>) -> (Hub, routelab::history::Opened) {
-        let opened = routelab::history::open(
+    fn hub(history: Option<&Path>) -> (Hub, routelab::host::history::Opened) {
+        let opened = routelab::host::history::open(
             &HistoryConfig {
                 path: history.map(Path::to_path_buf),
                 ..HistoryConfig::default()
             },
-            routelab::bridge::now_ms,
+            routelab::host::clock::now_ms,
         );
         let source = Source {
             kind: SourceKind::Bridge,
@@ -169,7 +169,7 @@ mod history {
                 idle.push(ms)
             }
         }
-        if let routelab::history::Opened::Recording { writer, .. } = opened {
+        if let routelab::host::history::Opened::Recording { writer, .. } = opened {
             writer.finish();
         }
         (median(idle), median(change))
@@ -179,7 +179,7 @@ mod history {
     fn record_a_day(path: &Path) -> (usize, NamesrvView) {
         let mut store = Store::open_for_writing(path).unwrap();
         let mut recorder = Recorder::new();
-        let end = routelab::bridge::now_ms();
+        let end = routelab::host::clock::now_ms();
         let start = end - DAY_MS;
         let mut prev = NamesrvView::new(NS);
         let mut view = cluster(start);

@@ -6,81 +6,99 @@
 //!
 //! # Layout
 //!
-//! - `admin` (native only): `routelab admin`, mqadmin's NameServer commands over `net`.
-//! - [`bench`](mod@bench): the core benchmark suite, run natively and in the browser with the caller's clock.
-//! - [`classroom`]: `routelab classroom`: the room's protocol, the hub's room, the teacher's
-//!   publisher and the students' follower (core, both targets), and the hub's server (native).
-//! - [`i18n`]: the languages of the workshop (English, 简体中文).
-//! - [`java_order`]: the iteration order of Java's HashMap, HashSet, Hashtable, Properties and
-//!   ConcurrentHashMap, which the route manager follows wherever RocketMQ's order leaves its tables.
-//! - [`live`]: the live protocol a bridge or our NameServer speaks to dashboards (views per
-//!   NameServer, snapshot / update, diff / apply, the viewer's reducer) and the fork of a live
-//!   cluster into a scenario.
+//! Three layers, each standing on the one before; `docs/architecture.md` draws them, says which may
+//! import which (enforced by `tests/layers.rs`) and follows a request and a click through them.
+//!
+//! **The core** — both targets, no I/O: time is `now_ms`, chance is [`rng::SeededRng`].
 //! - [`model`]: wire-shaped types with RocketMQ's JSON field names (`TopicRouteData`, `QueueData`,
 //!   `BrokerData`, `ClusterInfo`, `DataVersion`, `TopicConfig` …), name newtypes, perm bits, the
 //!   reader of fastjson's legacy bodies, fastjson's escaping, and `lenient`: requests read as
 //!   fastjson 1 or fastjson2 reads them.
+//! - [`java_order`]: the iteration order of Java's HashMap, HashSet, Hashtable, Properties and
+//!   ConcurrentHashMap, which the route manager follows wherever RocketMQ's order leaves its tables.
+//! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields,
+//!   `bodyCrc32`, properties text (and, natively, the same as a tokio-util codec).
 //! - [`namesrv`]: the route manager — the five RouteInfoManager tables and the KV store, register /
 //!   unregister / scan / channel events / heartbeats / perms / topics / queries / route pickup, for the
 //!   4.x and 5.x profiles, with domain events.
-//! - `net` (native only): the tokio NameServer client (`NamesrvClient`), its frame codec and
-//!   typed requests.
 //! - [`producer`]: route → publish info, queue selection, the latency fault strategy with both client
 //!   tables.
-//! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields.
-//! - [`rng`]: the seeded PRNG, the only source of chance.
-//! - [`sim`]: the simulator (NameServers, brokers, producers on a virtual clock) and the scenario
-//!   format.
-//! - `json_text`: JSON text compact or pretty from one serializer type (a smaller dashboard).
-//! - `shared`: copy-on-write ownership of the big tables, so snapshots of the world share them.
-//! - `sort`: one stable sort shared by every call site, so the wasm bundles carry one copy of it.
-//! - [`view`]: text shared by the dashboard and the CLI (mqadmin layouts, share links).
-//! - `server` (native only): `routelab namesrv`, a real NameServer on the route manager (tokio,
-//!   one task per connection, the remoting codec, liveness timers, the KV file).
-//! - `bridge` (native only): `routelab bridge`, which polls real NameServers and serves their
-//!   routing live to dashboards over a WebSocket.
-//! - `history` (native only): the bridge's history of changes in SQLite, and `routelab history`.
-//! - `demo` (native only): `routelab demo`, our NameServer with emulated brokers over real TCP and
-//!   the live dashboard, driven from the terminal or the page.
-//! - `wasm_api` (wasm32, feature `js-api`): the core as a JavaScript module (`RouteManager`,
-//!   `Producer`, `Sim`).
-//! - `ui` (wasm32 only): the Yew dashboard: the workshop and live mode, two pages.
+//! - [`consumer`]: the consumer side: allocation strategies, Java's queue orders, the rebalance,
+//!   the broker's consumer and offset tables.
+//! - [`sim`]: the simulator (NameServers, brokers, producers, consumers on a virtual clock), the
+//!   scenario format, lessons and the timeline.
+//! - [`live`]: the live protocol a bridge or our NameServer speaks to dashboards (views per
+//!   NameServer, snapshot / update, diff / apply, alerts, history records, the viewer's reducer)
+//!   and the fork of a live cluster into a scenario.
+//! - [`classroom`]: the room's protocol, the hub's room, the teacher's publisher and the students'
+//!   follower.
+//! - [`view`]: text shared by the dashboard and the CLI (mqadmin's layouts).
+//! - [`i18n`]: the languages RouteLab speaks (English, 简体中文).
+//! - [`bench`](mod@bench): the core benchmark suite, run natively and in the browser with the
+//!   caller's clock.
+//! - [`rng`], `json_text`, `decimal`, `shared`, `sort`: the seeded PRNG; JSON text compact or pretty
+//!   from one serializer; seconds as decimal text; copy-on-write tables shared by snapshots; one
+//!   stable sort for every call site (one copy in the wasm bundles).
+//!
+//! **Native** — the host and the shells around it (not built for wasm32).
+//! - `host`: what the shells share: the wall clock, process set-up, the web server's parts
+//!   (access, files, delivery, the connection limit), the Prometheus writer, the history in SQLite,
+//!   and the live page server (hub, HTTP app, WebSocket).
+//! - `net`: the tokio NameServer and broker client (`NamesrvClient`) and its typed requests.
+//! - The shells, one per command, peers that use one another only through a root's public items:
+//!   `server` (`routelab namesrv`: a real NameServer on the route manager), `bridge` (`routelab
+//!   bridge`: polls real NameServers and brokers), `demo` (`routelab demo`: our NameServer with
+//!   emulated brokers), `classroom_hub` (`routelab classroom`), `admin` (`routelab admin`:
+//!   mqadmin's commands), `history` (`routelab history`).
+//!
+//! **Browser** — wasm32 only.
+//! - `ui`: the Yew dashboard: the workshop and live mode, two pages.
+//! - `wasm_api` (feature `js-api`): the core as a JavaScript module (`RouteManager`, `Producer`,
+//!   `Sim`, `Consumer`).
 //!
 //! Binaries: `routelab` (native CLI, `src/bin/routelab.rs`), `dashboard` (the workshop, the wasm app
 //! Trunk builds for index.html, `src/bin/dashboard.rs`) and `live` (live mode's page, live.html,
 //! built by `scripts/build-live` as Trunk's post-build hook, `src/bin/live.rs`): two bundles, so the
 //! workshop does not download live mode.
 
-#[cfg(not(target_arch = "wasm32"))]
-pub mod admin;
+// The core.
 pub mod bench;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod bridge;
 pub mod classroom;
 pub mod consumer;
 mod decimal;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod demo;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod history;
 pub mod i18n;
 pub mod java_order;
 pub mod json_text;
 pub mod live;
 pub mod model;
 pub mod namesrv;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod net;
 pub mod producer;
 pub mod remoting;
 pub mod rng;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod server;
 mod shared;
 pub mod sim;
 mod sort;
 pub mod view;
 
+// Native: the host, the client, the shells.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod admin;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bridge;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod classroom_hub;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod demo;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod history;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod host;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod net;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod server;
+
+// Browser.
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]

@@ -127,7 +127,7 @@ async fn without_a_built_dashboard_the_page_says_how_and_the_rest_works() {
 /// (viewer slots plus a margin): one more waits unserved, and is served as soon as one closes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_beyond_the_cap_wait_for_a_slot() {
-    use routelab::bridge::conn_limit::EXTRA_HTTP_CONNECTIONS;
+    use routelab::host::web::conn_limit::EXTRA_HTTP_CONNECTIONS;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpStream;
 

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use bridge::{config, connect, http_get, metric, start, DEADLINE};
 use peer::{register_broker, topics, Peer, ScratchDir};
-use routelab::history::{HistoryConfig, Query, Store};
+use routelab::host::history::{HistoryConfig, Query, Store};
 use routelab::live::history::Record;
 use routelab::live::replay::{Past, Rebuilt};
 use routelab::live::ServerMessage;

@@ -87,7 +87,7 @@ async fn the_bridge_sends_only_read_requests() {
 /// REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
 async fn recording_broker() -> (String, std::sync::Arc<std::sync::Mutex<Vec<i32>>>) {
     use futures_util::{SinkExt, StreamExt};
-    use routelab::net::RemotingCodec;
+    use routelab::remoting::RemotingCodec;
     use routelab::remoting::{Frame, RemotingCommand, ResponseCode};
     use tokio_util::codec::Framed;
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 use classroom::{ws_url, Closed, Page, Teacher};
 use peer::ScratchDir;
 use routelab::classroom::protocol::{LessonPos, StudentMsg, TeacherMsg, MAX_STUDENT_MESSAGE};
-use routelab::classroom::server::{run, ClassroomArgs, Handle};
+use routelab::classroom_hub::{run, ClassroomArgs, Handle};
 use routelab::sim::Action;
 
 async fn start(state: &Path) -> Handle {

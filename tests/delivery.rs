@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use peer::ScratchDir;
-use routelab::classroom::server::{run, ClassroomArgs, Handle};
+use routelab::classroom_hub::{run, ClassroomArgs, Handle};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

@@ -7,9 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use routelab::bridge::metrics::{
-    render, render_alerts, HistoryNumbers, MetricsData, NamesrvMetrics,
-};
+use routelab::host::live::cluster_metrics::render_alerts;
+use routelab::host::live::metrics::{render, HistoryNumbers, MetricsData, NamesrvMetrics};
 use routelab::live::backlog::BacklogState;
 use routelab::namesrv::BrokerLiveTable;
 use routelab::server::metrics::ServerMetrics;

@@ -15,7 +15,7 @@ mod peer;
 use bridge::try_connect;
 use ours::Ours;
 use peer::ScratchDir;
-use routelab::bridge::http_args::HttpAccess;
+use routelab::host::web::args::HttpAccess;
 use routelab::live::ServerMessage;
 use routelab::namesrv::Profile;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

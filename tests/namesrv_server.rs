@@ -18,8 +18,8 @@ use ours::{call, client_with, raw, Ours, PATIENCE};
 use peer::{register_broker, topics};
 use routelab::model::{ClusterInfo, DataVersion, KVTable, RegisterBrokerBody, TopicList};
 use routelab::namesrv::Profile;
-use routelab::net::register::body_crc32;
 use routelab::net::ClientConfig;
+use routelab::remoting::crc::body_crc32;
 use routelab::remoting::headers::{RegisterBrokerRequestHeader, UnregisterBrokerRequestHeader};
 use routelab::remoting::{CommandHeader, RequestCode as Rc, ResponseCode};
 use routelab::server::body::compress_register_body;
@@ -323,7 +323,9 @@ async fn update_config_persists_and_survives_a_restart() {
         );
         let c = ns.client().await;
         let read = |path: &std::path::Path| {
-            routelab::net::properties::parse(&std::fs::read_to_string(path).unwrap_or_default())
+            routelab::remoting::properties::parse(
+                &std::fs::read_to_string(path).unwrap_or_default(),
+            )
         };
 
         let f = call(
@@ -465,7 +467,7 @@ async fn items_of_the_config_file_nobody_uses_are_kept() {
         "update adds no new item"
     );
     let written =
-        routelab::net::properties::parse(&std::fs::read_to_string(&file).unwrap_or_default());
+        routelab::remoting::properties::parse(&std::fs::read_to_string(&file).unwrap_or_default());
     assert_eq!(written, config, "the file holds every item GET answers");
     assert_eq!(
         written.get("orderMessageEnable").map(String::as_str),

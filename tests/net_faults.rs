@@ -11,7 +11,8 @@ use std::future::Future;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use routelab::net::{ClientConfig, ClientError, NamesrvClient, RemotingCodec};
+use routelab::net::{ClientConfig, ClientError, NamesrvClient};
+use routelab::remoting::RemotingCodec;
 use routelab::remoting::{Frame, FrameError, RemotingCommand, RequestCode, DEFAULT_MAX_FRAME_LEN};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};

@@ -18,7 +18,7 @@ use libfuzzer_sys::fuzz_target;
 use routelab::model::lenient::Dialect;
 use routelab::model::RegisterBrokerBody;
 use routelab::namesrv::{ChannelId, Profile};
-use routelab::net::register::body_crc32;
+use routelab::remoting::crc::body_crc32;
 use routelab::remoting::headers::RegisterBrokerRequestHeader;
 use routelab::remoting::{CommandHeader, Frame, RemotingCommand, RequestCode, ResponseCode};
 use routelab::server::body::{

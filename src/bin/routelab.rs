@@ -55,9 +55,9 @@ mod cli {
         // Help text: the doc comment of DemoArgs (src/demo/config.rs).
         Demo(routelab::demo::DemoArgs),
         // Help text: the doc comment of HistoryCliArgs (src/history/cli.rs).
-        History(routelab::history::cli::HistoryCliArgs),
+        History(routelab::history::HistoryCliArgs),
         // Help text: the doc comment of ClassroomArgs (src/classroom/server/mod.rs).
-        Classroom(routelab::classroom::server::ClassroomArgs),
+        Classroom(routelab::classroom_hub::ClassroomArgs),
     }
 
     #[derive(clap::Args)]
@@ -93,8 +93,8 @@ mod cli {
             Command::Bridge(args) => routelab::bridge::cli::main(args),
             Command::Namesrv(args) => routelab::server::cli::main(args),
             Command::Demo(args) => routelab::demo::cli::main(args),
-            Command::History(args) => routelab::history::cli::main(args),
-            Command::Classroom(args) => routelab::classroom::server::cli::main(args),
+            Command::History(args) => routelab::history::main(args),
+            Command::Classroom(args) => routelab::classroom_hub::cli::main(args),
         }
     }
 

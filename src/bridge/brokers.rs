@@ -19,9 +19,9 @@ use futures_util::stream::{self, StreamExt};
 use tokio::time::MissedTickBehavior;
 use tokio_util::sync::CancellationToken;
 
-use super::hub::Hub;
-use super::metrics::Metrics;
-use super::now_ms;
+use crate::host::clock::now_ms;
+use crate::host::live::Hub;
+use crate::host::live::Metrics;
 use crate::live::backlog::{first_figure, BacklogState, BrokerAnswers, BrokerTarget};
 use crate::live::owners::Queue;
 use crate::net::{ClientConfig, ClientError, NamesrvClient};

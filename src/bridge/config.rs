@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::assets::Assets;
+use crate::host::web::Assets;
 
 /// Serve the live routing of one or more NameServers to RouteLab dashboards.
 ///
@@ -39,7 +39,7 @@ pub struct BridgeArgs {
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_interval)]
     pub interval: Duration,
     #[command(flatten)]
-    pub http: super::http_args::HttpArgs,
+    pub http: crate::host::web::args::HttpArgs,
     /// At most this many topic routes are fetched per poll; the rest wait for later polls
     /// (new topics first, then the oldest), so a cluster with thousands of topics never stalls.
     #[arg(long, value_name = "N", default_value_t = 256)]
@@ -48,7 +48,7 @@ pub struct BridgeArgs {
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub route_concurrency: usize,
     #[command(flatten)]
-    pub history: crate::history::HistoryArgs,
+    pub history: crate::host::history::HistoryArgs,
     /// A broker missing this long raises the broker_gone alert (longer than a restart takes).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = humantime::parse_duration)]
     pub gone_grace: Duration,
@@ -82,7 +82,7 @@ pub struct BridgeConfig {
     pub interval: Duration,
     /// The dashboard's files.
     pub dist: Assets,
-    /// Extra origins allowed on /ws, normalized by [`super::access::normalize_origin`].
+    /// Extra origins allowed on /ws, normalized by [`crate::host::web::access::normalize_origin`].
     pub allow_origins: Vec<String>,
     pub token: Option<String>,
     pub routes_per_poll: usize,
@@ -92,7 +92,7 @@ pub struct BridgeConfig {
     /// Viewers connected at once (`--max-viewers`).
     pub max_viewers: usize,
     /// Where changes are recorded (`--history`); off unless asked for.
-    pub history: crate::history::HistoryConfig,
+    pub history: crate::host::history::HistoryConfig,
     /// `--gone-grace`.
     pub gone_grace: Duration,
     /// `--webhook`.
@@ -115,9 +115,9 @@ impl BridgeConfig {
             token: None,
             routes_per_poll: 256,
             route_concurrency: 8,
-            viewer_queue: DEFAULT_VIEWER_QUEUE,
-            max_viewers: super::http_args::DEFAULT_MAX_VIEWERS,
-            history: crate::history::HistoryConfig::default(),
+            viewer_queue: crate::host::live::DEFAULT_VIEWER_QUEUE,
+            max_viewers: crate::host::web::args::DEFAULT_MAX_VIEWERS,
+            history: crate::host::history::HistoryConfig::default(),
             gone_grace: Duration::from_secs(60),
             webhook: None,
             broker_interval: Some(Duration::from_secs(10)),
@@ -125,10 +125,6 @@ impl BridgeConfig {
         }
     }
 }
-
-/// Enough for bursts (a resync right after a few updates) while keeping a stuck viewer's memory
-/// small.
-pub const DEFAULT_VIEWER_QUEUE: usize = 64;
 
 /// The shortest interval accepted: below it a bridge would mostly measure itself.
 const MIN_INTERVAL: Duration = Duration::from_millis(100);
@@ -138,7 +134,7 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
 
     fn try_from(args: BridgeArgs) -> Result<Self, String> {
         let namesrvs = split_namesrvs(&args.namesrv)?;
-        let access = super::http_args::HttpAccess::try_from(&args.http)?;
+        let access = crate::host::web::args::HttpAccess::try_from(&args.http)?;
         if args.routes_per_poll == 0 || args.route_concurrency == 0 {
             return Err("--routes-per-poll and --route-concurrency must be at least 1".into());
         }
@@ -151,9 +147,9 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
             token: access.token,
             routes_per_poll: args.routes_per_poll,
             route_concurrency: args.route_concurrency,
-            viewer_queue: DEFAULT_VIEWER_QUEUE,
+            viewer_queue: crate::host::live::DEFAULT_VIEWER_QUEUE,
             max_viewers: access.max_viewers,
-            history: crate::history::HistoryConfig::try_from(&args.history)?,
+            history: crate::host::history::HistoryConfig::try_from(&args.history)?,
             gone_grace: args.gone_grace,
             webhook: args
                 .webhook

@@ -1,60 +1,42 @@
-//! `routelab bridge`: polls real NameServers and serves their routing live to dashboards.
+//! `routelab bridge`: polls real NameServers and brokers and serves their routing live to
+//! dashboards.
 //!
 //! One task per NameServer polls it (cluster info, topic list, then a bounded round of topic
-//! routes) and publishes the resulting [`crate::live::NamesrvView`] to the [`hub::Hub`], which diffs
-//! it and pushes updates to every connected viewer over `/ws`. The HTTP server also serves the built
-//! dashboard (live mode's live.html with the live-mode marker at `/`, the workshop beside it) and
-//! `/metrics`. Only read requests are ever sent to a NameServer. The messages are documented in
-//! `docs/live-protocol.md`.
+//! routes) and publishes the resulting [`crate::live::NamesrvView`] to the live page server's hub
+//! ([`crate::host::live`]), which diffs it and pushes updates to every connected viewer. Only read
+//! requests are ever sent to a NameServer or a broker.
 //!
 //! # Layout
 //!
-//! - [`cli`]: the command: logging, runtime, start-up message, stop on a signal.
+//! - [`cli`]: the command: flags checked, start-up message, run until a signal.
 //! - [`config`]: the command line ([`BridgeArgs`]) → [`BridgeConfig`].
 //! - [`plan`]: which routes a poll fetches (pure).
 //! - [`poller`]: one NameServer's polling loop, reconnecting after failures.
 //! - [`brokers`]: the broker poller: consumer groups, backlog and speeds for `/metrics`
 //!   (read-only, bounded, never in the way of the NameServer polls).
-//! - [`history_api`]: `/history/changes` and `/history/at`, the history for the live page.
-//! - [`hub`]: the views, `seq`, and fan-out to bounded per-viewer queues.
-//! - [`server`]: HTTP routes, the WebSocket, static files.
-//! - [`conn_limit`]: the cap on open HTTP connections (viewers plus a margin).
-//! - [`access`]: the Origin and token rules (pure).
-//! - [`assets`]: the dashboard's files, from `--dist` or inside the binary (`embed-dashboard`).
-//! - [`delivery`]: which encoding and caching each file travels with (pure; shared with
-//!   `routelab classroom`).
-//! - [`http_args`]: `--dist`, `--allow-origin`, `--token`, shared with `routelab namesrv --ws` and
-//!   `routelab demo`.
-//! - [`page`]: live.html with the live marker, the "not built" page (pure).
-//! - [`metrics`]: counters and the Prometheus text format (pure rendering).
 //! - [`webhook`]: `--webhook`, alerts posted as JSON from a task of their own.
+//! - this file: [`run`] wires the pollers to the live page server.
 
-pub mod access;
-pub mod assets;
 pub mod brokers;
 pub mod cli;
 pub mod config;
-pub mod conn_limit;
-pub mod delivery;
-pub mod history_api;
-pub mod http_args;
-pub mod hub;
-pub mod metrics;
-pub mod page;
 pub mod plan;
 pub mod poller;
-pub mod server;
 pub mod webhook;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 pub use config::{BridgeArgs, BridgeConfig};
 
+use crate::host::clock::now_ms;
+use crate::host::live::{self as server, hub, metrics};
+use crate::host::web::args::reach_message;
+use crate::host::web::conn_limit;
+use crate::host::web::page::page_url;
 use crate::live::{Source, SourceKind};
 
 /// A running bridge.
@@ -66,7 +48,7 @@ pub struct BridgeHandle {
     tasks: Vec<JoinHandle<()>>,
     hub: Arc<hub::Hub>,
     /// The history being written, or why there is none.
-    history: crate::history::Opened,
+    history: crate::host::history::Opened,
 }
 
 impl BridgeHandle {
@@ -86,7 +68,7 @@ impl BridgeHandle {
     }
 
     /// The history's start-up line: where it is recorded, or why it is not.
-    pub fn history(&self) -> &crate::history::Opened {
+    pub fn history(&self) -> &crate::host::history::Opened {
         &self.history
     }
 
@@ -96,7 +78,7 @@ impl BridgeHandle {
         for task in self.tasks {
             let _ = task.await;
         }
-        if let crate::history::Opened::Recording { writer, .. } = self.history {
+        if let crate::host::history::Opened::Recording { writer, .. } = self.history {
             let _ = tokio::task::spawn_blocking(move || writer.finish()).await;
         }
     }
@@ -115,7 +97,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         read_only: true,
         commands: false,
     };
-    let history = crate::history::open(&config.history, now_ms);
+    let history = crate::host::history::open(&config.history, now_ms);
     if let Some(counters) = history.counters() {
         metrics.watch_history(counters);
     }
@@ -199,40 +181,15 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
     })
 }
 
-/// `http://ADDR/`, with `?token=` when one is required. An unspecified bind address (0.0.0.0)
-/// is shown as 127.0.0.1, which works from this machine.
-pub fn page_url(addr: SocketAddr, token: Option<&str>) -> String {
-    let shown = if addr.ip().is_unspecified() {
-        SocketAddr::from(([127, 0, 0, 1], addr.port()))
-    } else {
-        addr
-    };
-    let base = format!("http://{shown}/");
-    match token {
-        Some(t) => format!(
-            "{base}?token={}",
-            page::live_ws_url(Some(t)).trim_start_matches("/ws?token=")
-        ),
-        None => base,
-    }
-}
-
 /// What the command prints at start: where to look, and who can connect.
 pub fn startup_message(addr: SocketAddr, token: Option<&str>, namesrvs: &[String]) -> String {
-    let reach = http_args::reach_message(addr, token, "--listen");
+    let reach = reach_message(addr, token, "--listen");
     format!(
         "routelab bridge: polling {}\n  dashboard: {}\n  {reach}\n  metrics:   {}metrics",
         namesrvs.join(", "),
         page_url(addr, token),
         page_url(addr, None)
     )
-}
-
-/// Wall-clock milliseconds since the Unix epoch (what the protocol's `*_ms` fields use).
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

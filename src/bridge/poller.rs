@@ -15,10 +15,10 @@ use tokio::time::MissedTickBehavior;
 use tokio_util::sync::CancellationToken;
 
 use super::config::BridgeConfig;
-use super::hub::Hub;
-use super::metrics::Metrics;
-use super::now_ms;
 use super::plan::{plan_routes, prune_routes};
+use crate::host::clock::now_ms;
+use crate::host::live::Hub;
+use crate::host::live::Metrics;
 use crate::live::{NamesrvStatus, NamesrvView, RouteEntry};
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
 

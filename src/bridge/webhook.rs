@@ -90,7 +90,7 @@ async fn run(webhook: Webhook, mut rx: UnboundedReceiver<AlertEvent>, shutdown: 
             e = rx.recv() => match e { Some(e) => e, None => return },
         };
         let (status, at_ms, alert) = match &event {
-            AlertEvent::Fired(a) => ("firing", super::now_ms(), a),
+            AlertEvent::Fired(a) => ("firing", crate::host::clock::now_ms(), a),
             AlertEvent::Resolved { alert, at_ms } => ("resolved", *at_ms, alert),
         };
         let body = Payload {

@@ -10,12 +10,11 @@
 //! - [`room`]: the hub's room, pure: what the teacher published, who follows, the answers.
 //! - [`publish`]: the teacher's page saying what changed since it last told the hub.
 //! - [`follow`]: a student's page bringing its own world to the teacher's moment.
-//! - `server` (native only): `routelab classroom`, the hub over HTTP and WebSocket, its room kept
-//!   in SQLite across restarts.
+//!
+//! `routelab classroom`, the hub over HTTP and WebSocket that keeps a [`room::Room`], is a native
+//! shell of its own: `crate::classroom_hub`.
 
 pub mod follow;
 pub mod protocol;
 pub mod publish;
 pub mod room;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod server;

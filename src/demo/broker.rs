@@ -311,5 +311,5 @@ pub const DEFAULT_EXPIRY: Duration =
     Duration::from_millis(crate::namesrv::DEFAULT_BROKER_CHANNEL_EXPIRED_MS);
 
 fn wall_ms() -> i64 {
-    i64::try_from(crate::bridge::now_ms()).unwrap_or(i64::MAX)
+    i64::try_from(crate::host::clock::now_ms()).unwrap_or(i64::MAX)
 }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use crate::bridge::cli::{init_logging, runtime, say};
+use crate::host::process::{init_logging, runtime, say};
 
 use tokio::sync::mpsc;
 
@@ -28,7 +28,7 @@ pub fn main(args: DemoArgs) -> ExitCode {
         let dist = config.access.dist.clone();
         let expiry = config.schedule.expiry.unwrap_or(DEFAULT_EXPIRY);
         let home = config.home.clone();
-        let stop = crate::bridge::cli::stop_signal();
+        let stop = crate::host::process::stop_signal();
         let demo = match Demo::start(config).await {
             Ok(d) => d,
             Err(e) => {
@@ -110,12 +110,12 @@ fn show(reply: &Reply) {
 /// Where to look, who can connect, and what to try.
 pub fn startup_text(
     demo: &Demo,
-    dist: &crate::bridge::assets::Assets,
+    dist: &crate::host::web::assets::Assets,
     expiry: std::time::Duration,
 ) -> String {
     let names: Vec<&str> = demo.brokers().iter().map(|b| b.name.as_str()).collect();
     let reach = demo.http_addr().map_or_else(String::new, |a| {
-        crate::bridge::http_args::reach_message(a, demo.token.as_deref(), "--listen")
+        crate::host::web::args::reach_message(a, demo.token.as_deref(), "--listen")
     });
     let built = if dist.has_live_page() {
         String::new()
@@ -123,7 +123,7 @@ pub fn startup_text(
         format!(
             "\n  (no dashboard in {}: {})",
             dist.describe(),
-            crate::bridge::assets::how_to_build()
+            crate::host::web::assets::how_to_build()
         )
     };
     format!(

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::broker::Schedule;
-use crate::bridge::http_args::{HttpAccess, HttpArgs};
+use crate::host::web::args::{HttpAccess, HttpArgs};
 use crate::sim::{FIRST_REGISTER_REPEAT_MS, REGISTER_PERIOD_MS};
 
 /// Live mode with no cluster of your own: our NameServer, five emulated brokers and the dashboard.

@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use config::{DemoArgs, DemoConfig};
 
-use crate::bridge::server::CommandSink;
+use crate::host::live::CommandSink;
 use crate::server::{ServerConfig, ServerHandle};
 use broker::{state_word, BrokerHandle};
 use command::{Command, HELP};
@@ -144,7 +144,7 @@ impl Demo {
     /// The page to open (with the token when one is required).
     pub fn url(&self) -> String {
         self.http_addr().map_or_else(String::new, |a| {
-            crate::bridge::page_url(a, self.token.as_deref())
+            crate::host::web::page::page_url(a, self.token.as_deref())
         })
     }
 

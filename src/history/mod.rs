@@ -1,183 +1,217 @@
-//! The live cluster's history: every change a bridge (or `routelab namesrv --ws`) observes, kept in
-//! an embedded SQLite database, and `routelab history` to read it.
-//!
-//! What counts as a change is decided by the pure [`crate::live::history`]; this module only keeps
-//! it. A history that cannot be opened or written never stops the bridge: it says why and serves
-//! live without one.
-//!
-//! # Layout
-//!
-//! - [`store`]: the database (schema, append, prune, query) and its errors in plain words; its
-//!   `past` rebuilds a moment, keeping decoded checkpoints in [`Checkpoints`].
-//! - [`writer`]: the thread that writes, fed through a bounded queue so polls never wait.
-//! - [`cli`]: `routelab history`.
-//! - this file: the `--history`, `--no-history`, `--retain` flags and where the file goes.
+//! `routelab history`: the change log a bridge (or `routelab namesrv --ws`) recorded in its
+//! history ([`crate::host::history`]), newest last, in the feed's plain words or as JSON lines.
 
-pub mod cli;
-pub mod store;
-pub mod writer;
-
+use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::process::ExitCode;
+use std::time::{Duration, UNIX_EPOCH};
 
-pub use store::{Checkpoints, Query, Store, StoreError};
-pub use writer::{Sink, Writer};
+use crate::host::history::{default_path, Query, Store};
+use crate::live::history::Record;
 
-/// The history's flags, shared by `routelab bridge` and `routelab namesrv`.
-#[derive(Clone, Debug, Default, clap::Args)]
-pub struct HistoryArgs {
-    /// Record every change seen (brokers, topics, routes, perm, NameServers failing, NameServers
-    /// disagreeing) in this SQLite file, read back with `routelab history`. Default: history.sqlite3
-    /// in RouteLab's folder of the user's data directory (~/.local/share/routelab on Linux).
+/// Print what a bridge recorded: brokers appearing and leaving, topics and routes changing, perm,
+/// NameServers failing and recovering or disagreeing, consumer group members joining and leaving,
+/// alerts. Oldest first, newest last. Times are UTC.
+///
+/// Examples:
+///   routelab history --since 2h
+///   routelab history --since 2026-12-03T03:00:00Z --until 2026-12-03T04:00:00Z --broker broker-a
+///   routelab history --topic TopicTest --format json
+///   routelab history --group GID_orders
+#[derive(Clone, Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct HistoryCliArgs {
+    /// The history to read (a bridge's --history). Default: the one a bridge writes by default.
     #[arg(long, value_name = "PATH")]
-    pub history: Option<PathBuf>,
-    /// Keep no history.
-    #[arg(long, conflicts_with = "history")]
-    pub no_history: bool,
-    /// Delete changes older than this (checked at start and hourly), e.g. 14d, 36h.
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration, default_value = "14d")]
-    pub retain: Duration,
+    pub db: Option<PathBuf>,
+    /// From this long ago (2h, 30m, 7d) or this time (2026-12-03T03:12:00Z).
+    #[arg(long, value_name = "WHEN", default_value = "24h")]
+    pub since: String,
+    /// Up to this long ago or this time. Default: now.
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Only changes about this broker (its brokerName or its address).
+    #[arg(long, value_name = "BROKER")]
+    pub broker: Option<String>,
+    /// Only changes of this topic.
+    #[arg(long, value_name = "TOPIC")]
+    pub topic: Option<String>,
+    /// Only changes seen on this NameServer (host:port, as the bridge was given it).
+    #[arg(long, value_name = "ADDR")]
+    pub namesrv: Option<String>,
+    /// Only changes of this consumer group (members joining and leaving, its backlog alerts).
+    #[arg(long, value_name = "GROUP")]
+    pub group: Option<String>,
+    /// text: one line per change; json: one JSON object per line (JSON Lines).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
-/// Where the history goes, validated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HistoryConfig {
-    /// `None`: `--no-history`.
-    pub path: Option<PathBuf>,
-    pub retain: Duration,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
 }
 
-impl Default for HistoryConfig {
-    /// No history: what tests and in-process callers get unless they ask for one.
-    fn default() -> Self {
-        Self {
-            path: None,
-            retain: DEFAULT_RETAIN,
-        }
-    }
-}
-
-/// Two weeks: "what happened last Tuesday?" has an answer.
-pub const DEFAULT_RETAIN: Duration = Duration::from_secs(14 * 24 * 3600);
-
-impl TryFrom<&HistoryArgs> for HistoryConfig {
-    type Error = String;
-
-    fn try_from(a: &HistoryArgs) -> Result<Self, String> {
-        if a.retain < Duration::from_secs(60) {
-            return Err("--retain must be at least 1m (a history shorter than a minute keeps nothing useful)".into());
-        }
-        let path = if a.no_history {
-            None
-        } else {
-            match &a.history {
-                Some(p) => Some(p.clone()),
-                None => Some(default_path().ok_or(
-                    "no data directory for the history (HOME unset?): pass --history PATH or --no-history",
-                )?),
-            }
-        };
-        Ok(Self {
-            path,
-            retain: a.retain,
-        })
-    }
-}
-
-/// `<data dir>/routelab/history.sqlite3`, the default of `--history` and of `routelab history --db`.
-pub fn default_path() -> Option<PathBuf> {
-    dirs::data_dir().map(|d| d.join("routelab").join("history.sqlite3"))
-}
-
-/// A history being written, or why there is none.
-#[derive(Debug)]
-pub enum Opened {
-    Recording {
-        sink: Sink,
-        writer: Writer,
-        path: PathBuf,
-        /// The checkpoints written and read, decoded, shared with `/history/at`.
-        checkpoints: std::sync::Arc<Checkpoints>,
-    },
-    Off,
-    Failed(StoreError),
-}
-
-impl Opened {
-    /// The hub's end, when recording.
-    pub fn sink(&self) -> Option<Sink> {
-        match self {
-            Opened::Recording { sink, .. } => Some(sink.clone()),
-            _ => None,
-        }
-    }
-
-    /// The decoded checkpoints `/history/at` shares with the writer (an empty set when not
-    /// recording).
-    pub fn checkpoints(&self) -> std::sync::Arc<Checkpoints> {
-        match self {
-            Opened::Recording { checkpoints, .. } => checkpoints.clone(),
-            _ => std::sync::Arc::default(),
-        }
-    }
-
-    /// Where it is being recorded.
-    pub fn path(&self) -> Option<&std::path::Path> {
-        match self {
-            Opened::Recording { path, .. } => Some(path),
-            _ => None,
-        }
-    }
-
-    /// The numbers `/metrics` reports; `None` with `--no-history`.
-    pub fn counters(&self) -> Option<std::sync::Arc<writer::Counters>> {
-        match self {
-            Opened::Recording { sink, .. } => Some(std::sync::Arc::clone(sink.counters())),
-            Opened::Off => None,
-            Opened::Failed(e) => {
-                let c = writer::Counters::default();
-                c.failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                if let Ok(mut error) = c.error.lock() {
-                    *error = Some(e.to_string());
-                }
-                Some(std::sync::Arc::new(c))
-            }
-        }
-    }
-
-    /// The start-up line.
-    pub fn describe(&self) -> String {
-        match self {
-            Opened::Recording { path, .. } => format!(
-                "history:   {} (read it with `routelab history --db {}`)",
-                path.display(),
-                path.display()
-            ),
-            Opened::Off => "history:   off (--no-history)".to_owned(),
-            Opened::Failed(e) => format!("history:   OFF, serving live without it: {e}"),
-        }
-    }
-}
-
-/// Opens the history `config` asks for, starting its writer.
-pub fn open(config: &HistoryConfig, now_ms: fn() -> u64) -> Opened {
-    let Some(path) = &config.path else {
-        return Opened::Off;
-    };
-    match Store::open_for_writing(path) {
-        Ok(store) => {
-            let checkpoints = std::sync::Arc::new(Checkpoints::default());
-            let (sink, writer) = Writer::start(store, config.retain, now_ms, checkpoints.clone());
-            Opened::Recording {
-                sink,
-                writer,
-                path: path.clone(),
-                checkpoints,
-            }
-        }
+/// Runs the command. Exit code 2 for bad flags, 1 when the history cannot be read.
+pub fn main(args: HistoryCliArgs) -> ExitCode {
+    let now = crate::host::clock::now_ms();
+    let query = match query(&args, now) {
+        Ok(q) => q,
         Err(e) => {
-            tracing::error!("{e}");
-            Opened::Failed(e)
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
+    };
+    let Some(path) = args.db.clone().or_else(default_path) else {
+        eprintln!("error: no data directory to find the history in (HOME unset?): pass --db PATH");
+        return ExitCode::from(2);
+    };
+    let result = Store::open_for_reading(&path).and_then(|s| s.query(&query));
+    let (records, unreadable) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    for r in &records {
+        let line = match args.format {
+            Format::Text => text_line(r),
+            Format::Json => serde_json::to_string(r).unwrap_or_default(),
+        };
+        // A closed pipe (`| head`) ends the listing quietly.
+        if writeln!(out, "{line}").is_err() {
+            return ExitCode::SUCCESS;
+        }
+    }
+    let _ = out.flush();
+    if records.is_empty() {
+        eprintln!(
+            "no changes recorded from {} to {} in {}",
+            utc(query.since_ms),
+            utc(query.until_ms),
+            path.display()
+        );
+    }
+    if unreadable > 0 {
+        eprintln!(
+            "warning: {unreadable} record(s) in {} could not be read and were skipped",
+            path.display()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// The flags → a query at `now_ms`.
+pub fn query(args: &HistoryCliArgs, now_ms: u64) -> Result<Query, String> {
+    let since_ms = when(&args.since, now_ms).map_err(|e| format!("--since {e}"))?;
+    let until_ms = match &args.until {
+        Some(u) => when(u, now_ms).map_err(|e| format!("--until {e}"))?,
+        None => now_ms,
+    };
+    if since_ms > until_ms {
+        return Err(format!(
+            "--since ({}) is after --until ({})",
+            utc(since_ms),
+            utc(until_ms)
+        ));
+    }
+    Ok(Query {
+        since_ms,
+        until_ms,
+        namesrv: args.namesrv.clone(),
+        topic: args.topic.clone(),
+        broker: args.broker.clone(),
+        group: args.group.clone(),
+    })
+}
+
+/// `2h` (that long before `now_ms`) or `2026-12-03T03:12:00Z` / `2026-12-03 03:12:00` (UTC).
+fn when(text: &str, now_ms: u64) -> Result<u64, String> {
+    if let Ok(ago) = humantime::parse_duration(text) {
+        return Ok(now_ms.saturating_sub(u64::try_from(ago.as_millis()).unwrap_or(u64::MAX)));
+    }
+    humantime::parse_rfc3339_weak(text)
+        .map(|t| {
+            t.duration_since(UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        })
+        .map_err(|_| {
+            format!("{text:?}: expected a duration ago (2h, 30m, 7d) or a UTC time (2026-12-03T03:12:00Z)")
+        })
+}
+
+/// `2026-12-03T03:12:40.123Z`.
+pub fn utc(ms: u64) -> String {
+    humantime::format_rfc3339_millis(UNIX_EPOCH + Duration::from_millis(ms)).to_string()
+}
+
+/// One change as a line: when, where, what, and the window it happened in.
+pub fn text_line(r: &Record) -> String {
+    let at = utc(r.at_ms);
+    let window = r
+        .since_ms
+        .map(|s| format!("  (between {} and {})", &utc(s)[11..23], &at[11..23]))
+        .unwrap_or_default();
+    format!(
+        "{at}  {:<21}  {}{window}",
+        r.namesrv.as_deref().unwrap_or("all NameServers"),
+        r.change.describe()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::history::Change;
+
+    fn args(since: &str, until: Option<&str>) -> HistoryCliArgs {
+        HistoryCliArgs {
+            db: None,
+            since: since.into(),
+            until: until.map(Into::into),
+            broker: None,
+            group: None,
+            topic: None,
+            namesrv: None,
+            format: Format::Text,
+        }
+    }
+
+    #[test]
+    fn since_and_until_take_durations_ago_or_utc_times() {
+        let now = 1_764_730_000_000; // 2025-12-03T02:46:40Z
+        let q = query(&args("2h", None), now).unwrap();
+        assert_eq!((q.since_ms, q.until_ms), (now - 7_200_000, now));
+        let q = query(
+            &args("2025-12-03T01:00:00Z", Some("2025-12-03 02:00:00")),
+            now,
+        )
+        .unwrap();
+        assert_eq!(utc(q.since_ms), "2025-12-03T01:00:00.000Z");
+        assert_eq!(utc(q.until_ms), "2025-12-03T02:00:00.000Z");
+        let e = query(&args("yesterday", None), now).unwrap_err();
+        assert!(
+            e.starts_with("--since \"yesterday\": expected a duration ago"),
+            "{e}"
+        );
+        let e = query(&args("1h", Some("2h")), now).unwrap_err();
+        assert!(e.contains("is after --until"), "{e}");
+    }
+
+    #[test]
+    fn a_line_says_when_where_what_and_between_which_polls() {
+        let r = Record {
+            at_ms: 1_764_730_000_123,
+            since_ms: Some(1_764_729_998_100),
+            namesrv: Some("127.0.0.1:9876".into()),
+            change: Change::NamesrvRecovered,
+        };
+        assert_eq!(
+            text_line(&r),
+            "2025-12-03T02:46:40.123Z  127.0.0.1:9876         NameServer answering again  (between 02:46:38.100 and 02:46:40.123)"
+        );
     }
 }

@@ -19,9 +19,9 @@ use tokio::time::Instant;
 use tokio_util::codec::{Encoder, FramedRead};
 use tokio_util::sync::CancellationToken;
 
-use super::codec::{CodecError, RemotingCodec};
 use super::error::{copy_frame_error, request_label, ClientError};
 use super::ClientConfig;
+use crate::remoting::codec::{CodecError, RemotingCodec};
 use crate::remoting::command::{RPC_ONEWAY_BIT, RPC_TYPE_BIT};
 use crate::remoting::{Frame, RemotingCommand};
 

@@ -12,24 +12,22 @@
 //! - `requests`: the typed requests (cluster info, topics, routes, KV, config, perms, register …).
 //! - `broker_requests`: the read-only broker requests of the backlog commands (topic and consume
 //!   stats, consumer connections, runtime info).
-//! - [`codec`]: [`RemotingCodec`], the tokio-util `Decoder`/`Encoder` for frames.
 //! - [`error`]: [`ClientError`], what a request can fail with.
-//! - [`register`]: the REGISTER_BROKER body as 5.x brokers send it, and `bodyCrc32`.
-//! - [`properties`]: Java properties text (the GET_NAMESRV_CONFIG body).
+//! - [`register`]: the REGISTER_BROKER body as 5.x brokers send it.
+//!
+//! The frame codec and `bodyCrc32` are the protocol's, shared with the server: they live in
+//! [`crate::remoting`].
 
 use std::time::Duration;
 
 mod broker_requests;
 pub mod client;
-pub mod codec;
 pub mod error;
-pub mod properties;
 pub mod register;
 mod requests;
 pub mod sent_order;
 
 pub use client::NamesrvClient;
-pub use codec::{CodecError, RemotingCodec};
 pub use error::ClientError;
 
 /// Connection and request settings.

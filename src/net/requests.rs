@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::sent_order::ClusterInfoSent;
-use super::{properties, register, ClientError, NamesrvClient};
+use super::{register, ClientError, NamesrvClient};
 use crate::model::{ClusterInfo, KVTable, RegisterBrokerBody, TopicList, TopicRouteData};
 use crate::remoting::headers::{
     AddWritePermOfBrokerResponseHeader, BrokerNameHeader, DeleteTopicFromNamesrvRequestHeader,
@@ -15,7 +15,9 @@ use crate::remoting::headers::{
     RegisterBrokerRequestHeader, RegisterBrokerResponseHeader, UnregisterBrokerRequestHeader,
     WipeWritePermOfBrokerResponseHeader,
 };
-use crate::remoting::{CommandHeader, Frame, RemotingCommand, RequestCode, ResponseCode};
+use crate::remoting::{
+    properties, CommandHeader, Frame, RemotingCommand, RequestCode, ResponseCode,
+};
 
 /// A TopicList that keeps duplicates and order (rocketmq-rust answers GET_TOPICS_BY_CLUSTER with one
 /// entry per broker).
@@ -233,7 +235,7 @@ impl NamesrvClient {
         })?;
         let mut header = header.clone();
         header.compressed = false;
-        header.body_crc32 = register::body_crc32(&bytes);
+        header.body_crc32 = crate::remoting::crc::body_crc32(&bytes);
         let cmd = self.command(RequestCode::REGISTER_BROKER, &header);
         let frame = success(self.request(cmd, bytes).await?)?;
         header_of(&frame)

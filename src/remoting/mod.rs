@@ -13,18 +13,28 @@
 //! - [`header_binary`]: the ROCKETMQ binary header.
 //! - [`headers`]: typed request/response headers ↔ extFields.
 //! - [`codes`]: request and response codes with their Java names, [`LanguageCode`].
+//! - [`crc`]: the register body's `bodyCrc32`.
+//! - [`properties`]: Java properties text (the GET_NAMESRV_CONFIG and UPDATE_NAMESRV_CONFIG bodies).
+//! - `codec` (native only): [`RemotingCodec`], these functions as a tokio-util `Decoder`/`Encoder`
+//!   for sockets, shared by the client (`net`) and the server (`server`).
 //!
 //! Bodies are read with [`crate::model::fastjson`] ([`Frame::body_as`]), which accepts fastjson's
 //! legacy bare map keys.
 #![warn(clippy::indexing_slicing)]
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod codec;
 pub mod codes;
 pub mod command;
+pub mod crc;
 pub mod frame;
 pub mod header_binary;
 pub mod header_json;
 pub mod headers;
+pub mod properties;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use codec::{CodecError, RemotingCodec};
 pub use codes::{LanguageCode, RequestCode, ResponseCode};
 pub use command::{RemotingCommand, SerializeType};
 pub use frame::{check, decode, encode, EncodeError, Frame, FrameError, DEFAULT_MAX_FRAME_LEN};

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::bridge::cli::{init_logging, runtime, say};
+use crate::host::process::{init_logging, runtime, say};
 
 use super::config::{properties_text, NamesrvArgs, ServerConfig};
 
@@ -30,7 +30,7 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         let kv_path = config.settings.kv_config_path.clone();
         let token = config.ws_access.token.clone();
         let max_connections = config.max_connections;
-        let stop = crate::bridge::cli::stop_signal();
+        let stop = crate::host::process::stop_signal();
         let handle = match super::run(config).await {
             Ok(h) => h,
             Err(e) => {
@@ -54,9 +54,9 @@ pub fn main(args: NamesrvArgs) -> ExitCode {
         if let Some(ws) = handle.ws_addr() {
             say(format_args!(
                 "  dashboard: {}\n  {}\n  metrics:   {}metrics",
-                crate::bridge::page_url(ws, token.as_deref()),
-                crate::bridge::http_args::reach_message(ws, token.as_deref(), "--ws"),
-                crate::bridge::page_url(ws, None)
+                crate::host::web::page::page_url(ws, token.as_deref()),
+                crate::host::web::args::reach_message(ws, token.as_deref(), "--ws"),
+                crate::host::web::page::page_url(ws, None)
             ));
         }
         if let Some(line) = handle.history_line() {

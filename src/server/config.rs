@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::bridge::http_args::HttpAccess;
+use crate::host::web::args::HttpAccess;
 use crate::java_order::{JavaTable, PropertiesOrder};
 use crate::model::lenient::Dialect;
 use crate::namesrv::{NamesrvConfig, Profile};
@@ -123,10 +123,10 @@ pub struct NamesrvArgs {
     pub ws: Option<SocketAddr>,
     /// The HTTP side of --ws, as `routelab bridge` has it.
     #[command(flatten)]
-    pub http: crate::bridge::http_args::HttpArgs,
+    pub http: crate::host::web::args::HttpArgs,
     /// With --ws, the changes the live view shows are recorded, as `routelab bridge` records them.
     #[command(flatten)]
-    pub history: crate::history::HistoryArgs,
+    pub history: crate::host::history::HistoryArgs,
 }
 
 /// The settings a running server reads per request and UPDATE_NAMESRV_CONFIG may change.
@@ -179,9 +179,9 @@ pub struct ServerConfig {
     /// `--dist`, `--allow-origin`, `--token` for `--ws`.
     pub ws_access: HttpAccess,
     /// `--history` for `--ws` (off unless asked for, or `--ws` given on the command line).
-    pub ws_history: crate::history::HistoryConfig,
+    pub ws_history: crate::host::history::HistoryConfig,
     /// Where viewers' commands go (`routelab demo`); `None`: they are refused.
-    pub ws_commands: Option<crate::bridge::server::CommandSink>,
+    pub ws_commands: Option<crate::host::live::CommandSink>,
     /// The changeable part.
     pub settings: Settings,
 }
@@ -207,7 +207,7 @@ impl ServerConfig {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             ws: None,
             ws_access: HttpAccess::default(),
-            ws_history: crate::history::HistoryConfig::default(),
+            ws_history: crate::host::history::HistoryConfig::default(),
             ws_commands: None,
             settings: Settings {
                 namesrv: NamesrvConfig::default(),
@@ -233,7 +233,7 @@ impl ServerConfig {
         if let Some(file) = &args.config_file {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            for (key, value) in crate::net::properties::parse(&text) {
+            for (key, value) in crate::remoting::properties::parse(&text) {
                 let known = config
                     .set(&key, &value)
                     .map_err(|e| format!("{}: {key}: {e}", file.display()))?;
@@ -271,7 +271,7 @@ impl ServerConfig {
         }
         config.ws_access = HttpAccess::try_from(&args.http)?;
         if config.ws.is_some() {
-            config.ws_history = crate::history::HistoryConfig::try_from(&args.history)?;
+            config.ws_history = crate::host::history::HistoryConfig::try_from(&args.history)?;
         } else if args.history.history.is_some() {
             return Err("--history records what --ws shows: add --ws".into());
         }
@@ -617,7 +617,7 @@ mod tests {
         assert!(parse(&["--home", "/x", "--ws", "--token", "a b"]).is_err());
         // --ws records its changes as the bridge does: by default in the user's data directory.
         let c = parse(&["--home", "/x", "--ws"]).unwrap();
-        assert_eq!(c.ws_history.path, crate::history::default_path());
+        assert_eq!(c.ws_history.path, crate::host::history::default_path());
         let c = parse(&[
             "--home",
             "/x",

@@ -28,7 +28,7 @@ use super::handlers::Ctx;
 use super::Shared;
 use crate::model::BrokerAddr;
 use crate::namesrv::RemovalReason;
-use crate::net::codec::{CodecError, RemotingCodec};
+use crate::remoting::codec::{CodecError, RemotingCodec};
 use crate::remoting::frame;
 
 /// Responses queued per connection before the peer counts as not reading.

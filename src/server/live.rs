@@ -13,11 +13,11 @@ use tokio::task::JoinSet;
 
 use super::dispatch::State;
 use super::Shared;
-use crate::bridge::conn_limit::{LimitedListener, EXTRA_HTTP_CONNECTIONS};
-use crate::bridge::http_args::HttpAccess;
-use crate::bridge::hub::Hub;
-use crate::bridge::metrics::Metrics;
-use crate::bridge::server::{router, App, CommandSink, ExtraMetrics, ViewerSlots};
+use crate::host::live::Hub;
+use crate::host::live::Metrics;
+use crate::host::live::{router, App, CommandSink, ExtraMetrics, ViewerSlots};
+use crate::host::web::args::HttpAccess;
+use crate::host::web::conn_limit::{LimitedListener, EXTRA_HTTP_CONNECTIONS};
 use crate::live::{BrokerLive, NamesrvStatus, NamesrvView, RouteEntry, Source, SourceKind};
 
 /// How often a view is published even without a change.
@@ -76,7 +76,7 @@ pub(super) async fn start(
     ws: SocketAddr,
     access: HttpAccess,
     commands: Option<CommandSink>,
-    history: &crate::history::HistoryConfig,
+    history: &crate::host::history::HistoryConfig,
     ns_addr: SocketAddr,
     tasks: &mut JoinSet<()>,
 ) -> std::io::Result<(SocketAddr, String)> {
@@ -92,7 +92,7 @@ pub(super) async fn start(
         read_only: false,
         commands: commands.is_some(),
     };
-    let history = crate::history::open(history, crate::bridge::now_ms);
+    let history = crate::host::history::open(history, crate::host::clock::now_ms);
     if let Some(counters) = history.counters() {
         metrics.watch_history(counters);
     }
@@ -100,7 +100,7 @@ pub(super) async fn start(
         Hub::new(
             std::slice::from_ref(&name),
             source,
-            crate::bridge::config::DEFAULT_VIEWER_QUEUE,
+            crate::host::live::DEFAULT_VIEWER_QUEUE,
             Arc::clone(&metrics),
         )
         .with_history(history.sink())
@@ -115,7 +115,7 @@ pub(super) async fn start(
     let history_line = history.describe();
     let history_path = history.path().map(std::path::Path::to_path_buf);
     let checkpoints = history.checkpoints();
-    if let crate::history::Opened::Recording { writer, .. } = history {
+    if let crate::host::history::Opened::Recording { writer, .. } = history {
         // Written out when the server stops.
         let stop = shared.shutdown.clone();
         tasks.spawn(async move {

@@ -2,12 +2,11 @@
 //! changes, each broker's heartbeat age and timeout, request latency by request code, connections.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::bridge::metrics::escape_label;
+use crate::host::prometheus;
 use crate::namesrv::BrokerLiveTable;
 use crate::remoting::RequestCode;
 
@@ -60,73 +59,88 @@ impl ServerMetrics {
     pub fn render(&self, live: &BrokerLiveTable, now_ms: u64) -> String {
         let mut out = String::new();
         let p = "routelab_namesrv_";
-        let counter = |out: &mut String, name: &str, help: &str, v: u64, kind: &str| {
-            let _ = writeln!(
-                out,
-                "# HELP {p}{name} {help}\n# TYPE {p}{name} {kind}\n{p}{name} {v}"
-            );
+        let single = |out: &mut String, name: &str, help: &str, v: &AtomicU64, kind: &str| {
+            let name = format!("{p}{name}");
+            prometheus::family(out, &name, kind, help);
+            prometheus::sample(out, &name, &[], v.load(Ordering::Relaxed) as f64);
         };
-        counter(
+        single(
             &mut out,
             "route_changes_total",
             "Changes of the route tables (domain events).",
-            self.route_changes.load(Ordering::Relaxed),
+            &self.route_changes,
             "counter",
         );
-        counter(
+        single(
             &mut out,
             "connections_open",
             "Connections open now.",
-            self.connections_open.load(Ordering::Relaxed),
+            &self.connections_open,
             "gauge",
         );
-        counter(
+        single(
             &mut out,
             "connections_total",
             "Connections accepted since start.",
-            self.connections_total.load(Ordering::Relaxed),
+            &self.connections_total,
             "counter",
         );
-        counter(
+        single(
             &mut out,
             "connections_bad_input_total",
             "Connections closed because of a malformed frame.",
-            self.connections_bad_input.load(Ordering::Relaxed),
+            &self.connections_bad_input,
             "counter",
         );
-        counter(
+        single(
             &mut out,
             "connections_idle_closed_total",
             "Connections closed for idleness.",
-            self.connections_idle_closed.load(Ordering::Relaxed),
+            &self.connections_idle_closed,
             "counter",
         );
-        counter(
+        single(
             &mut out,
             "connections_refused_total",
             "Connections closed on accept because --max-connections were open.",
-            self.connections_refused.load(Ordering::Relaxed),
+            &self.connections_refused,
             "counter",
         );
-        let _ = writeln!(out, "# HELP {p}broker_heartbeat_age_seconds Time since each live broker's last registration or heartbeat.\n# TYPE {p}broker_heartbeat_age_seconds gauge");
-        let mut timeouts = String::new();
+        let broker = |key: &crate::namesrv::BrokerAddrInfo| {
+            vec![
+                ("cluster", key.cluster_name.as_str().to_owned()),
+                ("broker_addr", key.broker_addr.as_str().to_owned()),
+            ]
+        };
+        let age = format!("{p}broker_heartbeat_age_seconds");
+        prometheus::family(
+            &mut out,
+            &age,
+            "gauge",
+            "Time since each live broker's last registration or heartbeat.",
+        );
         for (key, info) in live.iter() {
-            let labels = format!(
-                "cluster=\"{}\",broker_addr=\"{}\"",
-                escape_label(key.cluster_name.as_str()),
-                escape_label(key.broker_addr.as_str())
-            );
-            let age = now_ms.saturating_sub(info.last_update_timestamp) as f64 / 1000.0;
-            let _ = writeln!(out, "{p}broker_heartbeat_age_seconds{{{labels}}} {age}");
-            let _ = writeln!(
-                timeouts,
-                "{p}broker_heartbeat_timeout_seconds{{{labels}}} {}",
-                info.heartbeat_timeout_millis as f64 / 1000.0
-            );
+            let secs = now_ms.saturating_sub(info.last_update_timestamp) as f64 / 1000.0;
+            prometheus::sample(&mut out, &age, &broker(key), secs);
         }
-        let _ = writeln!(out, "# HELP {p}broker_heartbeat_timeout_seconds The expiry that applies to each live broker.\n# TYPE {p}broker_heartbeat_timeout_seconds gauge");
-        out.push_str(&timeouts);
-        let _ = writeln!(out, "# HELP {p}request_duration_seconds Time to handle a request (lock wait included), by request code.\n# TYPE {p}request_duration_seconds histogram");
+        let timeout = format!("{p}broker_heartbeat_timeout_seconds");
+        prometheus::family(
+            &mut out,
+            &timeout,
+            "gauge",
+            "The expiry that applies to each live broker.",
+        );
+        for (key, info) in live.iter() {
+            let secs = info.heartbeat_timeout_millis as f64 / 1000.0;
+            prometheus::sample(&mut out, &timeout, &broker(key), secs);
+        }
+        let duration = format!("{p}request_duration_seconds");
+        prometheus::family(
+            &mut out,
+            &duration,
+            "histogram",
+            "Time to handle a request (lock wait included), by request code.",
+        );
         let map = self
             .latency
             .lock()
@@ -134,23 +148,9 @@ impl ServerMetrics {
             .clone();
         for (code, h) in &map {
             let name = RequestCode::name(*code).unwrap_or("UNKNOWN");
-            let labels = format!("code=\"{code}\",name=\"{name}\"");
-            for (bound, n) in BUCKETS.iter().zip(h.counts) {
-                let _ = writeln!(
-                    out,
-                    "{p}request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {n}"
-                );
-            }
-            let _ = writeln!(
-                out,
-                "{p}request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {}",
-                h.count
-            );
-            let _ = writeln!(out, "{p}request_duration_seconds_sum{{{labels}}} {}", h.sum);
-            let _ = writeln!(
-                out,
-                "{p}request_duration_seconds_count{{{labels}}} {}",
-                h.count
+            let labels = [("code", code.to_string()), ("name", name.to_owned())];
+            prometheus::histogram(
+                &mut out, &duration, &labels, &BUCKETS, &h.counts, h.sum, h.count,
             );
         }
         out

@@ -19,7 +19,7 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// `UtilAll.crc32`: CRC-32 masked to a non-negative Java int.
 fn crc32(bytes: &[u8]) -> i32 {
-    crate::net::register::body_crc32(bytes)
+    crate::remoting::crc::body_crc32(bytes)
 }
 
 /// REGISTER_BROKER. Order as Java: header, CRC (only when `bodyCrc32` is non-zero), body (JSON,

@@ -25,7 +25,7 @@ pub fn update(config: &mut ServerConfig, routes: &mut RouteManager, req: &Req) -
         return Ok(req.ok());
     }
     // Java decodes the body with `new String(body, UTF-8)`, which replaces bad bytes.
-    let props = crate::net::properties::parse(&String::from_utf8_lossy(req.body));
+    let props = crate::remoting::properties::parse(&String::from_utf8_lossy(req.body));
     let black = config.settings.black_list();
     if props.keys().any(|k| black.contains(&k.as_str())) {
         return Err(req.reply(

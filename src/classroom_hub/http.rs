@@ -19,11 +19,11 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::hub::{Hub, Role};
-use crate::bridge::access::{check_origin, check_token, Refusal};
-use crate::bridge::assets::Assets;
-use crate::bridge::now_ms;
-use crate::bridge::server::asset_response;
 use crate::classroom::protocol::{MAX_STUDENT_MESSAGE, MAX_TEACHER_MESSAGE, REPLACED_CLOSE_CODE};
+use crate::host::clock::now_ms;
+use crate::host::web::access::{check_origin, check_token, Refusal};
+use crate::host::web::assets::Assets;
+use crate::host::web::files::asset_response;
 
 /// What the handlers share.
 #[derive(Debug)]
@@ -46,7 +46,7 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// The workshop's files, compressed and cached as [`crate::bridge::delivery`] says.
+/// The workshop's files, compressed and cached as [`crate::host::web::delivery`] says.
 async fn workshop_file(
     State(app): State<Arc<App>>,
     uri: axum::http::Uri,

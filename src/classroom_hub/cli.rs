@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use super::{run, startup_message, ClassroomArgs};
-use crate::bridge::cli::{init_logging, runtime, say, stop_signal};
+use crate::host::process::{init_logging, runtime, say, stop_signal};
 
 /// Runs the classroom until interrupted. Exit code 2 for bad flags, 1 when it cannot start.
 pub fn main(args: ClassroomArgs) -> ExitCode {

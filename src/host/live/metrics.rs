@@ -1,12 +1,14 @@
-//! `/metrics` in the Prometheus text exposition format (0.0.4), written by hand: the counters live
-//! in [`Metrics`], and [`render`] turns a plain [`MetricsData`] into text, so the format (HELP/TYPE
-//! lines, label escaping, histogram buckets) is tested without a server.
+//! The live page server's `/metrics`: the counters live in [`Metrics`] (viewers, messages sent, the
+//! history's numbers, what broker polls learnt, and each polled NameServer's polls when a bridge
+//! polls some), and [`render`] turns a plain [`MetricsData`] into text with the shared writer
+//! ([`crate::host::prometheus`]), so the families are tested without a server.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use crate::host::prometheus::{self, sample};
 
 /// Upper bounds (seconds) of the poll duration histogram: a healthy poll of a small cluster takes
 /// a few milliseconds; seconds mean a slow NameServer or a big route round.
@@ -86,7 +88,7 @@ pub struct Metrics {
     /// Upgrades refused because `--max-viewers` were connected.
     pub viewers_refused_full: AtomicU64,
     /// The history's counters, once it is opened ([`Metrics::watch_history`]).
-    history: Mutex<Option<Arc<crate::history::writer::Counters>>>,
+    history: Mutex<Option<Arc<crate::host::history::writer::Counters>>>,
     /// The broker polls' last state (`None` until the first, and with `--no-brokers`).
     backlog: Mutex<Option<crate::live::backlog::BacklogState>>,
 }
@@ -110,7 +112,7 @@ impl Metrics {
     }
 
     /// Reports this history's counters from now on.
-    pub fn watch_history(&self, counters: Arc<crate::history::writer::Counters>) {
+    pub fn watch_history(&self, counters: Arc<crate::host::history::writer::Counters>) {
         *self.history.lock().unwrap_or_else(|e| e.into_inner()) = Some(counters);
     }
 
@@ -174,117 +176,7 @@ pub fn render(d: &MetricsData) -> String {
         render_history(&mut out, h);
     }
     if let Some(b) = &d.backlog {
-        render_backlog(&mut out, b);
-    }
-    out
-}
-
-/// The consumer groups and brokers the broker polls read: families without the bridge's prefix,
-/// as they describe the cluster, not the bridge.
-fn render_backlog(out: &mut String, b: &crate::live::backlog::BacklogState) {
-    let family = |out: &mut String, name: &str, kind: &str, help: &str| {
-        let _ = writeln!(
-            out,
-            "# HELP {name} {}\n# TYPE {name} {kind}",
-            escape_help(help)
-        );
-    };
-    family(
-        out,
-        "routelab_backlog",
-        "gauge",
-        "Messages a consumer group has not consumed yet on a topic: the brokers' max offsets minus the group's committed offsets (mqadmin consumerProgress's Diff).",
-    );
-    for ((group, topic), n) in b.backlog() {
-        sample(
-            out,
-            "routelab_backlog",
-            &[("group", group), ("topic", topic)],
-            n as f64,
-        );
-    }
-    family(
-        out,
-        "routelab_consumers_online",
-        "gauge",
-        "Members of a consumer group connected to its brokers (distinct client ids).",
-    );
-    for (group, n) in b.online() {
-        sample(
-            out,
-            "routelab_consumers_online",
-            &[("group", group)],
-            n as f64,
-        );
-    }
-    family(
-        out,
-        "routelab_consume_tps",
-        "gauge",
-        "Messages per second a consumer group consumes, summed over brokers.",
-    );
-    for (group, tps) in b.consume_tps() {
-        sample(out, "routelab_consume_tps", &[("group", group)], tps);
-    }
-    let brokers =
-        |out: &mut String,
-         name: &str,
-         help: &str,
-         value: &dyn Fn(&crate::live::backlog::BrokerAnswers) -> Option<f64>| {
-            family(out, name, "gauge", help);
-            for (target, answers) in b.brokers.values() {
-                if let Some(v) = value(answers) {
-                    let labels = [
-                        ("broker", target.broker_name.clone()),
-                        ("addr", target.addr.clone()),
-                    ];
-                    sample(out, name, &labels, v);
-                }
-            }
-        };
-    brokers(
-        out,
-        "routelab_broker_up",
-        "1 when the last broker poll reached the broker.",
-        &|a| Some(f64::from(u8::from(a.error.is_none()))),
-    );
-    brokers(
-        out,
-        "routelab_broker_put_tps",
-        "Messages per second the broker stores (its runtime putTps).",
-        &|a| a.put_tps,
-    );
-    brokers(
-        out,
-        "routelab_broker_get_tps",
-        "Messages per second the broker hands to consumers (its runtime getTransferedTps).",
-        &|a| a.get_tps,
-    );
-    single(
-        out,
-        "broker_poll_duration_seconds",
-        "gauge",
-        "How long the last round of broker polls took.",
-        b.poll_ms as f64 / 1000.0,
-    );
-}
-
-/// `routelab_alert_active{rule,subject} 1` for each active alert, for Prometheus to alert on
-/// (Alertmanager pages from a rule such as `routelab_alert_active == 1`).
-pub fn render_alerts(alerts: &[crate::live::alerts::Alert]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# HELP routelab_alert_active 1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned)."
-    );
-    let _ = writeln!(out, "# TYPE routelab_alert_active gauge");
-    for a in alerts {
-        sample(
-            &mut out,
-            "routelab_alert_active",
-            &[("rule", a.rule.clone()), ("subject", a.subject.clone())],
-            1.0,
-        );
+        super::cluster_metrics::render_backlog(&mut out, b);
     }
     out
 }
@@ -325,26 +217,14 @@ fn render_polls(
         "Duration of polls of a NameServer (cluster info, topic list and a round of routes).",
     );
     for (addr, m) in ns {
-        let name = format!("{P}poll_duration_seconds");
-        for (bound, count) in POLL_BUCKETS.iter().zip(m.poll_buckets) {
-            let mut l = label(addr);
-            l.push(("le", format_float(*bound)));
-            sample(out, &format!("{name}_bucket"), &l, count as f64);
-        }
-        let mut l = label(addr);
-        l.push(("le", "+Inf".to_owned()));
-        sample(out, &format!("{name}_bucket"), &l, m.poll_count as f64);
-        sample(
+        prometheus::histogram(
             out,
-            &format!("{name}_sum"),
+            &format!("{P}poll_duration_seconds"),
             &label(addr),
+            &POLL_BUCKETS,
+            &m.poll_buckets,
             m.poll_sum_seconds,
-        );
-        sample(
-            out,
-            &format!("{name}_count"),
-            &label(addr),
-            m.poll_count as f64,
+            m.poll_count,
         );
     }
     per_namesrv(
@@ -476,56 +356,24 @@ fn per_namesrv(
 }
 
 fn single(out: &mut String, name: &str, kind: &str, help: &str, value: f64) {
-    header(out, name, kind, help);
-    sample(out, &format!("{P}{name}"), &[], value);
+    let name = format!("{P}{name}");
+    prometheus::family(out, &name, kind, help);
+    sample(out, &name, &[], value);
 }
 
 fn header(out: &mut String, name: &str, kind: &str, help: &str) {
-    let _ = writeln!(out, "# HELP {P}{name} {}", escape_help(help));
-    let _ = writeln!(out, "# TYPE {P}{name} {kind}");
-}
-
-fn sample(out: &mut String, name: &str, labels: &[(&str, String)], value: f64) {
-    out.push_str(name);
-    if !labels.is_empty() {
-        out.push('{');
-        for (i, (k, v)) in labels.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let _ = write!(out, "{k}=\"{}\"", escape_label(v));
-        }
-        out.push('}');
-    }
-    let _ = writeln!(out, " {}", format_float(value));
-}
-
-/// Label values escape `\`, `"` and newlines.
-pub fn escape_label(v: &str) -> String {
-    v.replace('\\', r"\\")
-        .replace('"', "\\\"")
-        .replace('\n', r"\n")
-}
-
-/// HELP text escapes `\` and newlines (not quotes).
-fn escape_help(v: &str) -> String {
-    v.replace('\\', r"\\").replace('\n', r"\n")
-}
-
-/// Go-style float text: integers without a fraction, infinities as `+Inf`/`-Inf`.
-fn format_float(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".into()
-    } else if v.is_infinite() {
-        if v > 0.0 { "+Inf" } else { "-Inf" }.into()
-    } else {
-        format!("{v}")
-    }
+    prometheus::family(out, &format!("{P}{name}"), kind, help);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_are_escaped() {
+        let text = render(&data());
+        assert!(text.contains(r#"routelab_bridge_topics{namesrv="we\"ird\\\nname"} 0"#));
+    }
 
     #[test]
     fn no_poll_families_without_a_namesrv_to_poll() {
@@ -607,19 +455,5 @@ mod tests {
             assert!(text.lines().any(|l| l == want), "missing {want}\n{text}");
         }
         assert!(text.ends_with('\n'));
-    }
-
-    #[test]
-    fn labels_are_escaped() {
-        let text = render(&data());
-        assert!(text.contains(r#"routelab_bridge_topics{namesrv="we\"ird\\\nname"} 0"#));
-        assert_eq!(escape_label("a\\b\"c\nd"), r#"a\\b\"c\nd"#);
-    }
-
-    #[test]
-    fn floats() {
-        assert_eq!(format_float(1.0), "1");
-        assert_eq!(format_float(0.005), "0.005");
-        assert_eq!(format_float(f64::INFINITY), "+Inf");
     }
 }

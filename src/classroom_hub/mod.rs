@@ -1,4 +1,6 @@
-//! `routelab classroom`: the workshop and the room's hub on one port.
+//! `routelab classroom`: the workshop and the room's hub on one port. The room itself (what the
+//! teacher published, who follows, the answers) is the pure [`crate::classroom::room::Room`]; this
+//! shell gives it sockets, files and a database.
 //!
 //! # Layout
 //!
@@ -20,11 +22,11 @@ use std::sync::Arc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::bridge::access::normalize_origin;
-use crate::bridge::assets::Assets;
-use crate::bridge::conn_limit::{LimitedListener, EXTRA_HTTP_CONNECTIONS};
 use crate::classroom::protocol::RoomState;
 use crate::classroom::room::Room;
+use crate::host::web::access::normalize_origin;
+use crate::host::web::assets::Assets;
+use crate::host::web::conn_limit::{LimitedListener, EXTRA_HTTP_CONNECTIONS};
 use hub::Hub;
 use store::{Kept, Saver, Store};
 
@@ -258,7 +260,7 @@ pub async fn run(args: ClassroomArgs) -> Result<Handle, String> {
         format!(
             "the workshop's page is not in {}: {}",
             assets.describe(),
-            crate::bridge::assets::how_to_build()
+            crate::host::web::assets::how_to_build()
         )
     });
     let app = Arc::new(http::App {

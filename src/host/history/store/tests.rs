@@ -219,7 +219,7 @@ fn checkpoints_written_are_kept_decoded() {
     let path = dir.0.join("history.sqlite3");
     let kept = std::sync::Arc::new(Checkpoints::default());
     let store = Store::open_for_writing(&path).unwrap();
-    let (sink, writer) = crate::history::Writer::start(
+    let (sink, writer) = crate::host::history::Writer::start(
         store,
         std::time::Duration::from_secs(3600),
         || 10_000,
@@ -265,7 +265,7 @@ fn consumer_groups_as_they_were() {
     let dir = Scratch::new("consumers");
     let path = dir.0.join("history.sqlite3");
     let store = Store::open_for_writing(&path).unwrap();
-    let (sink, writer) = crate::history::Writer::start(
+    let (sink, writer) = crate::host::history::Writer::start(
         store,
         std::time::Duration::from_secs(3600),
         || 10_000,

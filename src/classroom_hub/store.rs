@@ -172,7 +172,7 @@ impl Saver {
                         state = newer;
                     }
                     let with_source = rev != Some(state.rev);
-                    match store.save(&state, with_source, crate::bridge::now_ms()) {
+                    match store.save(&state, with_source, crate::host::clock::now_ms()) {
                         Ok(()) => rev = Some(state.rev),
                         Err(e) => tracing::warn!("the room is not kept: {e}"),
                     }

@@ -16,8 +16,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::metrics::Metrics;
-use super::now_ms;
-use crate::history::Sink;
+use crate::host::clock::now_ms;
+use crate::host::history::Sink;
 use crate::live::alerts::{Alert, AlertConfig, AlertEvent, Alerts};
 use crate::live::history::{Record, Recorder};
 use crate::live::{NamesrvView, ServerMessage, Snapshot, Source, Update, PROTOCOL_VERSION};

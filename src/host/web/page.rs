@@ -5,6 +5,8 @@
 //! tells it to connect to `WS-URL` (relative to the page). Trunk's output is served unchanged
 //! otherwise, so the same `dist/` works with `trunk serve` (the workshop at `/`).
 
+use std::net::SocketAddr;
+
 /// The marker's name.
 pub const LIVE_META_NAME: &str = "routelab-live";
 
@@ -84,6 +86,24 @@ fn percent_encode(s: &str) -> String {
         }
     }
     out
+}
+
+/// `http://ADDR/`, with `?token=` when one is required. An unspecified bind address (0.0.0.0)
+/// is shown as 127.0.0.1, which works from this machine.
+pub fn page_url(addr: SocketAddr, token: Option<&str>) -> String {
+    let shown = if addr.ip().is_unspecified() {
+        SocketAddr::from(([127, 0, 0, 1], addr.port()))
+    } else {
+        addr
+    };
+    let base = format!("http://{shown}/");
+    match token {
+        Some(t) => format!(
+            "{base}?token={}",
+            live_ws_url(Some(t)).trim_start_matches("/ws?token=")
+        ),
+        None => base,
+    }
 }
 
 #[cfg(test)]

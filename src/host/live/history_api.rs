@@ -14,9 +14,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
-use super::access::check_token;
-use super::server::App;
-use crate::history::{Query as HistoryQuery, Store};
+use super::app::App;
+use crate::host::history::{Query as HistoryQuery, Store};
+use crate::host::web::access::check_token;
 use crate::live::replay::Changes;
 
 /// The most records `/history/changes` answers with (the newest of the range).
@@ -74,7 +74,7 @@ fn checked<P>(
 }
 
 async fn blocking<T: Serialize + Send + 'static>(
-    f: impl FnOnce() -> Result<T, crate::history::StoreError> + Send + 'static,
+    f: impl FnOnce() -> Result<T, crate::host::history::StoreError> + Send + 'static,
 ) -> Response {
     match tokio::task::spawn_blocking(f).await {
         Ok(Ok(body)) => Json(body).into_response(),
@@ -93,7 +93,7 @@ pub async fn changes(
         Ok(checked) => checked,
         Err((status, why)) => return refuse(status, why),
     };
-    let until_ms = p.until.unwrap_or_else(super::now_ms);
+    let until_ms = p.until.unwrap_or_else(crate::host::clock::now_ms);
     let since_ms = p.since.unwrap_or(until_ms.saturating_sub(24 * 3_600_000));
     blocking(move || {
         let store = Store::open_for_reading(&path)?;
