@@ -39,7 +39,8 @@ mod wire;
 use std::collections::VecDeque;
 
 pub use config::{
-    NamesrvConfig, Profile, DEFAULT_BROKER_CHANNEL_EXPIRED_MS, NAMESPACE_ORDER_TOPIC_CONFIG,
+    NamesrvConfig, Profile, UnknownProfile, DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
+    NAMESPACE_ORDER_TOPIC_CONFIG,
 };
 pub use error::RouteError;
 pub use event::{Event, PermChange, RejectReason, RemovalReason, TopicRemovalReason};
