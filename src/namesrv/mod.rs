@@ -15,7 +15,7 @@
 //!
 //! # Java's order
 //!
-//! The tables (`tables`, `live_table`) keep their keys as RocketMQ's hash maps would hold them
+//! The tables (`tables`) keep their keys as RocketMQ's hash maps would hold them
 //! ([`crate::java_order`]); scans, channel cleanups, removals and their events walk that order, and
 //! `wire` writes the response bodies in it. The semantic answers (`pickup_topic_route_data`,
 //! `get_all_cluster_info`, the `TopicList`s) stay in name order for everyone else.
@@ -24,7 +24,6 @@ mod config;
 mod error;
 mod event;
 mod kv;
-mod live_table;
 mod liveness;
 mod perm;
 mod query;
