@@ -17,7 +17,7 @@ use crate::net::{ClientConfig, ClientError, NamesrvClient};
 use crate::view::mqadmin_consumers::{self, ProgressRow, TopicStatusRow};
 
 use super::backlog_format as text;
-use super::run::Report;
+use super::report::{explain, Report};
 
 /// `%RETRY%<group>`: the topic every consumer group's brokers create with its first heartbeat,
 /// whose route tells mqadmin which brokers know the group.
@@ -73,7 +73,7 @@ async fn first_namesrv<'a, T>(
     for addr in addrs {
         match ask(addr, config, &f).await {
             Ok(v) => return Some((addr, v)),
-            Err(e) => errors.push(super::run::explain(addr, &e)),
+            Err(e) => errors.push(explain(addr, &e)),
         }
     }
     for e in errors {

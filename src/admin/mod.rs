@@ -6,7 +6,9 @@
 //! # Layout
 //!
 //! - [`run`](mod@run): [`AdminCommand`], the `-n` list, running a command on each NameServer into a
-//!   [`Report`] (stdout, stderr, failed).
+//!   [`Report`].
+//! - [`report`]: [`Report`] (stdout, stderr, failed) and the error line of a failed NameServer,
+//!   shared by `run` and `backlog`.
 //! - [`cli`]: the clap arguments and `main` of `routelab admin` (the binary only wires it in).
 //! - [`format`](mod@format): the pure text of each command, laid out as mqadmin's `printf`s.
 //! - [`backlog`]: the backlog commands against real brokers (topicStatus, consumerProgress,
@@ -18,6 +20,8 @@ pub mod backlog;
 pub mod backlog_format;
 pub mod cli;
 pub mod format;
+pub mod report;
 pub mod run;
 
-pub use run::{parse_namesrv_list, run, AdminCommand, Report};
+pub use report::Report;
+pub use run::{parse_namesrv_list, run, AdminCommand};

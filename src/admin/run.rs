@@ -7,6 +7,8 @@ use crate::view::mqadmin;
 
 use super::backlog::{self, BrokerTarget};
 use super::format::{self, PermChange};
+use super::report::explain;
+pub use super::report::Report;
 
 /// One `routelab admin` command (mqadmin's names and options).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,17 +85,6 @@ pub enum AdminCommand {
     },
 }
 
-/// What to print, and whether any NameServer failed (exit code 1).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Report {
-    /// Standard output.
-    pub stdout: String,
-    /// Standard error: one line per failure, naming the NameServer and what to do.
-    pub stderr: String,
-    /// True when a NameServer could not be reached or refused the command.
-    pub failed: bool,
-}
-
 /// Splits mqadmin's `-n` value (`host:port;host:port`), dropping blanks; each part must look like
 /// `host:port`.
 pub fn parse_namesrv_list(value: &str) -> Result<Vec<String>, String> {
@@ -167,23 +158,6 @@ pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) ->
         }
     }
     report
-}
-
-pub(super) fn explain(addr: &str, err: &ClientError) -> String {
-    let hint = match err {
-        ClientError::Connect { .. } => {
-            "; is it running? If the address is wrong, fix -n (host:port, several separated by ';')"
-        }
-        ClientError::Timeout { .. } | ClientError::Closed { .. } | ClientError::Frame(_) => {
-            "; is that address a RocketMQ NameServer?"
-        }
-        _ => "",
-    };
-    match err {
-        // Already names the address.
-        ClientError::Connect { .. } => format!("error: {err}{hint}"),
-        _ => format!("error: NameServer {addr}: {err}{hint}"),
-    }
 }
 
 async fn section(addr: &str, cmd: &AdminCommand, config: &ClientConfig) -> Section {

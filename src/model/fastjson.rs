@@ -3,6 +3,8 @@
 //! [`to_legacy_json`] writes fastjson's default form: serde_json's output with every map key that
 //! is not a string (a broker id) written bare. Maps are written in the order they are serialized in,
 //! so a caller that wants Java's order serializes them in it (see `crate::java_order`).
+//! [`to_legacy_json_via_value`] is the same writer for a value seen as JSON (maps sorted, the keys
+//! of `brokerAddrs` bare by their name).
 //!
 //! fastjson writes map keys that are not strings bare: `{"brokerAddrs":{0:"127.0.0.1:10911"}}`. That is
 //! not JSON, so [`from_body`] first tries serde_json as is and, only if that fails, quotes bare numeric
@@ -58,6 +60,73 @@ pub fn to_legacy_json_as<T: serde::Serialize + ?Sized>(
         out.clear();
     }
     out
+}
+
+/// fastjson's legacy output of a value seen as JSON, for a writer that does not know its types
+/// (free-form JSON, or any body through [`serde_json::Value`]): the value is turned into a JSON
+/// value first, so every map comes out sorted; the keys of a `brokerAddrs` object that are
+/// integers as Java prints a `Long` are written bare (`{0:"10.0.0.1:10911"}`), every other key
+/// quoted, "+1" or "01" too (neither reads back as the same key); strings are escaped as serde_json
+/// escapes them. One writer with [`to_legacy_json`]: the bare keys are integer keys handed to the
+/// same formatter.
+///
+/// The NameServer's QUERY_DATA_VERSION body is written with it; for a `DataVersion` it gives the
+/// same bytes as [`to_legacy_json`].
+pub fn to_legacy_json_via_value<T: serde::Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    let value = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+    // fastjson2's escaping is serde_json's own: `"`, `\\` and the control characters, lowercase hex.
+    to_legacy_json_as(
+        &BrokerIdKeys {
+            value: &value,
+            bare: false,
+        },
+        super::fastjson_escape::Escaping::Fastjson2,
+    )
+}
+
+/// A JSON value serialized with the keys of its `brokerAddrs` objects as integers where they are
+/// canonical ones, which [`LegacyFormatter`] then writes bare.
+struct BrokerIdKeys<'a> {
+    value: &'a serde_json::Value,
+    /// This is the object under a `brokerAddrs` key.
+    bare: bool,
+}
+
+impl serde::Serialize for BrokerIdKeys<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        use serde_json::Value;
+        match self.value {
+            Value::Object(map) => {
+                let mut m = s.serialize_map(Some(map.len()))?;
+                for (key, v) in map {
+                    let inner = BrokerIdKeys {
+                        value: v,
+                        bare: key == "brokerAddrs",
+                    };
+                    match key.parse::<i64>() {
+                        // Bare only what a Java Long key prints as.
+                        Ok(id) if self.bare && id.to_string() == *key => {
+                            m.serialize_entry(&id, &inner)?
+                        }
+                        _ => m.serialize_entry(key, &inner)?,
+                    }
+                }
+                m.end()
+            }
+            Value::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for v in items {
+                    seq.serialize_element(&BrokerIdKeys {
+                        value: v,
+                        bare: false,
+                    })?;
+                }
+                seq.end()
+            }
+            leaf => leaf.serialize(s),
+        }
+    }
 }
 
 /// serde_json's compact formatter, except that an integer written as an object key is written
@@ -289,6 +358,82 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// What the server's own writer wrote, key for key: the NameServer's bodies through a JSON
+    /// value (the old writer, kept here as the reference).
+    fn reference(value: &serde_json::Value) -> String {
+        fn write(value: &serde_json::Value, bare_keys: bool, out: &mut String) {
+            use serde_json::Value;
+            match value {
+                Value::Object(map) => {
+                    out.push('{');
+                    for (i, (key, v)) in map.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        if bare_keys && key.parse::<i64>().is_ok_and(|n| n.to_string() == *key) {
+                            out.push_str(key);
+                        } else {
+                            out.push_str(&Value::String(key.clone()).to_string());
+                        }
+                        out.push(':');
+                        write(v, key == "brokerAddrs", out);
+                    }
+                    out.push('}');
+                }
+                Value::Array(items) => {
+                    out.push('[');
+                    for (i, v) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write(v, false, out);
+                    }
+                    out.push(']');
+                }
+                leaf => out.push_str(&leaf.to_string()),
+            }
+        }
+        let mut out = String::new();
+        write(value, false, &mut out);
+        out
+    }
+
+    /// Broker-id keys bare only in `brokerAddrs` and only in Java's form, maps sorted, strings as
+    /// serde_json escapes them: byte for byte what the server's writer wrote.
+    #[test]
+    fn legacy_via_value_is_the_servers_writer() {
+        let samples = [
+            r#"{"brokerAddrs":{"+1":"x","01":"y","-0":"z","-2":"w","0":"a","9223372036854775807":"m"}}"#,
+            r#"{"z":[{"brokerAddrs":{"1":"a"}},{"x":{"2":"b"}}],"brokerAddrs":[{"3":"c"}],"a":{"brokerAddrs":{}}}"#,
+            r#"{"s":"q\"b\\s/\u0001\u001f\u007f\u0080\u2028\ud83d\ude00\t\n","n":[1,-2,1.5,1e300,18446744073709551615,true,false,null]}"#,
+            r#"{"\u0002k\"":{"brokerAddrs":{"\u00031":"x","7":{"brokerAddrs":{"8":1}}}}}"#,
+            r#"[]"#,
+            r#""text""#,
+        ];
+        for text in samples {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                String::from_utf8(to_legacy_json_via_value(&value)).unwrap(),
+                reference(&value),
+                "{text}"
+            );
+        }
+        for dv in [
+            crate::model::DataVersion::new(3, 1_000),
+            crate::model::DataVersion {
+                state_version: Some(-4),
+                ..crate::model::DataVersion::new(i64::MAX, i64::MIN)
+            },
+        ] {
+            let via_value = to_legacy_json_via_value(&dv);
+            assert_eq!(
+                String::from_utf8(via_value.clone()).unwrap(),
+                reference(&serde_json::to_value(&dv).unwrap())
+            );
+            assert_eq!(via_value, to_legacy_json(&dv));
+        }
+    }
 
     /// Spec §6.1 and §9.4: integer keys are written bare, text keys quoted (also empty and escaped
     /// ones), and integers elsewhere untouched.

@@ -5,8 +5,6 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::RouteError;
-
 /// `BROKER_CHANNEL_EXPIRED_TIME`: a broker silent for longer than this is removed by the scan.
 pub const DEFAULT_BROKER_CHANNEL_EXPIRED_MS: u64 = 120_000;
 /// `namespace` of the order-topic configuration (`NamesrvUtil.NAMESPACE_ORDER_TOPIC_CONFIG`).
@@ -51,14 +49,21 @@ impl fmt::Display for Profile {
     }
 }
 
+/// A profile name that is neither `4.x` nor `5.x` (nor their short forms). Its own error, not a
+/// [`RouteError`](super::RouteError): reading a profile is no route-manager request, and `RouteError`
+/// names a `Profile` in its variants, so the two files would otherwise import each other.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile {0:?}: expected \"4.x\" or \"5.x\"")]
+pub struct UnknownProfile(pub String);
+
 impl FromStr for Profile {
-    type Err = RouteError;
+    type Err = UnknownProfile;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim() {
             "4.x" | "4" | "v4" => Ok(Profile::V4),
             "5.x" | "5" | "v5" => Ok(Profile::V5),
-            other => Err(RouteError::UnknownProfile(other.to_owned())),
+            other => Err(UnknownProfile(other.to_owned())),
         }
     }
 }

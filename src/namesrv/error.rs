@@ -13,9 +13,6 @@ pub enum RouteError {
         /// What was wrong and what is allowed.
         reason: String,
     },
-    /// The profile name is neither `4.x` nor `5.x`.
-    #[error("unknown profile {0:?}: expected \"4.x\" or \"5.x\"")]
-    UnknownProfile(String),
     /// The request exists only in the other RocketMQ line (e.g. BROKER_HEARTBEAT is 5.x only).
     #[error("{operation} is not supported by the {profile} NameServer")]
     NotSupported {

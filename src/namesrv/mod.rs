@@ -9,13 +9,17 @@
 //!
 //! The driver runs the scan: every [`Profile::scan_schedule_ms`] it calls
 //! [`RouteManager::scan_not_active_brokers`]. Under the 5.x profile unregistrations (requested, or from
-//! a closed channel or an expiry) are queued as in RocketMQ's `BatchUnregistrationService`; call
-//! [`RouteManager::apply_pending_unregistrations`] to run the batch (the real service does so at once on
-//! its own thread).
+//! a closed channel or an expiry) are queued as in RocketMQ's `BatchUnregistrationService`, which runs
+//! the batch at once on its own thread. A driver that wants that sets
+//! [`UnregisterBatch::AtDrain`] once ([`RouteManager::set_unregister_batch`]): the manager then runs
+//! the batch itself when its events are drained, before handing any out, so no call site has to
+//! remember it. By default ([`UnregisterBatch::WhenApplied`]) the queue waits for
+//! [`RouteManager::apply_pending_unregistrations`], so that a test or a lesson can look at it;
+//! calling that under `AtDrain` too is harmless (an empty queue runs nothing).
 //!
 //! # Java's order
 //!
-//! The tables (`tables`, `live_table`) keep their keys as RocketMQ's hash maps would hold them
+//! The tables (`tables`) keep their keys as RocketMQ's hash maps would hold them
 //! ([`crate::java_order`]); scans, channel cleanups, removals and their events walk that order, and
 //! `wire` writes the response bodies in it. The semantic answers (`pickup_topic_route_data`,
 //! `get_all_cluster_info`, the `TopicList`s) stay in name order for everyone else.
@@ -24,7 +28,6 @@ mod config;
 mod error;
 mod event;
 mod kv;
-mod live_table;
 mod liveness;
 mod perm;
 mod query;
@@ -39,7 +42,8 @@ mod wire;
 use std::collections::VecDeque;
 
 pub use config::{
-    NamesrvConfig, Profile, DEFAULT_BROKER_CHANNEL_EXPIRED_MS, NAMESPACE_ORDER_TOPIC_CONFIG,
+    NamesrvConfig, Profile, UnknownProfile, DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
+    NAMESPACE_ORDER_TOPIC_CONFIG,
 };
 pub use error::RouteError;
 pub use event::{Event, PermChange, RejectReason, RemovalReason, TopicRemovalReason};
@@ -55,7 +59,7 @@ pub use tables::{
     BrokerAddrInfo, BrokerAddrTable, BrokerLiveInfo, BrokerLiveTable, ChannelId, ClusterAddrTable,
     FilterServerTable, TopicQueueTable,
 };
-pub use unregister::UnregisterOutcome;
+pub use unregister::{UnregisterBatch, UnregisterOutcome};
 pub use wire::JsonForm;
 
 use crate::model::{BrokerAddr, BrokerName, ClusterName, DataVersion, QueueData, TopicName};
@@ -79,6 +83,8 @@ pub struct RouteManager {
     kv: KvConfig,
     /// 5.x `BatchUnregistrationService` queue: requests with the reason they were made.
     pending_unregistrations: VecDeque<(UnregisterBroker, RemovalReason)>,
+    /// When that queue runs: on request, or at the next drain of events.
+    unregister_batch: UnregisterBatch,
     events: VecDeque<Event>,
     /// How many QueueData have left topicQueueTable: a 5.x heartbeat compares it with
     /// `tables::FilledTopics` to know that none of its topics can have gone missing.
@@ -111,6 +117,7 @@ impl RouteManager {
             topic_queue_mapping_info_table: Default::default(),
             kv: KvConfig::default(),
             pending_unregistrations: VecDeque::new(),
+            unregister_batch: UnregisterBatch::default(),
             events: VecDeque::new(),
             queue_removals: 0,
             queue_writes: 0,
@@ -185,15 +192,40 @@ impl RouteManager {
         self.pending_unregistrations.iter().map(|(r, _)| r)
     }
 
-    /// The oldest event not yet polled.
+    /// When the 5.x unregistration queue runs (see [`UnregisterBatch`]). Cloned with the manager.
+    pub fn set_unregister_batch(&mut self, when: UnregisterBatch) {
+        self.unregister_batch = when;
+    }
+
+    /// When the 5.x unregistration queue runs.
+    pub fn unregister_batch(&self) -> UnregisterBatch {
+        self.unregister_batch
+    }
+
+    /// The oldest event not yet polled. Under [`UnregisterBatch::AtDrain`] the queued
+    /// unregistrations run first, their events after those already waiting.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
+        self.run_batch_if_at_drain();
         self.events.pop_front()
     }
 
-    /// Every event not yet polled, oldest first.
+    /// Every event not yet polled, oldest first. Under [`UnregisterBatch::AtDrain`] the queued
+    /// unregistrations run first, their events after those already waiting.
     pub fn drain_events(&mut self) -> Vec<Event> {
+        self.run_batch_if_at_drain();
         self.events.drain(..).collect()
+    }
+
+    /// The drivers used to call `apply_pending_unregistrations` just before draining, every time:
+    /// here it cannot be forgotten, and it runs at that same moment, so the tables and the events
+    /// are what they were then.
+    fn run_batch_if_at_drain(&mut self) {
+        if self.unregister_batch == UnregisterBatch::AtDrain
+            && !self.pending_unregistrations.is_empty()
+        {
+            self.apply_pending_unregistrations();
+        }
     }
 
     /// The key of a broker in the live and filter-server tables under this profile.

@@ -14,8 +14,23 @@ use crate::model::{BrokerName, MASTER_ID};
 pub enum UnregisterOutcome {
     /// 4.x: the tables already reflect it.
     Applied,
-    /// 5.x: waiting for [`RouteManager::apply_pending_unregistrations`].
+    /// 5.x: waiting for the batch ([`RouteManager::apply_pending_unregistrations`], or the next
+    /// drain of events under [`UnregisterBatch::AtDrain`]).
     Queued,
+}
+
+/// When a 5.x manager runs its queued unregistrations (RocketMQ's `BatchUnregistrationService`
+/// runs them at once on its own thread).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnregisterBatch {
+    /// Only when [`RouteManager::apply_pending_unregistrations`] is called: the queue can be looked
+    /// at in between (tests, lessons, the JavaScript module's `applyPendingUnregistrations`).
+    #[default]
+    WhenApplied,
+    /// At the next [`RouteManager::drain_events`] or [`RouteManager::poll_event`], before any event
+    /// is handed out: a driver that drains after each request (a NameServer, the simulator) sees the
+    /// tables as Java's would be by then, without remembering to apply the batch.
+    AtDrain,
 }
 
 impl RouteManager {
@@ -102,7 +117,8 @@ impl RouteManager {
     /// remove live and filter entries, remove **every** id holding the address, drop an emptied group
     /// from its cluster set. Then remove the topics of removed groups and, for reduced groups with
     /// acting master and no master left, clear the write bit of their QueueData. Returns how many
-    /// requests ran.
+    /// requests ran: 0, changing nothing, when the queue is empty (as it always is under 4.x, and
+    /// after a drain under [`UnregisterBatch::AtDrain`]).
     pub fn apply_pending_unregistrations(&mut self) -> usize {
         let batch: Vec<_> = self.pending_unregistrations.drain(..).collect();
         // RocketMQ runs the batch as a HashSet of request objects without hashCode(): an order that
@@ -193,5 +209,70 @@ impl RouteManager {
             after.perm &= !PERM_WRITE;
             self.put_queue_data(&topic, after);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{TopicConfig, TopicConfigSerializeWrapper};
+    use crate::namesrv::{Profile, RegisterBroker};
+
+    /// A 5.x NameServer with a master and a slave of one group, and a master of another.
+    fn cluster() -> RouteManager {
+        let mut topics = TopicConfigSerializeWrapper::default();
+        for t in ["T1", "T2"] {
+            topics
+                .topic_config_table
+                .insert(t.to_owned(), TopicConfig::new(t, 4, 4, 6));
+        }
+        let mut rm = RouteManager::new(Profile::V5);
+        for (name, id, addr) in [("a", 0, "10.0.0.1:10911"), ("a", 1, "10.0.0.2:10911")] {
+            let req = RegisterBroker::new("C", name, id, addr, topics.clone());
+            rm.register_broker(1_000, &req).unwrap();
+        }
+        let b = RegisterBroker::new("C", "b", 0, "10.0.0.3:10911", topics);
+        rm.register_broker(1_000, &b).unwrap();
+        let _ = rm.drain_events();
+        rm
+    }
+
+    /// Under `AtDrain` a drain gives what applying the batch and then draining gave, in the same
+    /// order, and leaves the same tables; applying again runs nothing. The default waits.
+    #[test]
+    fn the_batch_runs_at_drain_as_the_drivers_ran_it() {
+        let requests = [
+            UnregisterBroker::new("C", "a", 1, "10.0.0.2:10911"),
+            UnregisterBroker::new("C", "b", 0, "10.0.0.3:10911"),
+        ];
+        let mut by_hand = cluster();
+        let mut at_drain = cluster();
+        at_drain.set_unregister_batch(UnregisterBatch::AtDrain);
+        for req in &requests {
+            by_hand.unregister_broker(req).unwrap();
+            at_drain.unregister_broker(req).unwrap();
+        }
+        assert_eq!(by_hand.apply_pending_unregistrations(), 2);
+        let want = by_hand.drain_events();
+        assert!(want.len() > 2, "{want:?}");
+        assert_eq!(at_drain.drain_events(), want);
+        assert_eq!(at_drain.apply_pending_unregistrations(), 0);
+        assert_eq!(at_drain.broker_addr_table(), by_hand.broker_addr_table());
+        assert_eq!(at_drain.cluster_addr_table(), by_hand.cluster_addr_table());
+        assert_eq!(at_drain.topic_queue_table(), by_hand.topic_queue_table());
+        assert_eq!(at_drain.broker_live_table(), by_hand.broker_live_table());
+
+        let mut polled = cluster();
+        polled.set_unregister_batch(UnregisterBatch::AtDrain);
+        for req in &requests {
+            polled.unregister_broker(req).unwrap();
+        }
+        let events: Vec<Event> = std::iter::from_fn(|| polled.poll_event()).collect();
+        assert_eq!(events, want);
+
+        let mut waiting = cluster();
+        waiting.unregister_broker(&requests[0]).unwrap();
+        assert_eq!(waiting.drain_events().len(), 1, "only UnregisterQueued");
+        assert_eq!(waiting.pending_unregistrations().count(), 1);
     }
 }

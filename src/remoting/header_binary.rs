@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use super::codes::LanguageCode;
 use super::command::{RemotingCommand, SerializeType};
-use super::frame::{EncodeError, FrameError};
+use super::error::{EncodeError, FrameError};
 
 /// Size of a header with no remark and no ext fields.
 pub const MIN_HEADER_LEN: usize = 21;

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::codes::LanguageCode;
 use super::command::{RemotingCommand, SerializeType};
-use super::frame::FrameError;
+use super::error::FrameError;
 use crate::model::fastjson_escape::Escaping;
 use crate::model::lenient::{self, Dialect};
 

@@ -6,7 +6,8 @@
 //! # Layout
 //!
 //! - [`frame`]: the frame (length prefix, type byte + 24-bit header length, header, body), check /
-//!   decode / encode with a maximum frame length, [`FrameError`].
+//!   decode / encode with a maximum frame length.
+//! - [`error`]: [`FrameError`] and [`EncodeError`], shared by `frame` and both header codecs.
 //! - [`command`]: [`RemotingCommand`] (code, language, version, opaque, flag, remark, extFields) and
 //!   [`SerializeType`].
 //! - [`header_json`]: the fastjson header, written as Java writes it and read leniently.
@@ -27,6 +28,7 @@ pub mod codec;
 pub mod codes;
 pub mod command;
 pub mod crc;
+pub mod error;
 pub mod frame;
 pub mod header_binary;
 pub mod header_json;
@@ -37,5 +39,6 @@ pub mod properties;
 pub use codec::{CodecError, RemotingCodec};
 pub use codes::{LanguageCode, RequestCode, ResponseCode};
 pub use command::{RemotingCommand, SerializeType};
-pub use frame::{check, decode, encode, EncodeError, Frame, FrameError, DEFAULT_MAX_FRAME_LEN};
+pub use error::{EncodeError, FrameError};
+pub use frame::{check, decode, encode, Frame, DEFAULT_MAX_FRAME_LEN};
 pub use headers::{CommandHeader, HeaderError};

@@ -46,7 +46,7 @@ impl std::fmt::Display for ServerProfile {
 }
 
 impl std::str::FromStr for ServerProfile {
-    type Err = crate::namesrv::RouteError;
+    type Err = crate::namesrv::UnknownProfile;
 
     /// `4.x`, `5.x` as [`Profile`] reads them, or `5.4` (RocketMQ 5.4: 5.x's rules, fastjson2).
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -164,7 +164,7 @@ impl Hub {
         }
         // Members joining and leaving, from the second poll on (the first is where knowledge starts).
         if let (Some(history), Some(before)) = (&self.history, &before) {
-            let records = crate::live::consumers::changes(before, &view);
+            let records = crate::live::history::consumer_changes(before, &view);
             if !records.is_empty() {
                 history.record(records);
             }

@@ -2,8 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use super::*;
+use crate::live::view::{NamesrvStatus, NamesrvView};
 use crate::live::RouteEntry;
-use crate::model::{BrokerData, QueueData};
+use crate::model::{BrokerData, QueueData, TopicRouteData};
 
 fn queue(broker: &str, perm: i32) -> QueueData {
     serde_json::from_value(serde_json::json!({

@@ -1,7 +1,7 @@
 //! A record in plain words, in English (`routelab history`) or 简体中文 (the live page), through the
 //! live catalogue. RocketMQ's names (perm letters, TOPIC_NOT_EXIST, rule names) stay as they are.
 
-use super::{Broker, Change, Disagreement};
+use super::record::{Broker, Change, Disagreement};
 use crate::i18n::{live, Lang, Phrase};
 use crate::model::perm::perm_to_string;
 use crate::model::TopicRouteData;

@@ -6,11 +6,19 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::tables::{route_table, ChannelId};
+use super::java_kind::route_table;
 use crate::java_order::{
     string_compare, string_hash, string_hash_from, JavaKey, JavaTable, TableKind,
 };
 use crate::model::{BrokerAddr, BrokerName, ClusterName, DataVersion};
+
+/// The connection a registration arrived on (kept in [`BrokerLiveInfo::channel`]). The core never touches sockets: the driver names each
+/// connection with an id and reports when it closes (`on_channel_destroy`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct ChannelId(pub u64);
 
 /// The key of `brokerLiveTable` and `filterServerTable`. 5.x keys by (cluster, address) so one ip:port
 /// in two clusters does not collide; 4.x keys by address only, which we model with an empty cluster.

@@ -1,30 +1,17 @@
-//! REGISTER_BROKER (spec §2.1 for 4.x, §2.2 for the 5.x differences).
+//! Step 5 of REGISTER_BROKER: the body's topic configs into topicQueueTable (spec §2.1, §2.2), from
+//! the master (or, in 5.x, the prime slave) only: which topics a registration writes, in Java's
+//! order, and what it remembers so that the next heartbeat need not look again.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
-
-use super::event::{Event, RejectReason, TopicRemovalReason};
-use super::request::RegisterBroker;
-use super::tables::{BrokerAddrInfo, BrokerLiveInfo, ChannelId, FilledTopics, WrittenQueue};
-use super::{RouteError, RouteManager};
 use crate::java_order::{order_of, JavaTable};
 use crate::model::perm::PERM_WRITE;
 use crate::model::text::same_text;
-use crate::model::{
-    BrokerAddr, BrokerData, BrokerName, QueueData, TopicConfig, TopicName, MASTER_ID,
-};
-
-/// What the NameServer answers a registering broker: for a slave whose master is live, the master's
-/// address and HA address (both omitted otherwise).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RegisterBrokerResult {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub master_addr: Option<BrokerAddr>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ha_server_addr: Option<String>,
-}
+use crate::model::{BrokerName, QueueData, TopicConfig, TopicName};
+use crate::namesrv::event::TopicRemovalReason;
+use crate::namesrv::request::RegisterBroker;
+use crate::namesrv::tables::{BrokerAddrInfo, FilledTopics, WrittenQueue};
+use crate::namesrv::RouteManager;
 
 /// The body's topics that `keep` accepts, in the order RocketMQ walks them: its `topicConfigTable`
 /// is a `ConcurrentHashMap` filled in the body's order (here: name order, the order RouteLab keeps
@@ -88,7 +75,7 @@ fn written_queues(body: &BTreeMap<String, TopicConfig>, wipe_write: bool) -> Vec
         .collect()
 }
 
-fn queue_data_of(broker_name: &crate::model::BrokerName, tc: &TopicConfig, perm: i32) -> QueueData {
+fn queue_data_of(broker_name: &BrokerName, tc: &TopicConfig, perm: i32) -> QueueData {
     QueueData {
         broker_name: broker_name.clone(),
         perm,
@@ -99,184 +86,9 @@ fn queue_data_of(broker_name: &crate::model::BrokerName, tc: &TopicConfig, perm:
 }
 
 impl RouteManager {
-    /// Registers (or re-registers) a broker at `now_ms`. Invalid requests change nothing.
-    ///
-    /// Both profiles: add the name to its cluster set; create the group if new (`registerFirst`);
-    /// drop the address from other id slots of the group (same-address rule); store the id's address;
-    /// update topic QueueData if allowed; replace the live entry; store filter servers; answer a slave
-    /// with its live master. The profiles differ in who may write topics and when (see the spec).
-    pub fn register_broker(
-        &mut self,
-        now_ms: u64,
-        req: &RegisterBroker,
-    ) -> Result<RegisterBrokerResult, RouteError> {
-        self.register_broker_on(now_ms, req, req.channel)
-    }
-
-    /// [`RouteManager::register_broker`] arriving on `channel` (`req.channel` is not read): one
-    /// request sent to several NameServers, each on its own channel, is not copied per NameServer.
-    pub fn register_broker_on(
-        &mut self,
-        now_ms: u64,
-        req: &RegisterBroker,
-        channel: ChannelId,
-    ) -> Result<RegisterBrokerResult, RouteError> {
-        req.validate_header()?;
-        let v5 = self.profile.is_v5();
-        let name = &req.broker_name;
-        let addr = &req.broker_addr;
-        let id = req.broker_id;
-        let wrapper = req.topics();
-        let key = self.live_key(&req.cluster_name, addr);
-        // Steps 1-4 leave the live entry alone, so step 5's answer can be taken here.
-        let version_changed = self.broker_topic_config_changed(&key, &wrapper.data_version);
-        // The topic configs are checked where they are read: always in 5.x (a heartbeat looks for
-        // missing topics), only in step 5 in 4.x. A 4.x heartbeat's copy is ignored, as RocketMQ
-        // ignores it, so a bad one there is no error and changes nothing.
-        if v5 || version_changed || self.v4_first_of_master(req) {
-            req.validate_topics()?;
-        }
-
-        // Step 1: cluster set.
-        self.cluster_addr_table.add(&req.cluster_name, name);
-
-        // Step 2: the group.
-        let (group, mut register_first) = self
-            .broker_addr_table
-            .get_or_create(&req.cluster_name, name);
-        let old_version_broker = req.enable_acting_master.is_none();
-        if v5 {
-            group.enable_acting_master = Some(req.enable_acting_master.unwrap_or(false));
-            group.zone_name = req.zone_name.clone();
-        }
-
-        // Step 3: one ip:port appears once per group (slave ↔ master switch).
-        let old_ids: Vec<i64> = group
-            .broker_addrs
-            .iter()
-            .filter(|(k, v)| *v == addr && **k != id)
-            .map(|(k, _)| *k)
-            .collect();
-        for k in &old_ids {
-            // Through an iterator in both lines (4.9.8's loop, 5.x's removeIf).
-            self.broker_addr_table.remove_addr(name, *k, true);
-        }
-        if !old_ids.is_empty() {
-            self.events.push_back(Event::BrokerIdSwitched {
-                broker_name: name.clone(),
-                broker_addr: addr.clone(),
-                old_ids,
-                new_id: id,
-            });
-        }
-
-        if v5 {
-            // A different address in this id slot with a newer stateVersion wins; ours is dropped.
-            let old_in_slot = self
-                .broker_addr_table
-                .get(name.as_str())
-                .and_then(|g| g.broker_addrs.get(&id));
-            if let Some(old_addr) = old_in_slot.filter(|a| *a != addr) {
-                let old_key = self.live_key(&req.cluster_name, old_addr);
-                let old_state = self
-                    .broker_live_table
-                    .get(&old_key)
-                    .map(|l| l.data_version.state());
-                if old_state.is_some_and(|s| s > wrapper.data_version.state()) {
-                    self.broker_live_table.remove(&key);
-                    self.reject(req, RejectReason::StaleStateVersion);
-                    return Ok(RegisterBrokerResult::default());
-                }
-            }
-            // Single-topic guard: a first registration of this id must carry the full table.
-            if old_in_slot.is_none() && wrapper.topic_config_table.len() == 1 {
-                self.reject(req, RejectReason::SingleTopicGuard);
-                return Err(RouteError::RegisterBrokerFailed {
-                    broker_addr: addr.to_string(),
-                    broker_id: id,
-                });
-            }
-        }
-
-        // Step 4: the id's address (step 2 created the group if needed).
-        let old_addr = self.broker_addr_table.insert_addr(name, id, addr.clone());
-        register_first |= old_addr.as_ref().is_none_or(|a| a.as_str().is_empty());
-        let group = self.broker_addr_table.get(name.as_str());
-        let min_id = group.and_then(|g| g.broker_addrs.keys().next().copied());
-        let acting_master = group.is_some_and(BrokerData::acting_master_enabled);
-        let is_master = id == MASTER_ID;
-        let is_prime_slave = v5 && !old_version_broker && !is_master && min_id == Some(id);
-        // Reported before the topic changes it causes, so a log reads in cause-then-effect order.
-        self.events.push_back(Event::BrokerRegistered {
-            cluster: req.cluster_name.clone(),
-            broker_name: name.clone(),
-            broker_id: id,
-            broker_addr: addr.clone(),
-            first: register_first,
-        });
-
-        // Step 5: topic config, from the master (or, in 5.x, the prime slave) only.
-        if is_master || is_prime_slave {
-            if v5 {
-                self.update_topics_v5(
-                    req,
-                    register_first,
-                    version_changed,
-                    is_prime_slave && acting_master,
-                );
-            } else if register_first || version_changed {
-                self.update_topics_v4(req);
-            }
-        }
-
-        // Step 6: liveness.
-        let default_timeout = self.config.broker_channel_expired_millis;
-        let timeout = if v5 {
-            req.heartbeat_timeout_millis.unwrap_or(default_timeout)
-        } else {
-            default_timeout
-        };
-        self.broker_live_table.insert(
-            key.clone(),
-            BrokerLiveInfo {
-                last_update_timestamp: now_ms,
-                heartbeat_timeout_millis: timeout,
-                // 4.9.8's DataVersion has no stateVersion: fastjson drops it when the body is read.
-                data_version: crate::model::DataVersion {
-                    state_version: wrapper.data_version.state_version.filter(|_| v5),
-                    ..wrapper.data_version.clone()
-                },
-                channel,
-                ha_server_addr: req.ha_server_addr.clone(),
-            },
-        );
-
-        // Step 7: filter servers (an empty list clears them).
-        let filters = &req.body.filter_server_list;
-        if filters.is_empty() {
-            self.filter_server_table.0.remove(&key);
-        } else {
-            self.filter_server_table.0.insert(key, filters.clone());
-        }
-
-        // Step 8: a slave learns its live master.
-        Ok(self.slave_result(req))
-    }
-
-    /// Whether this is a 4.x master's first registration, when step 5 reads its topics whatever
-    /// the DataVersion: no group yet, or no address in the id's slot (step 3 never empties it).
-    fn v4_first_of_master(&self, req: &RegisterBroker) -> bool {
-        req.broker_id == MASTER_ID
-            && self
-                .broker_addr_table
-                .get(req.broker_name.as_str())
-                .and_then(|g| g.broker_addrs.get(&req.broker_id))
-                .is_none_or(|a| a.as_str().is_empty())
-    }
-
     /// 5.x topic update: optional pruning, then per topic "first, version changed, or missing here";
     /// a prime slave of an acting-master group registers its topics read-only.
-    fn update_topics_v5(
+    pub(super) fn update_topics_v5(
         &mut self,
         req: &RegisterBroker,
         register_first: bool,
@@ -369,7 +181,7 @@ impl RouteManager {
 
     /// 4.x topic update: every topic of the body, in its ConcurrentHashMap's order — unless the
     /// last update of this broker wrote these very QueueData and nothing changed since.
-    fn update_topics_v4(&mut self, req: &RegisterBroker) {
+    pub(super) fn update_topics_v4(&mut self, req: &RegisterBroker) {
         let name = &req.broker_name;
         let body = &req.topics().topic_config_table;
         let key = self.live_key(&req.cluster_name, &req.broker_addr);
@@ -486,35 +298,5 @@ impl RouteManager {
                     .is_some_and(|groups| groups.contains_key(broker_name))
             })
             .collect()
-    }
-
-    fn reject(&mut self, req: &RegisterBroker, reason: RejectReason) {
-        self.events.push_back(Event::RegistrationRejected {
-            broker_name: req.broker_name.clone(),
-            broker_id: req.broker_id,
-            broker_addr: req.broker_addr.clone(),
-            reason,
-        });
-    }
-
-    fn slave_result(&self, req: &RegisterBroker) -> RegisterBrokerResult {
-        if req.broker_id == MASTER_ID {
-            return RegisterBrokerResult::default();
-        }
-        let master = self
-            .broker_addr_table
-            .get(req.broker_name.as_str())
-            .and_then(|g| g.master_addr());
-        let Some(master_addr) = master else {
-            return RegisterBrokerResult::default();
-        };
-        let master_key = self.live_key(&req.cluster_name, master_addr);
-        match self.broker_live_table.get(&master_key) {
-            Some(live) => RegisterBrokerResult {
-                master_addr: Some(master_addr.clone()),
-                ha_server_addr: Some(live.ha_server_addr.clone()),
-            },
-            None => RegisterBrokerResult::default(),
-        }
     }
 }
