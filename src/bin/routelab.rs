@@ -50,7 +50,7 @@ mod cli {
         Admin(routelab::admin::cli::AdminArgs),
         // Help text: the doc comment of BridgeArgs (src/bridge/config.rs).
         Bridge(routelab::bridge::BridgeArgs),
-        // Help text: the doc comment of NamesrvArgs (src/server/config.rs).
+        // Help text: the doc comment of NamesrvArgs (src/server/args.rs).
         Namesrv(routelab::server::NamesrvArgs),
         // Help text: the doc comment of DemoArgs (src/demo/config.rs).
         Demo(routelab::demo::DemoArgs),

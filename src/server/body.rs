@@ -53,46 +53,10 @@ pub fn standard_json<T: Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
 }
 
-/// fastjson's legacy output: like [`standard_json`] but with the keys of `brokerAddrs` maps bare.
+/// fastjson's legacy output: like [`standard_json`] but with the keys of `brokerAddrs` maps bare
+/// (the one legacy writer, [`crate::model::fastjson`]).
 pub fn legacy_json<T: Serialize>(value: &T) -> Vec<u8> {
-    let value = serde_json::to_value(value).unwrap_or(Value::Null);
-    let mut out = String::new();
-    write_value(&value, false, &mut out);
-    out.into_bytes()
-}
-
-fn write_value(value: &Value, bare_keys: bool, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, v)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                // Bare only what a Java Long key prints as: "+1" or "01" would come out as `+1`
-                // / `01`, which neither fastjson nor our reader takes back as the same key.
-                if bare_keys && key.parse::<i64>().is_ok_and(|n| n.to_string() == *key) {
-                    out.push_str(key);
-                } else {
-                    out.push_str(&Value::String(key.clone()).to_string());
-                }
-                out.push(':');
-                write_value(v, key == "brokerAddrs", out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value(v, false, out);
-            }
-            out.push(']');
-        }
-        leaf => out.push_str(&leaf.to_string()),
-    }
+    crate::model::fastjson::to_legacy_json_via_value(value)
 }
 
 /// Why a register body cannot be read: Java throws, and the request gets SYSTEM_ERROR.

@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use crate::host::process::{init_logging, runtime, say};
 
-use super::config::{properties_text, NamesrvArgs, ServerConfig};
+use super::args::NamesrvArgs;
+use super::config::ServerConfig;
+use super::config_text::properties_text;
 
 /// Runs the NameServer until interrupted. Exit code 2 for bad flags or config, 1 when it cannot
 /// start.

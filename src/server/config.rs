@@ -9,53 +9,11 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::args::NamesrvArgs;
+pub use super::args::ServerProfile;
 use crate::host::web::args::HttpAccess;
-use crate::java_order::{JavaTable, PropertiesOrder};
 use crate::model::lenient::Dialect;
 use crate::namesrv::{NamesrvConfig, Profile};
-
-/// `--profile`: whose rules the route manager follows, and which JSON library the wire copies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ServerProfile {
-    /// 4.x or 5.x rules.
-    pub rules: Profile,
-    /// fastjson 1 (4.9.8, 5.3.3) or fastjson2 (5.4).
-    pub json: Dialect,
-}
-
-impl ServerProfile {
-    /// The profile of `rules` and `json`.
-    pub fn new(rules: Profile, json: Dialect) -> Self {
-        Self { rules, json }
-    }
-}
-
-impl From<Profile> for ServerProfile {
-    fn from(rules: Profile) -> Self {
-        Self::new(rules, Dialect::Fastjson1)
-    }
-}
-
-impl std::fmt::Display for ServerProfile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.json {
-            Dialect::Fastjson2 => f.write_str("5.4"),
-            Dialect::Fastjson1 => self.rules.fmt(f),
-        }
-    }
-}
-
-impl std::str::FromStr for ServerProfile {
-    type Err = crate::namesrv::UnknownProfile;
-
-    /// `4.x`, `5.x` as [`Profile`] reads them, or `5.4` (RocketMQ 5.4: 5.x's rules, fastjson2).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim() {
-            "5.4" | "5.4.x" | "v5.4" => Ok(Self::new(Profile::V5, Dialect::Fastjson2)),
-            other => other.parse::<Profile>().map(Self::from),
-        }
-    }
-}
 
 /// Enough for a large cluster's brokers and clients, each holding one connection, while keeping a
 /// flood of connections from exhausting file descriptors and memory.
@@ -63,71 +21,6 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
 
 /// Keys UPDATE_NAMESRV_CONFIG always refuses (Java adds `rocketmqHome` to `configBlackList`).
 const ALWAYS_BLACK_LISTED: &str = "rocketmqHome";
-
-/// Run a RocketMQ NameServer on RouteLab's route manager, for real brokers and clients.
-///
-/// Examples:
-///   routelab namesrv                              # 127.0.0.1:9876, 5.x rules, KV under $ROCKETMQ_HOME
-///   routelab namesrv --profile 4.x --listen 0.0.0.0:9876
-///   routelab namesrv -c namesrv.properties        # Java properties, as mqnamesrv -c
-///   routelab namesrv -c namesrv.properties -p     # print the effective config and exit
-///   routelab namesrv --home ./ns-home --ws        # + dashboard on http://127.0.0.1:7878/
-///   routelab namesrv --ws 0.0.0.0:7878 --token s3cret
-///
-/// Then point brokers and clients at it (`namesrvAddr=127.0.0.1:9876`), or look with
-/// `routelab admin clusterList -n 127.0.0.1:9876`. Stop with Ctrl-C or SIGTERM.
-///
-/// Properties read from -c (Java names): listenPort, bindAddress, serverChannelMaxIdleTimeSeconds,
-/// rocketmqHome, kvConfigPath, configStorePath, orderMessageEnable, returnOrderTopicConfigToBroker,
-/// scanNotActiveBrokerInterval, unRegisterBrokerQueueCapacity, supportActingMaster,
-/// enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration, configBlackList,
-/// productEnvName, clusterTest. Other keys are kept and written back unchanged, as Java keeps them.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(verbatim_doc_comment)]
-pub struct NamesrvArgs {
-    /// A Java properties file with NameServer settings (applied before the other flags).
-    #[arg(
-        short = 'c',
-        long = "config-file",
-        alias = "configFile",
-        value_name = "FILE"
-    )]
-    pub config_file: Option<PathBuf>,
-    /// Print every config item in force, then exit.
-    #[arg(short = 'p', long = "print-config-item", alias = "printConfigItem")]
-    pub print_config: bool,
-    /// Address to listen on [default: 127.0.0.1:9876].
-    #[arg(long, value_name = "HOST:PORT")]
-    pub listen: Option<SocketAddr>,
-    /// Which RocketMQ NameServer to behave like: 4.x (4.9.8), 5.x (5.3.3) or 5.4 (5.x's rules,
-    /// JSON read and written as fastjson2 does) [default: 5.x].
-    #[arg(long, value_name = "4.x|5.x|5.4")]
-    pub profile: Option<ServerProfile>,
-    /// rocketmqHome; the KV store defaults to HOME/namesrv/kvConfig.json.
-    #[arg(long, env = "ROCKETMQ_HOME", value_name = "DIR")]
-    pub home: Option<PathBuf>,
-    /// Where the KV config is persisted (kvConfigPath).
-    #[arg(long, value_name = "FILE")]
-    pub kv_config_path: Option<PathBuf>,
-    /// Close a connection that neither sent a complete request nor was written a response for this
-    /// long (serverChannelMaxIdleTimeSeconds) [default: 120].
-    #[arg(long, value_name = "SECS")]
-    pub idle_secs: Option<u64>,
-    /// Connections open at once; one more is accepted and closed at once [default: 10000].
-    #[arg(long, value_name = "N")]
-    pub max_connections: Option<usize>,
-    /// Also serve the live dashboard, its WebSocket and /metrics, on this address or, with no
-    /// value, on 127.0.0.1:7878 (this machine only; 0.0.0.0:7878 lets others in, then consider
-    /// --token).
-    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:7878")]
-    pub ws: Option<SocketAddr>,
-    /// The HTTP side of --ws, as `routelab bridge` has it.
-    #[command(flatten)]
-    pub http: crate::host::web::args::HttpArgs,
-    /// With --ws, the changes the live view shows are recorded, as `routelab bridge` records them.
-    #[command(flatten)]
-    pub history: crate::host::history::HistoryArgs,
-}
 
 /// The settings a running server reads per request and UPDATE_NAMESRV_CONFIG may change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -418,74 +311,6 @@ impl Settings {
     }
 }
 
-/// `key=value` lines, as Java's `MixAll.properties2String`.
-pub fn properties_text(props: &BTreeMap<String, String>) -> String {
-    props.iter().map(|(k, v)| format!("{k}={v}\n")).collect()
-}
-
-/// 4.9.8's `NamesrvConfig` fields, in declaration order (the order `MixAll.object2Properties` puts
-/// them in).
-const NAMESRV_CONFIG_4X: &[&str] = &[
-    "rocketmqHome",
-    "kvConfigPath",
-    "configStorePath",
-    "productEnvName",
-    "clusterTest",
-    "orderMessageEnable",
-    "configBlackList",
-];
-
-/// 4.9.8's `NettyServerConfig` fields, in declaration order.
-const NETTY_SERVER_CONFIG_4X: &[&str] = &[
-    "listenPort",
-    "serverWorkerThreads",
-    "serverCallbackExecutorThreads",
-    "serverSelectorThreads",
-    "serverOnewaySemaphoreValue",
-    "serverAsyncSemaphoreValue",
-    "serverChannelMaxIdleTimeSeconds",
-    "serverSocketSndBufSize",
-    "serverSocketRcvBufSize",
-    "writeBufferHighWaterMark",
-    "writeBufferLowWaterMark",
-    "serverSocketBacklog",
-    "serverPooledByteBufAllocatorEnable",
-    "useEpollNativeSelector",
-];
-
-/// The GET_NAMESRV_CONFIG body as each line writes it. 5.x sorts it (`properties2String(all,
-/// true)`, a TreeMap). 4.9.8 writes its kept `allConfigs` Properties in their order: each
-/// registered config object (NamesrvConfig, then NettyServerConfig, then the `-c` file's items,
-/// here every other item) is turned into a fresh Properties in field order and merged into it by
-/// walking that one's order; `java` says which `Properties` the server's Java has.
-pub fn config_body(props: &BTreeMap<String, String>, v5: bool, java: PropertiesOrder) -> String {
-    if v5 {
-        return properties_text(props);
-    }
-    let mut all: JavaTable<&str> = java.new_properties();
-    let declared = |k: &&String| {
-        NAMESRV_CONFIG_4X.contains(&k.as_str()) || NETTY_SERVER_CONFIG_4X.contains(&k.as_str())
-    };
-    let rest: Vec<&str> = props
-        .keys()
-        .filter(|k| !declared(k))
-        .map(String::as_str)
-        .collect();
-    for group in [NAMESRV_CONFIG_4X, NETTY_SERVER_CONFIG_4X, &rest] {
-        let mut fresh: JavaTable<&str> = java.new_properties();
-        for key in group.iter().filter(|k| props.contains_key(**k)) {
-            fresh.insert(key);
-        }
-        for key in fresh.iter() {
-            all.insert(key);
-        }
-    }
-    all.iter()
-        .filter_map(|k| props.get_key_value(*k))
-        .map(|(k, v)| format!("{k}={v}\n"))
-        .collect()
-}
-
 /// Java `Boolean.parseBoolean`.
 fn java_bool(value: &str) -> bool {
     value.trim().eq_ignore_ascii_case("true")
@@ -506,26 +331,6 @@ mod tests {
     /// A 4.x body in Java 8's order: what a JDK's Hashtables gave for the same merge (4.9.8's
     /// NamesrvConfig fields, then NettyServerConfig's, each through a fresh Properties), for the
     /// 4.9.8 defaults; 5.x sorts.
-    #[test]
-    fn config_body_in_each_lines_order() {
-        let keys = "rocketmqHome kvConfigPath configStorePath productEnvName clusterTest orderMessageEnable configBlackList listenPort serverWorkerThreads serverCallbackExecutorThreads serverSelectorThreads serverOnewaySemaphoreValue serverAsyncSemaphoreValue serverChannelMaxIdleTimeSeconds serverSocketSndBufSize serverSocketRcvBufSize writeBufferHighWaterMark writeBufferLowWaterMark serverSocketBacklog serverPooledByteBufAllocatorEnable useEpollNativeSelector";
-        let props: BTreeMap<String, String> = keys
-            .split(' ')
-            .map(|k| (k.to_owned(), "v".to_owned()))
-            .collect();
-        let order = |text: String| -> Vec<String> {
-            text.lines()
-                .map(|l| l.split('=').next().unwrap_or("").to_owned())
-                .collect()
-        };
-        let v4 = order(config_body(&props, false, PropertiesOrder::Java8));
-        assert_eq!(v4.join(" "), "writeBufferLowWaterMark writeBufferHighWaterMark serverCallbackExecutorThreads useEpollNativeSelector productEnvName serverSocketBacklog configStorePath kvConfigPath serverAsyncSemaphoreValue rocketmqHome serverOnewaySemaphoreValue configBlackList serverSocketRcvBufSize serverPooledByteBufAllocatorEnable serverWorkerThreads clusterTest serverSocketSndBufSize orderMessageEnable serverSelectorThreads serverChannelMaxIdleTimeSeconds listenPort");
-        let v5 = order(config_body(&props, true, PropertiesOrder::Java8));
-        let mut sorted = v5.clone();
-        sorted.sort();
-        assert_eq!(v5, sorted);
-    }
-
     #[test]
     fn file_then_flags() {
         let dir = std::env::temp_dir().join(format!("routelab-nscfg-{}", std::process::id()));

@@ -5,7 +5,7 @@
 
 use super::config::ServerConfig;
 use super::handlers::{self, broker, kv, routes, Ctx, Req};
-use crate::namesrv::{Event, RouteManager};
+use crate::namesrv::{Event, RouteManager, UnregisterBatch};
 use crate::remoting::{Frame, RequestCode, ResponseCode};
 
 /// Everything a request may read or change: the route manager and the running config.
@@ -22,6 +22,9 @@ impl State {
     pub fn new(config: ServerConfig) -> Self {
         let mut routes = RouteManager::with_config(config.profile, config.settings.namesrv.clone());
         routes.set_json_dialect(config.json);
+        // 5.x's batch of unregistrations runs before each drain of events, as Java's thread runs
+        // it at once: every path that drains (requests, channel closes, scans) sees it applied.
+        routes.set_unregister_batch(UnregisterBatch::AtDrain);
         Self { routes, config }
     }
 }
@@ -93,9 +96,6 @@ pub fn dispatch(state: &mut State, ctx: &Ctx, frame: &Frame) -> Outcome {
         ))),
         _ => None,
     };
-    if v5 {
-        rm.apply_pending_unregistrations();
-    }
     let events = rm.drain_events();
     let kv_changed = events.iter().any(|e| matches!(e, Event::KvChanged { .. }));
     // Java only reaches `update` (and so `persist`) with a body that passed the black list; an

@@ -7,7 +7,9 @@
 //!
 //! # Layout
 //!
-//! - [`config`]: flags (`-c`, `-p`, `--listen`, `--profile` …) and the Java-named settings.
+//! - [`config`]: the configuration in the manner of `mqnamesrv`: the Java-named settings, from
+//!   defaults, a `-c` file and the flags.
+//! - [`config_text`]: the configuration as Java writes it (`-p`, GET_NAMESRV_CONFIG).
 //! - [`dispatch`](mod@dispatch): request code → handler, pure over `&mut State` + context.
 //! - [`handlers`]: the handlers, grouped by table (broker, routes, kv, config).
 //! - [`body`]: legacy / standard JSON bodies, the JSON and zlib register bodies.
@@ -15,13 +17,16 @@
 //! - `conn`: the per-connection task (frames, idle close, bounded write queue, write timeout).
 //! - `liveness`: the expiry scan timer and the periodic KV log.
 //! - [`kv_store`]: the KV file (load at start, atomic rewrite).
-//! - [`live`]: `--ws`, the tables served live through the bridge's hub and HTTP server.
+//! - [`live`]: `--ws`, the tables served live through the host's live page server.
 //! - [`metrics`]: the Prometheus families of `/metrics`.
+//! - [`args`]: the flags (`-c`, `-p`, `--listen`, `--profile` …).
 //! - [`cli`]: `routelab namesrv` as a command.
 
+pub mod args;
 pub mod body;
 pub mod cli;
 pub mod config;
+pub mod config_text;
 mod conn;
 pub mod dispatch;
 pub mod handlers;
@@ -43,7 +48,8 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-pub use config::{NamesrvArgs, ServerConfig, Settings};
+pub use args::NamesrvArgs;
+pub use config::{ServerConfig, Settings};
 pub use dispatch::{dispatch, Outcome, State};
 pub use handlers::Ctx;
 
@@ -143,7 +149,7 @@ impl Shared {
                 (
                     self.config_seq.fetch_add(1, Ordering::Relaxed) + 1,
                     state.config.settings.config_store_path.clone(),
-                    config::properties_text(&state.config.all_items()),
+                    config_text::properties_text(&state.config.all_items()),
                 )
             });
             (outcome, kv, config)
@@ -197,9 +203,6 @@ impl Shared {
         let events = {
             let mut state = lock(&self.state);
             state.routes.on_channel_destroy(channel, remote, why);
-            if state.config.profile.is_v5() {
-                state.routes.apply_pending_unregistrations();
-            }
             state.routes.drain_events()
         };
         self.announce(&events);
@@ -218,9 +221,6 @@ impl Shared {
                 .map(|(_, live)| live.channel)
                 .collect();
             state.routes.scan_not_active_brokers(now);
-            if state.config.profile.is_v5() {
-                state.routes.apply_pending_unregistrations();
-            }
             (state.routes.drain_events(), channels)
         };
         let conns = lock(&self.conns);

@@ -4,7 +4,8 @@ use super::{Handled, Req};
 use crate::java_order::PropertiesOrder;
 use crate::namesrv::RouteManager;
 use crate::remoting::ResponseCode;
-use crate::server::config::{config_body, ServerConfig};
+use crate::server::config::ServerConfig;
+use crate::server::config_text::config_body;
 
 /// 319: every item as `key=value` lines, in the order the profile's NameServer writes them
 /// (`config_body`; a 4.x server is taken to run on Java 8).
