@@ -3,5 +3,4 @@
 
 pub mod mq_version;
 pub mod mqadmin;
-pub mod mqadmin_consumers;
 pub mod share;

@@ -14,9 +14,8 @@ use crate::live::backlog::keep_last;
 use crate::model::broker_stats::{ConsumeStats, ConsumerConnection, QueueKey};
 use crate::model::{BrokerData, TopicRouteData};
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
-use crate::view::mqadmin_consumers::{self, ProgressRow, TopicStatusRow};
+use crate::view::mqadmin::consumer::{self as text, ProgressRow, TopicStatusRow};
 
-use super::backlog_format as text;
 use super::report::{explain, Report};
 
 /// `%RETRY%<group>`: the topic every consumer group's brokers create with its first heartbeat,
@@ -154,7 +153,7 @@ pub async fn topic_status(addrs: &[String], topic: &str, config: &ClientConfig) 
         return out.report;
     }
     keep_last(&mut rows, |r| (r.broker_name.clone(), r.queue_id));
-    out.report.stdout = mqadmin_consumers::topic_status(topic, &rows);
+    out.report.stdout = text::topic_status(topic, &rows);
     out.report
 }
 
@@ -317,8 +316,7 @@ pub async fn consumer_progress(
             },
         )
         .collect();
-    out.report.stdout =
-        mqadmin_consumers::consumer_progress(&rows, stats.consume_tps, show_client_ip);
+    out.report.stdout = text::consumer_progress(&rows, stats.consume_tps, show_client_ip);
     out.report
 }
 
@@ -335,7 +333,7 @@ pub async fn group_list(addrs: &[String], config: &ClientConfig) -> Report {
         return out.report;
     };
     let mut stdout = text::group_list_header();
-    for topic in super::format::topic_list(&topics).lines() {
+    for topic in crate::view::mqadmin::namesrv::topic_list(&topics).lines() {
         let Some(group) = topic.strip_prefix("%RETRY%") else {
             continue;
         };

@@ -10,16 +10,14 @@
 //! - [`report`]: [`Report`] (stdout, stderr, failed) and the error line of a failed NameServer,
 //!   shared by `run` and `backlog`.
 //! - [`cli`]: the clap arguments and `main` of `routelab admin` (the binary only wires it in).
-//! - [`format`](mod@format): the pure text of each command, laid out as mqadmin's `printf`s.
 //! - [`backlog`]: the backlog commands against real brokers (topicStatus, consumerProgress,
 //!   consumerConnection, brokerStatus), their route from a NameServer.
-//! - [`backlog_format`]: the text of consumerProgress's group list, consumerConnection and
-//!   brokerStatus.
+//!
+//! The text each command prints is mqadmin's, from [`crate::view::mqadmin`] (shared with the
+//! workshop).
 
 pub mod backlog;
-pub mod backlog_format;
 pub mod cli;
-pub mod format;
 pub mod report;
 pub mod run;
 

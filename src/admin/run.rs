@@ -6,9 +6,9 @@ use crate::net::{ClientConfig, ClientError, NamesrvClient};
 use crate::view::mqadmin;
 
 use super::backlog::{self, BrokerTarget};
-use super::format::{self, PermChange};
 use super::report::explain;
 pub use super::report::Report;
+use crate::view::mqadmin::namesrv::PermChange;
 
 /// One `routelab admin` command (mqadmin's names and options).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,7 +148,9 @@ pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) ->
     let mut report = Report::default();
     for (addr, section) in addrs.iter().zip(sections) {
         if always_head || addrs.len() > 1 {
-            report.stdout.push_str(&format::section_header(addr));
+            report
+                .stdout
+                .push_str(&mqadmin::namesrv::section_header(addr));
         }
         report.stdout.push_str(&section.text);
         if let Some(error) = section.error {
@@ -163,9 +165,11 @@ pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) ->
 async fn section(addr: &str, cmd: &AdminCommand, config: &ClientConfig) -> Section {
     let failed_text = match cmd {
         AdminCommand::WipeWritePerm { broker } => {
-            format::perm_failed(PermChange::Wipe, broker, addr)
+            mqadmin::namesrv::perm_failed(PermChange::Wipe, broker, addr)
         }
-        AdminCommand::AddWritePerm { broker } => format::perm_failed(PermChange::Add, broker, addr),
+        AdminCommand::AddWritePerm { broker } => {
+            mqadmin::namesrv::perm_failed(PermChange::Add, broker, addr)
+        }
         _ => String::new(),
     };
     let client = match NamesrvClient::connect(addr, config.clone()).await {
@@ -212,41 +216,54 @@ async fn execute(
             (text, None)
         }
         AdminCommand::TopicRoute { topic, list } => match client.route(topic).await? {
-            Some(route) if *list => (format::topic_route_list(&route), None),
+            Some(route) if *list => (mqadmin::namesrv::topic_route_list(&route), None),
             Some(route) => (mqadmin::topic_route(topic, Some(&route)), None),
             None => (mqadmin::topic_route(topic, None), not_found(topic)),
         },
         AdminCommand::TopicList => (
-            format::topic_list(&client.all_topics_as_sent().await?),
+            mqadmin::namesrv::topic_list(&client.all_topics_as_sent().await?),
             None,
         ),
         AdminCommand::TopicClusterList { topic } => match client.route(topic).await? {
             Some(route) => {
                 let (info, sent, _) = client.cluster_info_as_sent().await?;
-                let text = format::topic_cluster_list(&route, &info, &sent.client_order());
+                let text =
+                    mqadmin::namesrv::topic_cluster_list(&route, &info, &sent.client_order());
                 (text, None)
             }
             None => (String::new(), not_found(topic)),
         },
         AdminCommand::GetNamesrvConfig { java } => {
             let lines = client.namesrv_config_lines().await?;
-            (format::namesrv_config(&lines, *java), None)
+            (mqadmin::namesrv::namesrv_config(&lines, *java), None)
         }
         AdminCommand::GetKvList { namespace } => {
             let table = client.kv_list(namespace).await?;
-            (format::kv_list(namespace, addr, table.as_ref()), None)
+            (
+                mqadmin::namesrv::kv_list(namespace, addr, table.as_ref()),
+                None,
+            )
         }
         AdminCommand::WipeWritePerm { broker } => {
             let n = client.wipe_write_perm(broker).await?;
-            (format::perm_ok(PermChange::Wipe, broker, addr, n), None)
+            (
+                mqadmin::namesrv::perm_ok(PermChange::Wipe, broker, addr, n),
+                None,
+            )
         }
         AdminCommand::AddWritePerm { broker } => {
             let n = client.add_write_perm(broker).await?;
-            (format::perm_ok(PermChange::Add, broker, addr, n), None)
+            (
+                mqadmin::namesrv::perm_ok(PermChange::Add, broker, addr, n),
+                None,
+            )
         }
         AdminCommand::DeleteTopic { topic, cluster } => {
             client.delete_topic(topic, cluster.as_deref()).await?;
-            (format::delete_ok(topic, cluster.as_deref(), addr), None)
+            (
+                mqadmin::namesrv::delete_ok(topic, cluster.as_deref(), addr),
+                None,
+            )
         }
         // Run by `run` itself.
         AdminCommand::TopicStatus { .. }

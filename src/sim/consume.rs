@@ -499,7 +499,7 @@ impl Sim {
     }
 
     /// `topicStatus -t topic`: each queue's min and max offsets and when it was last written.
-    pub fn topic_status(&self, topic: &str) -> Vec<crate::view::mqadmin_consumers::TopicStatusRow> {
+    pub fn topic_status(&self, topic: &str) -> Vec<crate::view::mqadmin::consumer::TopicStatusRow> {
         self.topic_queues(topic)
             .into_iter()
             .map(|mq| {
@@ -507,7 +507,7 @@ impl Sim {
                     .store_index
                     .get(mq.broker_name.as_str())
                     .and_then(|&s| self.stores[s].queue(topic, mq.queue_id));
-                crate::view::mqadmin_consumers::TopicStatusRow {
+                crate::view::mqadmin::consumer::TopicStatusRow {
                     broker_name: mq.broker_name.to_string(),
                     queue_id: mq.queue_id,
                     min_offset: 0,

@@ -40,7 +40,7 @@ pub struct FinalState {
     pub consumers: BTreeMap<String, super::report_consumers::GroupReport>,
     /// `topicStatus` of each topic a consumer group reads (none without consumers).
     #[serde(skip)]
-    pub consumed_topics: BTreeMap<String, Vec<crate::view::mqadmin_consumers::TopicStatusRow>>,
+    pub consumed_topics: BTreeMap<String, Vec<crate::view::mqadmin::consumer::TopicStatusRow>>,
 }
 
 /// What `routelab sim --format json` prints.

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::consumer::{ConsumerState, ConsumerStats};
 use super::store::QueueProgress;
 use super::Sim;
-use crate::view::mqadmin_consumers::{consumer_progress, topic_status, TopicStatusRow};
+use crate::view::mqadmin::consumer::{consumer_progress, topic_status, TopicStatusRow};
 
 /// A queue a member reads, and its offset there.
 #[derive(Clone, Debug, Serialize)]

@@ -196,8 +196,8 @@ impl QueueProgress {
     }
 
     /// The row `consumerProgress` prints.
-    pub fn row(&self) -> crate::view::mqadmin_consumers::ProgressRow {
-        crate::view::mqadmin_consumers::ProgressRow {
+    pub fn row(&self) -> crate::view::mqadmin::consumer::ProgressRow {
+        crate::view::mqadmin::consumer::ProgressRow {
             topic: self.topic.clone(),
             broker_name: self.broker_name.clone(),
             queue_id: self.queue_id,

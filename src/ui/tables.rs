@@ -16,7 +16,7 @@ pub(crate) const ROW_LIMIT: usize = 150;
 /// `topicStatus -t` of each topic a consumer group reads, and `consumerProgress -g G -s true` of
 /// each group, in mqadmin 4.9.8's layout.
 fn consumer_commands(sim: &crate::sim::Sim) -> Html {
-    use crate::view::mqadmin_consumers::{consumer_progress, topic_status};
+    use crate::view::mqadmin::consumer::{consumer_progress, topic_status};
     let ns = sim.namesrvs().first().map_or("ns-1", |n| n.name.as_str());
     let mut topics: Vec<&str> = sim
         .consumer_groups()

@@ -1,13 +1,13 @@
-//! Pure text of the `routelab admin` commands, laid out as mqadmin's `printf`s (RocketMQ `tools`,
-//! `command/topic` and `command/namesrv`). `clusterList` and `topicRoute` without `-l` come from
-//! [`crate::view::mqadmin`], shared with the dashboard.
+//! mqadmin's other NameServer commands, laid out as its `printf`s (RocketMQ `tools`,
+//! `command/topic` and `command/namesrv`): `topicRoute -l`, `topicList`, `topicClusterList`,
+//! `getNamesrvConfig`, `getKvList`, `wipeWritePerm` / `addWritePerm`, `deleteTopic`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::route::ClientOrder;
 use crate::java_order::{order_of, JavaTable, PropertiesOrder};
 use crate::model::{ClusterInfo, TopicRouteData};
-use crate::view::mqadmin::ClientOrder;
 
 /// `TopicRouteSubCommand.FORMAT`: `%-45s %-32s %-50s %-10s %-11s %-5s%n`.
 fn route_row(out: &mut String, c: [&str; 6]) {
