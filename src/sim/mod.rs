@@ -10,14 +10,14 @@
 //!
 //! # Layout
 //!
-//! - `scenario`: the scenario file (parse, validate, errors with field paths).
+//! - `scenario`: the scenario file (parse, validate, errors with field paths, numbered topic sets,
+//!   share links).
 //! - `timing`: the scenario's timers resolved to ms, and warnings about those that make brokers flap.
 //! - `event`: what the simulator reports; `event_words`: [`describe_in`] says it in plain words
 //!   (English or 简体中文).
 //! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart.
 //! - `producer`: route polling and sends with retries and fault isolation.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
-//! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `presets`: the scenarios that ship with RouteLab.
 //! - `action_words`: an action in plain words (English or 简体中文).
 //! - [`lesson`]: guided lessons — the format, questions the simulator answers, a headless walk and
@@ -44,7 +44,6 @@ mod targets;
 pub mod timeline;
 mod timers;
 mod timing;
-mod topic_sets;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -61,10 +60,11 @@ pub use presets::{
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use report_consumers::{GroupReport, MemberQueue, MemberReport};
-pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
+pub use scenario::{
+    expand_topic_sets, Action, Scenario, ScenarioError, TimedAction, TopicSet, MAX_SET_COUNT,
+};
 pub use store::{GroupStore, QueueProgress, Speed};
 pub use timing::Timing;
-pub use topic_sets::{expand as expand_topic_sets, TopicSet, MAX_SET_COUNT};
 
 use crate::namesrv::{ChannelId, NamesrvConfig, RouteManager};
 use crate::producer::ClientProfile;
@@ -212,7 +212,7 @@ impl Sim {
             next_action: 0,
             fired: 0,
             cut_broker_ns: BTreeSet::new(),
-            generated: std::sync::Arc::new(topic_sets::expand(scenario)),
+            generated: std::sync::Arc::new(expand_topic_sets(scenario)),
         };
         for i in 0..sim.namesrvs.len() {
             let first = sim.timing.scan_first_ms;
