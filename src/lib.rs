@@ -30,11 +30,11 @@
 //! - [`remoting`]: the remoting protocol as a pure codec: frames, headers, codes, typed extFields.
 //! - [`rng`]: the seeded PRNG, the only source of chance.
 //! - [`sim`]: the simulator (NameServers, brokers, producers on a virtual clock) and the scenario
-//!   format.
+//!   format (with its share links).
 //! - `json_text`: JSON text compact or pretty from one serializer type (a smaller dashboard).
 //! - `shared`: copy-on-write ownership of the big tables, so snapshots of the world share them.
 //! - `sort`: one stable sort shared by every call site, so the wasm bundles carry one copy of it.
-//! - [`view`]: text shared by the dashboard and the CLI (mqadmin layouts, share links).
+//! - [`view`]: text shared by the dashboard and the CLI (mqadmin layouts).
 //! - `server` (native only): `routelab namesrv`, a real NameServer on the route manager (tokio,
 //!   one task per connection, the remoting codec, liveness timers, the KV file).
 //! - `bridge` (native only): `routelab bridge`, which polls real NameServers and serves their

@@ -4,4 +4,3 @@
 pub mod mq_version;
 pub mod mqadmin;
 pub mod mqadmin_consumers;
-pub mod share;

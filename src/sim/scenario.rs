@@ -19,6 +19,7 @@
 //! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `checks`: what the types cannot say (names, addresses, references), each error with its path;
 //!   `check_consumers`: the consumer actions checked in the order they run.
+//! - [`share`]: share links, the scenario in a URL hash (`#scenario=…&t=…`).
 
 use std::collections::BTreeMap;
 
@@ -33,6 +34,7 @@ mod checks;
 mod consumers;
 pub(super) mod error;
 mod read_action;
+pub mod share;
 mod specs;
 mod topic_sets;
 
