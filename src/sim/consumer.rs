@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 
+use super::client_routes::client_namesrv;
 use super::event::SimEventKind;
 use super::scenario::{made_up_client_id, ConsumerGroupSpec};
 use super::store::Speed;
@@ -331,19 +332,15 @@ impl Sim {
     /// `updateTopicRouteInfoFromNameServer` for each subscribed topic: a route that came back and
     /// differs replaces the member's copy and its readable queues; TOPIC_NOT_EXIST keeps the copy.
     pub(crate) fn poll_consumer_routes(&mut self, m: usize) {
-        let ns = match self.consumers[m].namesrv {
-            Some(ns) => ns,
-            None => {
-                let g = self.consumers[m].group;
-                let ns = match &self.groups[g].spec.namesrv {
-                    Some(name) => self.namesrv_index(name).unwrap_or(0),
-                    None => self.rng.next_below(self.namesrvs.len() as u64) as usize,
-                };
-                self.consumers[m].namesrv = Some(ns);
-                ns
-            }
-        };
-        let g = self.consumers[m].group;
+        // The member's NameServer, chosen on first use (the rule every client follows).
+        let node = &mut self.consumers[m];
+        let g = node.group;
+        let ns = client_namesrv(
+            &mut node.namesrv,
+            self.groups[g].spec.namesrv.as_deref(),
+            &self.namesrvs,
+            &mut self.rng,
+        );
         for t in 0..self.groups[g].spec.topics.len() {
             let topic = &self.groups[g].spec.topics[t];
             let Some(route) = self.namesrvs[ns].manager.pickup_topic_route_data(topic) else {

@@ -23,6 +23,7 @@
 //!   sync; `consume`: rebalance, pulls and commits; `report_consumers`: what groups consumed
 //!   (`consumerProgress`, `topicStatus`) and the report's consumer part.
 //! - `producer`: route polling and sends with retries and fault isolation.
+//! - `client_routes`: the rule every client (producer or member) follows to choose its NameServer.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
 //! - `presets`: the scenarios that ship with RouteLab.
 //! - `action_words`: an action in plain words (English or 简体中文).
@@ -41,6 +42,7 @@ mod action_words;
 mod apply;
 mod broker;
 mod broker_consumers;
+mod client_routes;
 mod consume;
 mod consumer;
 mod consumer_words;
