@@ -1,5 +1,5 @@
 //! What every simulated client does to get routes, producer or consumer member alike: the one rule
-//! for which NameServer it asks. In RocketMQ one `MQClientInstance` (its `NettyRemotingClient`)
+//! for which NameServer it asks, and the client code it runs when the scenario names none. In RocketMQ one `MQClientInstance` (its `NettyRemotingClient`)
 //! does this for every producer and consumer of a process; here each producer and each member is a
 //! client instance of its own, so each keeps its own choice, made when it first needs one.
 //!
@@ -17,7 +17,9 @@
 //! producer's first route poll or send, a member's start), and not at all for a client bound to a
 //! NameServer by the scenario.
 
-use super::NamesrvNode;
+use super::{NamesrvNode, Sim};
+use crate::namesrv::Profile;
+use crate::producer::ClientProfile;
 use crate::rng::SeededRng;
 
 /// The client's NameServer (an index into `namesrvs`), chosen on first use and kept in `chosen`:
@@ -39,4 +41,15 @@ pub(super) fn client_namesrv(
     };
     *chosen = Some(ns);
     ns
+}
+
+impl Sim {
+    /// The client code a producer or member runs when the scenario names none: the scenario's
+    /// profile.
+    pub(super) fn default_client(&self) -> ClientProfile {
+        match self.scenario.profile {
+            Profile::V4 => ClientProfile::V4,
+            Profile::V5 => ClientProfile::V5,
+        }
+    }
 }

@@ -23,7 +23,8 @@
 //!   sync; `consume`: rebalance, pulls and commits; `report_consumers`: what groups consumed
 //!   (`consumerProgress`, `topicStatus`) and the report's consumer part.
 //! - `producer`: route polling and sends with retries and fault isolation.
-//! - `client_routes`: the rule every client (producer or member) follows to choose its NameServer.
+//! - `client_routes`: the rule every client (producer or member) follows to choose its NameServer,
+//!   and its default client code.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
 //! - `presets`: the scenarios that ship with RouteLab.
 //! - `action_words`: an action in plain words (English or 简体中文).
@@ -83,7 +84,6 @@ pub use store::{GroupStore, QueueProgress, Speed};
 pub use timing::Timing;
 
 use crate::namesrv::{ChannelId, NamesrvConfig, RouteManager};
-use crate::producer::ClientProfile;
 use crate::rng::SeededRng;
 
 /// The broker's first periodic registration comes this long after its start (BrokerController).
@@ -490,12 +490,5 @@ impl Sim {
 
     fn namesrv_index(&self, name: &str) -> Option<usize> {
         self.namesrvs.iter().position(|n| n.name == name)
-    }
-
-    fn default_client(&self) -> ClientProfile {
-        match self.scenario.profile {
-            crate::namesrv::Profile::V4 => ClientProfile::V4,
-            crate::namesrv::Profile::V5 => ClientProfile::V5,
-        }
     }
 }
