@@ -3,4 +3,3 @@
 
 pub mod mq_version;
 pub mod mqadmin;
-pub mod share;

@@ -277,7 +277,6 @@ impl Sim {
         self.conns.remove(&ch);
         let m = &mut self.namesrvs[conn.ns].manager;
         m.on_channel_destroy(ch, None, RemovalReason::IdleClosed);
-        m.apply_pending_unregistrations();
         self.drain_ns(conn.ns);
     }
 
@@ -297,7 +296,6 @@ impl Sim {
             let addr = self.brokers[b].addr.as_str().into();
             let m = &mut self.namesrvs[ns].manager;
             m.on_channel_destroy(ch, Some(&addr), reason.clone());
-            m.apply_pending_unregistrations();
             self.drain_ns(ns);
         }
     }
@@ -350,7 +348,6 @@ impl Sim {
             }
             let m = &mut self.namesrvs[ns].manager;
             let _ = m.unregister_broker(&req);
-            m.apply_pending_unregistrations();
             self.drain_ns(ns);
         }
         self.close_channels(b, RemovalReason::ChannelClosed);

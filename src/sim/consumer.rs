@@ -1,20 +1,20 @@
 //! Consumer groups and their members: processes with a client id, their own route copies (polled
-//! every 30 s), heartbeats to every broker of their topics (every 30 s), the brokers' consumer
-//! tables (members in, members out, "consumer ids changed" notices, the 120 s expiry scan) and the
-//! slaves' copy of the masters' offsets. What a member does with its queues — rebalance, pulls,
-//! commits — is in `consume`.
+//! every 30 s), heartbeats to every broker of their topics (every 30 s), and kill / freeze / stop /
+//! restart. What the brokers do with them — consumer tables, "consumer ids changed" notices, the
+//! 120 s expiry scan, the slaves' copy of the masters' offsets — is in `broker_consumers`; what a
+//! member does with its queues — rebalance, pulls, commits — is in `consume`.
 //!
 //! Timers and sources: docs/consumers.md.
 
 use serde::Serialize;
 
+use super::client_routes::client_namesrv;
 use super::event::SimEventKind;
 use super::scenario::{made_up_client_id, ConsumerGroupSpec};
 use super::store::Speed;
 use super::{Sim, Timer};
 use crate::consumer::{
-    self, MessageQueue, CHANNEL_EXPIRED_TIMEOUT_MS, CLIENT_SCAN_PERIOD_MS, FIRST_HEARTBEAT_MS,
-    FIRST_PERSIST_OFFSET_MS, HEARTBEAT_INTERVAL_MS, SLAVE_SYNC_FIRST_MS, SLAVE_SYNC_PERIOD_MS,
+    self, MessageQueue, FIRST_HEARTBEAT_MS, FIRST_PERSIST_OFFSET_MS, HEARTBEAT_INTERVAL_MS,
 };
 use crate::model::TopicRouteData;
 use crate::producer::ClientProfile;
@@ -332,19 +332,15 @@ impl Sim {
     /// `updateTopicRouteInfoFromNameServer` for each subscribed topic: a route that came back and
     /// differs replaces the member's copy and its readable queues; TOPIC_NOT_EXIST keeps the copy.
     pub(crate) fn poll_consumer_routes(&mut self, m: usize) {
-        let ns = match self.consumers[m].namesrv {
-            Some(ns) => ns,
-            None => {
-                let g = self.consumers[m].group;
-                let ns = match &self.groups[g].spec.namesrv {
-                    Some(name) => self.namesrv_index(name).unwrap_or(0),
-                    None => self.rng.next_below(self.namesrvs.len() as u64) as usize,
-                };
-                self.consumers[m].namesrv = Some(ns);
-                ns
-            }
-        };
-        let g = self.consumers[m].group;
+        // The member's NameServer, chosen on first use (the rule every client follows).
+        let node = &mut self.consumers[m];
+        let g = node.group;
+        let ns = client_namesrv(
+            &mut node.namesrv,
+            self.groups[g].spec.namesrv.as_deref(),
+            &self.namesrvs,
+            &mut self.rng,
+        );
         for t in 0..self.groups[g].spec.topics.len() {
             let topic = &self.groups[g].spec.topics[t];
             let Some(route) = self.namesrvs[ns].manager.pickup_topic_route_data(topic) else {
@@ -414,127 +410,6 @@ impl Sim {
                 self.notify_members(g, &members);
             }
         }
-    }
-
-    /// `ClientManageProcessor.heartBeat`: the first heartbeat of a group's member makes the broker
-    /// create the group's retry topic `%RETRY%<group>` (`createTopicInSendMessageBackMethod`: 1
-    /// queue, `retryQueueNums`; perm RW) and register its whole table at once
-    /// (`registerBrokerAll`), so the NameServers route it.
-    fn ensure_retry_topic(&mut self, b: usize, group: &str) {
-        let topic = format!("%RETRY%{group}");
-        if self.brokers[b].topics.contains_key(&topic) {
-            return;
-        }
-        let broker = &mut self.brokers[b];
-        broker.topics.insert(
-            topic.clone(),
-            crate::model::TopicConfig::new(&topic, 1, 1, 6),
-        );
-        broker.topics_changed += 1;
-        broker.data_version =
-            crate::model::DataVersion::new(broker.data_version.counter + 1, self.now as i64);
-        self.register_all(b);
-    }
-
-    /// NOTIFY_CONSUMER_IDS_CHANGED to each listed member of group `g` that runs: it rebalances now.
-    pub(crate) fn notify_members(&mut self, g: usize, members: &[String]) {
-        for cid in members {
-            if let Some(m) = self
-                .consumers
-                .iter()
-                .position(|c| c.group == g && c.client_id == *cid && c.is_up())
-            {
-                self.wake_rebalance(m);
-            }
-        }
-    }
-
-    /// `ClientHousekeepingService` runs from the broker's start every 10 s; it is set going when the
-    /// broker first hears a consumer, at the phase it would have had.
-    fn ensure_client_scan(&mut self, b: usize) {
-        let broker = &mut self.brokers[b];
-        if broker.client_scan == Some(broker.epoch) {
-            return;
-        }
-        broker.client_scan = Some(broker.epoch);
-        let epoch = broker.epoch;
-        let since = self.now.saturating_sub(broker.started_at);
-        let periods = since / CLIENT_SCAN_PERIOD_MS + 1;
-        let at = broker.started_at + periods * CLIENT_SCAN_PERIOD_MS;
-        self.schedule(at, Timer::ClientScan { broker: b, epoch });
-    }
-
-    #[inline(never)]
-    pub(super) fn on_client_scan(&mut self, b: usize, epoch: u64) {
-        let broker = &self.brokers[b];
-        if broker.epoch != epoch || !broker.is_up() {
-            return;
-        }
-        let now = self.now;
-        let expired = self.brokers[b]
-            .consumer_table
-            .scan(now, CHANNEL_EXPIRED_TIMEOUT_MS);
-        let addr = self.brokers[b].addr.clone();
-        for (group, client_id) in expired {
-            self.emit(SimEventKind::ConsumerLeft {
-                group,
-                client_id,
-                broker_addr: addr.clone(),
-                reason: "expired",
-            });
-        }
-        if self.brokers[b].consumer_table.is_empty() {
-            self.brokers[b].client_scan = None;
-        } else {
-            self.schedule(
-                now + CLIENT_SCAN_PERIOD_MS,
-                Timer::ClientScan { broker: b, epoch },
-            );
-        }
-    }
-
-    /// A slave copies its master's consumer offsets every 10 s from 3 s after its start
-    /// (`SlaveSynchronize`), once there are consumer groups.
-    pub(crate) fn schedule_slave_sync(&mut self, b: usize) {
-        let broker = &self.brokers[b];
-        if broker.spec.id == 0 || !broker.is_up() || self.groups.is_empty() {
-            return;
-        }
-        let epoch = broker.epoch;
-        let first = broker.started_at + SLAVE_SYNC_FIRST_MS;
-        let at = if self.now < first {
-            first
-        } else {
-            first + ((self.now - first) / SLAVE_SYNC_PERIOD_MS + 1) * SLAVE_SYNC_PERIOD_MS
-        };
-        self.schedule(at, Timer::SlaveSync { broker: b, epoch });
-    }
-
-    #[inline(never)]
-    pub(super) fn on_slave_sync(&mut self, b: usize, epoch: u64) {
-        let broker = &self.brokers[b];
-        if broker.epoch != epoch || !broker.is_up() {
-            return;
-        }
-        let name = broker.spec.name.clone();
-        if let Some(master) = self
-            .brokers
-            .iter()
-            .position(|x| x.spec.name == name && x.spec.id == 0 && x.is_up())
-        {
-            let offsets = self.brokers[master].offsets.clone();
-            self.brokers[b].offsets.sync_from(&offsets);
-        }
-        self.schedule(
-            self.now + SLAVE_SYNC_PERIOD_MS,
-            Timer::SlaveSync { broker: b, epoch },
-        );
-    }
-
-    /// The broker process is gone (killed or stopped): its consumer table with it.
-    pub(crate) fn forget_consumers(&mut self, b: usize) {
-        self.brokers[b].consumer_table.clear();
-        self.brokers[b].client_scan = None;
     }
 
     /// The member's process dies: running brokers see its connection close and tell the others.

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::scenario::Action;
+// From the leaf: the lesson (which the scenario embeds) waits for these events.
+use super::scenario::action::Action;
 use crate::model::{BrokerName, ProducerGroup, TopicName, TopicRouteData};
 use crate::namesrv::{Event, PermChange, RemovalReason, TopicRemovalReason};
 

@@ -10,23 +10,40 @@
 //!
 //! # Layout
 //!
-//! - `scenario`: the scenario file (parse, validate, errors with field paths).
+//! - `apply`: actions checked against the world as it is and applied (the dashboard's buttons,
+//!   the scenario's actions as they fall due).
+//! - `scenario`: the scenario file (parse, validate, errors with field paths, numbered topic sets,
+//!   share links).
 //! - `timing`: the scenario's timers resolved to ms, and warnings about those that make brokers flap.
 //! - `event`: what the simulator reports; `event_words`: [`describe_in`] says it in plain words
 //!   (English or 简体中文).
 //! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart.
+//! - `consumer`: consumer groups and their members (route copies, heartbeats, kill / freeze / stop /
+//!   restart); `broker_consumers`: the brokers' consumer tables, notices and the slaves' offset
+//!   sync; `consume`: rebalance, pulls and commits; `report_consumers`: what groups consumed
+//!   (`consumerProgress`, `topicStatus`) and the report's consumer part.
 //! - `producer`: route polling and sends with retries and fault isolation.
+//! - `client_routes`: the rule every client (producer or member) follows to choose its NameServer,
+//!   and its default client code.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
-//! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `presets`: the scenarios that ship with RouteLab.
 //! - `action_words`: an action in plain words (English or 简体中文).
 //! - [`lesson`]: guided lessons — the format, questions the simulator answers, a headless walk and
 //!   the learner's player.
 //! - [`timeline`]: time travel over a run — snapshots, replay, seek, forks and undo, the marks a
 //!   timeline is painted with, and the feed as it was at each moment.
+//! - `store`: what each broker group stores, and how fast it is written and read.
+//! - `targets`: where a producer's sends go (the master and the simulated broker of each group of
+//!   its publish info).
+//! - `timers`: the timer queue, fired by time and then insertion order.
+//! - `json_path`: the field path at a position of a JSON text (for the scenario's errors).
+//! - `consumer_words`: consumer actions and events in plain words.
 
 mod action_words;
+mod apply;
 mod broker;
+mod broker_consumers;
+mod client_routes;
 mod consume;
 mod consumer;
 mod consumer_words;
@@ -44,7 +61,6 @@ mod targets;
 pub mod timeline;
 mod timers;
 mod timing;
-mod topic_sets;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -61,13 +77,13 @@ pub use presets::{
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use report_consumers::{GroupReport, MemberQueue, MemberReport};
-pub use scenario::{Action, Scenario, ScenarioError, TimedAction};
+pub use scenario::{
+    expand_topic_sets, Action, Scenario, ScenarioError, TimedAction, TopicSet, MAX_SET_COUNT,
+};
 pub use store::{GroupStore, QueueProgress, Speed};
 pub use timing::Timing;
-pub use topic_sets::{expand as expand_topic_sets, TopicSet, MAX_SET_COUNT};
 
-use crate::namesrv::{ChannelId, NamesrvConfig, RouteManager};
-use crate::producer::ClientProfile;
+use crate::namesrv::{ChannelId, NamesrvConfig, Profile, RouteManager, UnregisterBatch};
 use crate::rng::SeededRng;
 
 /// The broker's first periodic registration comes this long after its start (BrokerController).
@@ -184,7 +200,7 @@ impl Sim {
                 .iter()
                 .map(|name| NamesrvNode {
                     name: name.clone(),
-                    manager: RouteManager::with_config(scenario.profile, config.clone()),
+                    manager: namesrv_manager(scenario.profile, config.clone()),
                     next_scan: None,
                 })
                 .collect(),
@@ -212,7 +228,7 @@ impl Sim {
             next_action: 0,
             fired: 0,
             cut_broker_ns: BTreeSet::new(),
-            generated: std::sync::Arc::new(topic_sets::expand(scenario)),
+            generated: std::sync::Arc::new(expand_topic_sets(scenario)),
         };
         for i in 0..sim.namesrvs.len() {
             let first = sim.timing.scan_first_ms;
@@ -397,19 +413,6 @@ impl Sim {
         Vec::from(std::mem::replace(&mut self.events, fresh))
     }
 
-    /// Whether `action` could be applied now ([`Sim::apply`] would accept it), changing nothing.
-    pub fn check(&self, action: &Action) -> Result<(), ScenarioError> {
-        self.check_live_action(action)
-    }
-
-    /// Applies an action now (the dashboard's buttons). Invalid references are reported as errors
-    /// and change nothing.
-    pub fn apply(&mut self, action: &Action) -> Result<(), ScenarioError> {
-        self.check_live_action(action)?;
-        self.apply_action(action);
-        Ok(())
-    }
-
     fn schedule(&mut self, at: u64, timer: Timer) {
         self.timers.push(at, timer);
     }
@@ -468,7 +471,6 @@ impl Sim {
     fn scan(&mut self, ns: usize) {
         let m = &mut self.namesrvs[ns].manager;
         let expired = m.scan_not_active_brokers(self.now);
-        m.apply_pending_unregistrations();
         for key in expired {
             let closed: Vec<ChannelId> = self
                 .conns
@@ -488,321 +490,12 @@ impl Sim {
     fn namesrv_index(&self, name: &str) -> Option<usize> {
         self.namesrvs.iter().position(|n| n.name == name)
     }
+}
 
-    /// The NameServers an action addresses: one by name, or all.
-    fn target_namesrvs(&self, name: &Option<String>) -> Vec<usize> {
-        match name {
-            Some(n) => self.namesrv_index(n).into_iter().collect(),
-            None => (0..self.namesrvs.len()).collect(),
-        }
-    }
-
-    fn check_live_action(&self, action: &Action) -> Result<(), ScenarioError> {
-        let mut probe = self.scenario.clone();
-        probe.namesrvs = self.namesrvs.iter().map(|n| n.name.clone()).collect();
-        probe.brokers = self.brokers.iter().map(|b| b.spec.clone()).collect();
-        probe.producers = self
-            .producers
-            .iter()
-            .filter(|p| p.active)
-            .map(|p| p.spec.clone())
-            .collect();
-        probe.actions = vec![TimedAction {
-            at: self.now as f64 / 1000.0,
-            action: action.clone(),
-        }];
-        // Every member there is, whatever its state, under its group.
-        probe.consumers = self
-            .groups
-            .iter()
-            .enumerate()
-            .map(|(g, group)| {
-                let mut spec = group.spec.clone();
-                spec.members = None;
-                spec.client_ids = self
-                    .consumers
-                    .iter()
-                    .filter(|c| c.group == g)
-                    .map(|c| c.client_id.clone())
-                    .collect();
-                spec
-            })
-            .collect();
-        // The lesson was checked with the file; its tasks would be checked again as if still to
-        // come (a task's broker "already used" once the learner added it).
-        probe.lesson = None;
-        probe.validate().map_err(|e| ScenarioError {
-            path: e.path.replace("actions[0]", "action"),
-            ..e
-        })
-    }
-
-    fn apply_action(&mut self, action: &Action) {
-        self.fired += 1;
-        self.emit(SimEventKind::Action {
-            action: Box::new(action.clone()),
-        });
-        match action {
-            Action::AddBroker(spec) => self.add_broker(spec),
-            Action::KillBroker { broker } => self.with_broker(broker, Self::kill_broker),
-            Action::FreezeBroker { broker } => self.with_broker(broker, Self::freeze_broker),
-            Action::StopBroker { broker } => self.with_broker(broker, Self::stop_broker),
-            Action::RestartBroker { broker } => self.with_broker(broker, Self::restart_broker),
-            Action::Partition(link) | Action::Heal(link) => {
-                let cut = matches!(action, Action::Partition(_));
-                self.set_link(link, cut);
-            }
-            Action::CreateTopic {
-                broker,
-                broker_name,
-                topic,
-                read,
-                write,
-                perm,
-            } => {
-                let tc = crate::model::TopicConfig::new(topic, *read, *write, *perm);
-                let targets: Vec<usize> = (0..self.brokers.len())
-                    .filter(|&i| {
-                        let b = &self.brokers[i];
-                        broker.as_deref() == Some(b.addr.as_str())
-                            || broker_name.as_deref() == Some(b.spec.name.as_str())
-                    })
-                    .collect();
-                for i in targets {
-                    self.create_topic(i, tc.clone());
-                }
-            }
-            Action::DeleteTopic {
-                topic,
-                cluster,
-                namesrv,
-            } => {
-                for ns in self.target_namesrvs(namesrv) {
-                    let _ = self.namesrvs[ns]
-                        .manager
-                        .delete_topic(topic, cluster.as_deref());
-                    self.drain_ns(ns);
-                }
-            }
-            Action::WipeWritePerm {
-                broker_name,
-                namesrv,
-            }
-            | Action::AddWritePerm {
-                broker_name,
-                namesrv,
-            } => {
-                let wipe = matches!(action, Action::WipeWritePerm { .. });
-                for ns in self.target_namesrvs(namesrv) {
-                    let m = &mut self.namesrvs[ns].manager;
-                    let _ = if wipe {
-                        m.wipe_write_perm_of_broker(broker_name)
-                    } else {
-                        m.add_write_perm_of_broker(broker_name)
-                    };
-                    self.drain_ns(ns);
-                }
-            }
-            Action::AddProducer(spec) => self.add_producer(spec),
-            Action::RemoveProducer { group } => {
-                if let Some(p) = self
-                    .producers
-                    .iter_mut()
-                    .find(|p| p.active && p.spec.group == *group)
-                {
-                    p.active = false;
-                    p.epoch += 1;
-                }
-            }
-            Action::PutKv {
-                namespace,
-                key,
-                value,
-                namesrv,
-            } => {
-                for ns in self.target_namesrvs(namesrv) {
-                    let _ = self.namesrvs[ns]
-                        .manager
-                        .put_kv_config(namespace, key, value);
-                    self.drain_ns(ns);
-                }
-            }
-            Action::Heartbeat { broker } => self.with_broker(broker, |sim, b| {
-                if sim.brokers[b].is_up() {
-                    sim.register_all(b);
-                }
-            }),
-            Action::AddNamesrv { name } => {
-                if self.namesrv_index(name).is_none() {
-                    let config = self.namesrvs[0].manager.config().clone();
-                    self.namesrvs.push(NamesrvNode {
-                        name: name.clone(),
-                        manager: RouteManager::with_config(self.scenario.profile, config),
-                        next_scan: None,
-                    });
-                    let ns = self.namesrvs.len() - 1;
-                    self.schedule_scan(ns, self.now + self.timing.scan_first_ms);
-                }
-            }
-            Action::SetProducer {
-                group,
-                fault_tolerance,
-                client,
-            } => {
-                if let Some(p) = self
-                    .producers
-                    .iter_mut()
-                    .find(|p| p.active && p.spec.group == *group)
-                {
-                    if let Some(c) = client {
-                        p.client = *c;
-                        p.spec.client = Some(*c);
-                        p.strategy = crate::producer::MqFaultStrategy::new(
-                            *c,
-                            p.strategy.send_latency_fault_enable,
-                        );
-                        if let Some(info) = &p.info {
-                            let route = info.topic_route_data.clone();
-                            p.info = crate::producer::TopicPublishInfo::from_route(
-                                &p.spec.topic,
-                                &route,
-                                *c,
-                            )
-                            .ok();
-                            p.targets = p
-                                .info
-                                .as_ref()
-                                .map(|i| targets::targets_of(i, &self.brokers))
-                                .unwrap_or_default();
-                        }
-                    }
-                    if let Some(ft) = fault_tolerance {
-                        p.spec.fault_tolerance = *ft;
-                        p.strategy.send_latency_fault_enable = *ft;
-                    }
-                }
-            }
-            Action::AddConsumerGroup(spec) => self.add_consumer_group(spec),
-            Action::AddConsumer { group, client_id } => {
-                if let Some(g) = self.group_index(group) {
-                    self.add_consumer(g, client_id.clone());
-                }
-            }
-            Action::KillConsumer { client_id } => {
-                self.with_consumer(client_id, Self::kill_consumer)
-            }
-            Action::FreezeConsumer { client_id } => {
-                self.with_consumer(client_id, Self::freeze_consumer)
-            }
-            Action::StopConsumer { client_id } => {
-                self.with_consumer(client_id, Self::stop_consumer)
-            }
-            Action::RestartConsumer { client_id } => {
-                self.with_consumer(client_id, Self::restart_consumer)
-            }
-            Action::SetConsumer { client_id, rate } => {
-                if let Some(m) = self.consumer_index(client_id) {
-                    self.consumers[m].rate = *rate;
-                }
-            }
-            Action::SetConsumerGroup {
-                group,
-                strategy,
-                rate,
-            } => {
-                if let Some(g) = self.group_index(group) {
-                    if let Some(r) = rate {
-                        self.groups[g].spec.rate = *r;
-                        for c in self.consumers.iter_mut().filter(|c| c.group == g) {
-                            c.rate = *r;
-                        }
-                    }
-                    if let Some(s) = strategy {
-                        // As if every member were restarted with it: each rebalances with it now.
-                        self.groups[g].spec.strategy = *s;
-                        if *s != crate::consumer::StrategyName::ConsistentHash {
-                            self.groups[g].spec.virtual_nodes = None;
-                        }
-                        let members: Vec<usize> = (0..self.consumers.len())
-                            .filter(|&m| self.consumers[m].group == g)
-                            .collect();
-                        for m in members {
-                            self.wake_rebalance(m);
-                        }
-                    }
-                }
-            }
-            Action::QueryRoute { topic, namesrv } => {
-                if let Some(ns) = self.namesrv_index(namesrv) {
-                    let route = self.namesrvs[ns].manager.pickup_topic_route_data(topic);
-                    self.emit(SimEventKind::RouteQuery {
-                        namesrv: namesrv.clone(),
-                        topic: topic.clone(),
-                        route: route.map(Box::new),
-                    });
-                }
-            }
-        }
-    }
-
-    fn with_broker(&mut self, addr: &str, f: fn(&mut Self, usize)) {
-        if let Some(i) = self.brokers.iter().position(|b| b.addr == addr) {
-            f(self, i);
-        }
-    }
-
-    fn with_consumer(&mut self, client_id: &str, f: fn(&mut Self, usize)) {
-        if let Some(m) = self.consumer_index(client_id) {
-            f(self, m);
-        }
-    }
-
-    /// The store of broker group `name`, made when first needed.
-    pub(crate) fn store_for(&mut self, name: &str) -> usize {
-        if let Some(&s) = self.store_index.get(name) {
-            return s;
-        }
-        self.stores.push(GroupStore::new(name));
-        self.store_index
-            .insert(name.to_owned(), self.stores.len() - 1);
-        self.stores.len() - 1
-    }
-
-    /// What broker groups store.
-    pub fn stores(&self) -> &[GroupStore] {
-        &self.stores
-    }
-
-    /// The store of broker group `name`, if it ever held anything.
-    pub fn store(&self, name: &str) -> Option<&GroupStore> {
-        self.store_index.get(name).map(|&s| &self.stores[s])
-    }
-
-    fn set_link(&mut self, link: &scenario::Link, cut: bool) {
-        let Some(addr) = link.broker.clone() else {
-            return;
-        };
-        if let Some(ns) = link.namesrv.as_deref().and_then(|n| self.namesrv_index(n)) {
-            if cut {
-                self.cut_broker_ns.insert((addr, ns));
-            } else {
-                self.cut_broker_ns.remove(&(addr, ns));
-            }
-        } else if let Some(group) = &link.producer {
-            for p in self.producers.iter_mut().filter(|p| p.spec.group == *group) {
-                if cut {
-                    p.cut_brokers.insert(addr.clone());
-                } else {
-                    p.cut_brokers.remove(&addr);
-                }
-            }
-        }
-    }
-
-    fn default_client(&self) -> ClientProfile {
-        match self.scenario.profile {
-            crate::namesrv::Profile::V4 => ClientProfile::V4,
-            crate::namesrv::Profile::V5 => ClientProfile::V5,
-        }
-    }
+/// A simulated NameServer's route manager: 5.x's batch of unregistrations runs before each drain of
+/// its events, as RocketMQ's batch thread runs it at once, so no path of the world can forget it.
+pub(crate) fn namesrv_manager(profile: Profile, config: NamesrvConfig) -> RouteManager {
+    let mut m = RouteManager::with_config(profile, config);
+    m.set_unregister_batch(UnregisterBatch::AtDrain);
+    m
 }

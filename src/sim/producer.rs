@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use super::client_routes::client_namesrv;
 use super::event::SimEventKind;
 use super::scenario::ProducerSpec;
 use super::{Sim, Timer, FIRST_ROUTE_POLL_MS, SEND_ATTEMPTS};
@@ -166,20 +167,15 @@ impl Sim {
         self.take_route(p, ns, super::AUTO_CREATE_TOPIC, Some(route));
     }
 
-    /// The producer's NameServer, chosen on first use.
+    /// The producer's NameServer, chosen on first use (the rule every client follows).
     fn producer_namesrv(&mut self, p: usize) -> usize {
-        match self.producers[p].namesrv {
-            Some(ns) => ns,
-            None => {
-                let n = self.namesrvs.len() as u64;
-                let ns = match &self.producers[p].spec.namesrv {
-                    Some(name) => self.namesrv_index(name).unwrap_or(0),
-                    None => self.rng.next_below(n) as usize,
-                };
-                self.producers[p].namesrv = Some(ns);
-                ns
-            }
-        }
+        let node = &mut self.producers[p];
+        client_namesrv(
+            &mut node.namesrv,
+            node.spec.namesrv.as_deref(),
+            &self.namesrvs,
+            &mut self.rng,
+        )
     }
 
     /// Records a route answer for the producer's topic (`asked` is the topic asked for: the producer's

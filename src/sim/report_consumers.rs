@@ -1,6 +1,7 @@
-//! The consumers' part of a run's final state: each group's members and progress, and the text
-//! `routelab sim --format text` prints for them (`consumerProgress` and `topicStatus` as mqadmin
-//! 4.9.8 lays them out).
+//! What the consumer groups consumed, asked of the world at any time (`consumerProgress`,
+//! `topicStatus`, the consume TPS: the dashboard's tables and the lessons' questions), the
+//! consumers' part of a run's final state built from them (each group's members and progress), and
+//! the text `routelab sim --format text` prints for them (as mqadmin 4.9.8 lays them out).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -10,6 +11,7 @@ use serde::Serialize;
 use super::consumer::{ConsumerState, ConsumerStats};
 use super::store::QueueProgress;
 use super::Sim;
+use crate::consumer::MessageQueue;
 use crate::view::mqadmin::consumer::{consumer_progress, topic_status, TopicStatusRow};
 
 /// A queue a member reads, and its offset there.
@@ -46,6 +48,135 @@ pub struct GroupReport {
     pub backlog: u64,
     /// "Consume TPS".
     pub consume_tps: f64,
+}
+
+impl Sim {
+    /// `consumerProgress -g group`: every queue of the group's topics on every broker group that
+    /// holds the topic, with the broker's and the group's offsets and who reads it, in
+    /// `MessageQueue` order.
+    pub fn consumer_progress(&self, group: &str) -> Vec<QueueProgress> {
+        let Some(g) = self.group_index(group) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for topic in &self.groups[g].spec.topics {
+            // The broker groups holding the topic, each with its processes (found once: a big
+            // cluster has hundreds of brokers), then their queues.
+            for (name, holders, queues) in self.topic_holders(topic) {
+                let store = self.store_index.get(name).map(|&s| &self.stores[s]);
+                for q in 0..queues {
+                    let log = store.and_then(|s| s.queue(topic, q));
+                    let consumer_offset = self.committed_in(&holders, group, topic, q).unwrap_or(0);
+                    let reader = self
+                        .consumers
+                        .iter()
+                        .filter(|c| c.group == g && c.is_up())
+                        .find(|c| {
+                            c.owned.iter().any(|o| {
+                                o.mq.queue_id == q
+                                    && o.mq.broker_name.as_str() == name
+                                    && o.mq.topic.as_str() == topic
+                            })
+                        })
+                        .map(|c| c.client_id.clone());
+                    out.push(QueueProgress {
+                        topic: topic.clone(),
+                        broker_name: name.to_owned(),
+                        queue_id: q,
+                        broker_offset: log.map_or(0, |l| l.max_offset),
+                        consumer_offset,
+                        client_id: reader,
+                        last_timestamp_ms: consumer_offset
+                            .checked_sub(1)
+                            .and_then(|o| log?.stored_at(o))
+                            .unwrap_or(0),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The broker groups holding `topic` (on any of their processes, running or not: the messages
+    /// are on disk), in Java's string order: (name, the group's broker indices, queue count).
+    fn topic_holders<'a>(&'a self, topic: &str) -> Vec<(&'a str, Vec<usize>, i32)> {
+        let mut out: Vec<(&str, Vec<usize>, i32)> = Vec::new();
+        for (i, b) in self.brokers.iter().enumerate() {
+            let name = b.spec.name.as_str();
+            let queues = b
+                .topics
+                .get(topic)
+                .map_or(0, |tc| tc.read_queue_nums.max(tc.write_queue_nums).max(0));
+            match out.iter_mut().find(|e| e.0 == name) {
+                Some(e) => {
+                    e.1.push(i);
+                    e.2 = e.2.max(queues);
+                }
+                None => out.push((name, vec![i], queues)),
+            }
+        }
+        out.retain(|e| e.2 > 0);
+        crate::sort::sort_by(&mut out, |a, b| crate::java_order::string_compare(a.0, b.0));
+        out
+    }
+
+    /// The group's committed offset of a queue among a broker group's processes: the master's,
+    /// else a running slave's.
+    fn committed_in(
+        &self,
+        holders: &[usize],
+        group: &str,
+        topic: &str,
+        queue_id: i32,
+    ) -> Option<u64> {
+        let best = holders
+            .iter()
+            .map(|&i| &self.brokers[i])
+            .max_by_key(|b| (b.is_up(), -b.spec.id))?;
+        best.offsets.query(group, topic, queue_id)
+    }
+
+    /// `consumerProgress`'s "Consume TPS": what the group's running members consumed per second
+    /// over the last seconds.
+    pub fn consume_tps(&self, group: &str) -> f64 {
+        let Some(g) = self.group_index(group) else {
+            return 0.0;
+        };
+        self.consumers
+            .iter()
+            .filter(|c| c.group == g && c.is_up())
+            .map(|c| c.stats.speed.per_sec(self.now))
+            .sum()
+    }
+
+    /// `topicStatus -t topic`: each queue's min and max offsets and when it was last written.
+    pub fn topic_status(&self, topic: &str) -> Vec<TopicStatusRow> {
+        self.topic_queues(topic)
+            .into_iter()
+            .map(|mq| {
+                let log = self
+                    .store_index
+                    .get(mq.broker_name.as_str())
+                    .and_then(|&s| self.stores[s].queue(topic, mq.queue_id));
+                TopicStatusRow {
+                    broker_name: mq.broker_name.to_string(),
+                    queue_id: mq.queue_id,
+                    min_offset: 0,
+                    max_offset: log.map_or(0, |l| l.max_offset),
+                    last_update_ms: log.map_or(0, |l| l.last_update_ms),
+                }
+            })
+            .collect()
+    }
+
+    /// A topic's queues on the brokers that hold it (running or not: their messages are on disk),
+    /// by their own topic configs' read queue counts, in `MessageQueue` order.
+    pub fn topic_queues(&self, topic: &str) -> Vec<MessageQueue> {
+        self.topic_holders(topic)
+            .into_iter()
+            .flat_map(|(name, _, n)| (0..n).map(move |q| MessageQueue::new(topic, name, q)))
+            .collect()
+    }
 }
 
 impl Sim {

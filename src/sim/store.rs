@@ -4,7 +4,7 @@
 //!
 //! A message is stored by the group's master and is on its slaves at once (replication is not
 //! modelled), so the store is the group's, shared by master and slaves and kept across restarts
-//! (the commit log is on disk).
+//! (the commit log is on disk). The world finds a group's store by name (`Sim::store_for`).
 
 use std::collections::BTreeMap;
 
@@ -169,6 +169,30 @@ impl GroupStore {
     /// The queue's max offset (how many messages it holds).
     pub fn max_offset(&self, topic: &str, queue_id: i32) -> u64 {
         self.queue(topic, queue_id).map_or(0, |q| q.max_offset)
+    }
+}
+
+/// Where each broker group's store is in the world.
+impl super::Sim {
+    /// The store of broker group `name`, made when first needed.
+    pub(crate) fn store_for(&mut self, name: &str) -> usize {
+        if let Some(&s) = self.store_index.get(name) {
+            return s;
+        }
+        self.stores.push(GroupStore::new(name));
+        self.store_index
+            .insert(name.to_owned(), self.stores.len() - 1);
+        self.stores.len() - 1
+    }
+
+    /// What broker groups store.
+    pub fn stores(&self) -> &[GroupStore] {
+        &self.stores
+    }
+
+    /// The store of broker group `name`, if it ever held anything.
+    pub fn store(&self, name: &str) -> Option<&GroupStore> {
+        self.store_index.get(name).map(|&s| &self.stores[s])
     }
 }
 

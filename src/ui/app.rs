@@ -25,8 +25,8 @@ use super::timebar::TimeBar;
 use super::timeline::{clock_text, TimelineView};
 use super::topology::TopologyView;
 use crate::i18n::{workshop, Lang};
+use crate::sim::scenario::share::{from_hash, time_in_hash};
 use crate::sim::Scenario;
-use crate::view::share::{from_hash, time_in_hash};
 
 /// The state at page load: the scenario of a share link in the URL, else the default preset (and,
 /// for `#lesson=NAME`, that lesson on its way); in the language chosen before or the browser's.

@@ -14,8 +14,8 @@ use yew::prelude::*;
 use super::app::SimApp;
 use super::live::url::{default_url, encode, live_url, Page};
 use super::live::{LivePage, LiveStore};
+use crate::sim::scenario::share::{share_hash, HASH_PREFIX};
 use crate::sim::Scenario;
-use crate::view::share::{share_hash, HASH_PREFIX};
 
 /// The workshop page, relative to either page (they sit side by side in dist/).
 pub const WORKSHOP_PAGE: &str = "index.html";

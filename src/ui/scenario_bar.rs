@@ -8,8 +8,8 @@ use super::fetch::fetch_text;
 use super::state::Msg;
 use super::Store;
 use crate::i18n::workshop;
+use crate::sim::scenario::share::{share_hash_at, HASH_PREFIX};
 use crate::sim::{presets, Scenario};
-use crate::view::share::{share_hash_at, HASH_PREFIX};
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioBarProps {

@@ -35,7 +35,9 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::i18n::{Lang, Points, Text};
 
-use super::scenario::{Action, ScenarioError};
+// From the scenario's leaves, not its top file: the scenario embeds the lesson.
+use super::scenario::action::Action;
+use super::scenario::error::{check_namesrv, ScenarioError};
 
 /// A scenario's lesson.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,7 +153,7 @@ pub(crate) struct Known<'a> {
 
 impl Known<'_> {
     fn namesrv(&self, path: &str, ns: &str) -> Result<(), ScenarioError> {
-        super::Scenario::check_namesrv(self.namesrvs, path, ns)
+        check_namesrv(self.namesrvs, path, ns)
     }
 
     fn broker(&self, path: &str, addr: &str) -> Result<(), ScenarioError> {

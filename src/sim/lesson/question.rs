@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Known, Lang, Text};
-use crate::sim::scenario::ScenarioError;
+use crate::sim::scenario::error::ScenarioError;
 
 /// A question about what happens next.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

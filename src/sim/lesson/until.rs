@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Known, Lang};
 use crate::sim::event::SimEventKind;
-use crate::sim::scenario::ScenarioError;
+use crate::sim::scenario::error::ScenarioError;
 
 /// Where a step ends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

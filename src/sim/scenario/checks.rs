@@ -1,7 +1,11 @@
 //! A scenario's checks of what its types cannot say: the version, names, addresses, topics and the
 //! references between fields, each error naming its field path.
 
-use super::{Action, BrokerSpec, ProducerSpec, Scenario, ScenarioError, FORMAT_VERSION};
+use super::action::Action;
+use super::check_consumers::ConsumersKnown;
+use super::error::{check_namesrv, ScenarioError};
+use super::specs::{BrokerSpec, ProducerSpec};
+use super::{topic_sets, Scenario, FORMAT_VERSION};
 use crate::i18n::checks as w;
 use crate::model::TopicConfig;
 use crate::namesrv::{validate_topic_config, RegisterBroker};
@@ -39,7 +43,7 @@ impl Scenario {
             self.check_producer(&self.namesrvs, &format!("producers[{i}]"), p, &groups)?;
             groups.push(&p.group);
         }
-        let mut consumers = super::consumers::ConsumersKnown::default();
+        let mut consumers = ConsumersKnown::default();
         for (i, c) in self.consumers.iter().enumerate() {
             consumers.add_group(&self.namesrvs, &format!("consumers[{i}]"), c)?;
         }
@@ -109,7 +113,7 @@ impl Scenario {
             }
         }
         if !self.topic_sets.is_empty() {
-            let started = crate::sim::topic_sets::started_brokers(self);
+            let started = topic_sets::started_brokers(&self.brokers, &self.actions);
             for (i, set) in self.topic_sets.iter().enumerate() {
                 set.validate(&format!("topic_sets[{i}]"), &started)?;
             }
@@ -204,25 +208,9 @@ impl Scenario {
             ));
         }
         if let Some(ns) = &p.namesrv {
-            Self::check_namesrv(names, &format!("{path}.namesrv"), ns)?;
+            check_namesrv(names, &format!("{path}.namesrv"), ns)?;
         }
         Ok(())
-    }
-
-    pub(crate) fn check_namesrv(
-        names: &[String],
-        path: &str,
-        ns: &str,
-    ) -> Result<(), ScenarioError> {
-        if names.iter().any(|n| n == ns) {
-            Ok(())
-        } else {
-            Err(ScenarioError::said(
-                path,
-                w::UNKNOWN_NAMESRV,
-                &[("ns", &format!("{ns:?}")), ("known", &names.join(", "))],
-            ))
-        }
     }
 
     fn check_action(
@@ -245,7 +233,7 @@ impl Scenario {
             }
         };
         let ns_opt = |ns: &Option<String>| match ns {
-            Some(ns) => Self::check_namesrv(names, &format!("{path}.namesrv"), ns),
+            Some(ns) => check_namesrv(names, &format!("{path}.namesrv"), ns),
             None => Ok(()),
         };
         match action {
@@ -263,7 +251,7 @@ impl Scenario {
                 };
                 broker("broker", b)?;
                 match (&link.namesrv, &link.producer) {
-                    (Some(ns), None) => Self::check_namesrv(names, &format!("{path}.namesrv"), ns),
+                    (Some(ns), None) => check_namesrv(names, &format!("{path}.namesrv"), ns),
                     (None, Some(p)) if groups.contains(&p.as_str()) => Ok(()),
                     (None, Some(p)) => Err(no_producer(format!("{path}.producer"), p)),
                     _ => Err(ScenarioError::said(path, w::LINK_NEEDS_ONE_END, &[])),
@@ -310,7 +298,7 @@ impl Scenario {
                 ns_opt(namesrv)
             }
             Action::QueryRoute { namesrv, .. } => {
-                Self::check_namesrv(names, &format!("{path}.namesrv"), namesrv)
+                check_namesrv(names, &format!("{path}.namesrv"), namesrv)
             }
             Action::Heartbeat { broker: b } => broker("broker", b),
             Action::AddNamesrv { name } if name.trim().is_empty() => Err(ScenarioError::said(

@@ -8,7 +8,7 @@
 //!   page's own host, `wss://` when the page came over https.
 //! - A `token` query parameter of the page is passed on as `?token=…`.
 
-use crate::view::share::HASH_PREFIX;
+use crate::sim::scenario::share::HASH_PREFIX;
 
 /// What the rules read from the page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

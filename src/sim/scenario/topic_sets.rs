@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::scenario::{Action, BrokerSpec, Scenario, ScenarioError, TopicSpec};
+use super::action::{Action, TimedAction};
+use super::error::ScenarioError;
+use super::specs::{default_perm, default_queues, BrokerSpec, TopicSpec};
 use crate::model::TopicConfig;
 use crate::namesrv::{validate_topic_config, RouteError};
 
@@ -50,14 +52,6 @@ pub struct TopicSet {
 
 fn default_start() -> u32 {
     1
-}
-
-fn default_queues() -> i32 {
-    4
-}
-
-fn default_perm() -> i32 {
-    6
 }
 
 impl TopicSet {
@@ -156,10 +150,12 @@ impl TopicSet {
 }
 
 /// The brokers a scenario starts, in the order they start: `brokers`, then the `add_broker` actions
-/// by time (ties in file order).
-pub(crate) fn started_brokers(s: &Scenario) -> Vec<&BrokerSpec> {
-    let mut added: Vec<(f64, &BrokerSpec)> = s
-        .actions
+/// (of `actions`) by time (ties in file order).
+pub(super) fn started_brokers<'a>(
+    brokers: &'a [BrokerSpec],
+    actions: &'a [TimedAction],
+) -> Vec<&'a BrokerSpec> {
+    let mut added: Vec<(f64, &BrokerSpec)> = actions
         .iter()
         .filter_map(|a| match &a.action {
             Action::AddBroker(b) => Some((a.at, b)),
@@ -168,21 +164,26 @@ pub(crate) fn started_brokers(s: &Scenario) -> Vec<&BrokerSpec> {
         .collect();
     // A stable sort keeps file order among actions due at the same time, as the simulator runs them.
     crate::sort::sort_by(&mut added, |a, b| a.0.total_cmp(&b.0));
-    s.brokers
+    brokers
         .iter()
         .chain(added.into_iter().map(|(_, b)| b))
         .collect()
 }
 
-/// The generated topics of every broker group, by group name: each set's topics in number order,
-/// sets in file order.
-pub fn expand(s: &Scenario) -> BTreeMap<String, Vec<TopicSpec>> {
+/// The generated topics of every broker group of a scenario with these `sets`, `brokers` and
+/// `actions`, by group name: each set's topics in number order, sets in file order. (Given the
+/// scenario's parts rather than the scenario, which embeds the sets: `expand_topic_sets`.)
+pub(super) fn expand(
+    sets: &[TopicSet],
+    brokers: &[BrokerSpec],
+    actions: &[TimedAction],
+) -> BTreeMap<String, Vec<TopicSpec>> {
     let mut out: BTreeMap<String, Vec<TopicSpec>> = BTreeMap::new();
-    if s.topic_sets.is_empty() {
+    if sets.is_empty() {
         return out;
     }
-    let brokers = started_brokers(s);
-    for set in &s.topic_sets {
+    let brokers = started_brokers(brokers, actions);
+    for set in sets {
         let groups = set.groups(&brokers);
         if groups.is_empty() {
             continue;

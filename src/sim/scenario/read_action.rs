@@ -12,7 +12,9 @@
 use serde::de::{Deserialize, Deserializer, Error as _, Visitor};
 use serde_json::{Map, Value};
 
-use super::{Action, BrokerSpec, ConsumerGroupSpec, Link, ProducerSpec};
+use super::action::{Action, Link, TimedAction};
+use super::consumers::ConsumerGroupSpec;
+use super::specs::{BrokerSpec, ProducerSpec};
 use crate::producer::ClientProfile;
 
 /// Every `do`, in the order of `Action`'s variants (the order serde's "expected one of" lists).
@@ -190,6 +192,41 @@ impl<'de> Deserialize<'de> for Action {
     }
 }
 
+impl<'de> Deserialize<'de> for TimedAction {
+    /// `at` is read apart from the rest so that the rest can be checked strictly per `do`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+        let at = map
+            .remove("at")
+            .ok_or_else(|| D::Error::custom("missing field `at` (seconds of virtual time)"))?;
+        let at = match at.as_f64() {
+            Some(v) if v.is_finite() && v >= 0.0 => Some(v),
+            // The number as written (JSON has no infinities), not the f64: no float formatting.
+            Some(_) => {
+                return Err(D::Error::custom(format!(
+                    "at: expected a non-negative number of seconds, got {at}"
+                )))
+            }
+            None => {
+                return Err(D::Error::custom(format!(
+                    "at: expected a number of seconds, got {at}"
+                )))
+            }
+        };
+        let Some(tag) = map.remove("do") else {
+            return Err(D::Error::custom(
+                "missing field `do` (what the action does, e.g. \"kill_broker\")",
+            ));
+        };
+        let action = from_map(tag, map).map_err(D::Error::custom)?;
+        Ok(TimedAction {
+            at: at.unwrap_or(0.0),
+            action,
+        })
+    }
+}
+
 /// What serde's derive reads a tag with, for its message when `do` is not a string.
 struct VariantName;
 
@@ -204,11 +241,11 @@ impl Visitor<'_> for VariantName {
 }
 
 fn default_queues() -> i32 {
-    super::default_queues()
+    super::specs::default_queues()
 }
 
 fn default_perm() -> i32 {
-    super::default_perm()
+    super::specs::default_perm()
 }
 
 // The payloads: the fields of `Action`'s struct variants, in the same order (serde lists them in

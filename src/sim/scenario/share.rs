@@ -1,11 +1,14 @@
 //! Share links: `#scenario=` followed by the scenario JSON in base64url without padding, and
 //! optionally `&t=SECONDS`. Loading one reproduces the session, paused at t = 0 or at that time;
 //! the teacher's actions so far travel inside it.
+//!
+//! A way of writing a scenario (as its JSON, in base64url), so it lives with the scenario; the
+//! dashboard's pages read and write the hash.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
-use crate::sim::{Scenario, ScenarioError, TimedAction};
+use super::{Scenario, ScenarioError, TimedAction};
 
 /// The URL hash prefix of a share link.
 pub const HASH_PREFIX: &str = "#scenario=";

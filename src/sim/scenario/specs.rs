@@ -1,0 +1,159 @@
+//! The parts of a scenario that describe its processes and clocks: brokers and their topics,
+//! producers, the timer overrides, and the defaults and readers their fields share (the actions
+//! start the same brokers and producers, so these sit below both the scenario and `action`).
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::model::TopicConfig;
+use crate::producer::ClientProfile;
+
+fn default_cluster() -> String {
+    "DefaultCluster".to_owned()
+}
+
+pub(super) fn default_queues() -> i32 {
+    4
+}
+
+pub(super) fn default_perm() -> i32 {
+    6
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// A broker process.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrokerSpec {
+    #[serde(default = "default_cluster")]
+    pub cluster: String,
+    pub name: String,
+    #[serde(default)]
+    pub id: i64,
+    pub addr: String,
+    /// HA address (default: the address with port + 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ha_addr: Option<String>,
+    #[serde(default)]
+    pub topics: Vec<TopicSpec>,
+    /// Registration period of this broker, seconds (default `timing.register_secs`, 30).
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub heartbeat_secs: Option<f64>,
+    /// Register the system topics a real broker has (TBW102, SELF_TEST_TOPIC, its cluster and broker
+    /// names …). Default true.
+    #[serde(default = "default_true")]
+    pub system_topics: bool,
+}
+
+/// A topic on a broker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    pub topic: String,
+    #[serde(default = "default_queues")]
+    pub read: i32,
+    #[serde(default = "default_queues")]
+    pub write: i32,
+    #[serde(default = "default_perm")]
+    pub perm: i32,
+}
+
+impl TopicSpec {
+    /// The broker's TopicConfig.
+    pub fn config(&self) -> TopicConfig {
+        TopicConfig::new(&self.topic, self.read, self.write, self.perm)
+    }
+}
+
+/// A producer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProducerSpec {
+    pub group: String,
+    pub topic: String,
+    /// Messages per second (default 1).
+    #[serde(default = "default_rate")]
+    pub rate: f64,
+    /// `sendLatencyFaultEnable` (default false, as in RocketMQ).
+    #[serde(default)]
+    pub fault_tolerance: bool,
+    /// Client tables: "4.x" or "5.x" (default: the scenario's profile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<ClientProfile>,
+    /// Bind to this NameServer instead of picking one with the seeded RNG.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namesrv: Option<String>,
+}
+
+fn default_rate() -> f64 {
+    1.0
+}
+
+/// Overrides of the timers, all optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Timing {
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub register_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub scan_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiry_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub idle_close_secs: Option<f64>,
+    #[serde(
+        default,
+        deserialize_with = "opt_secs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub route_poll_secs: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send_timeout_ms: Option<u64>,
+}
+
+/// Seconds: a finite, non-negative number.
+pub(super) fn opt_secs<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    struct Secs;
+    impl serde::de::Visitor<'_> for Secs {
+        type Value = f64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number of seconds")
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<f64, E> {
+            if v.is_finite() && v >= 0.0 {
+                Ok(v)
+            } else {
+                Err(E::custom("expected a non-negative number of seconds"))
+            }
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<f64, E> {
+            self.visit_f64(v as f64)
+        }
+    }
+    d.deserialize_any(Secs).map(Some)
+}
