@@ -1,6 +1,9 @@
 //! The hub's room: what the teacher published, who is here, and the answers to the current
 //! question. Pure: the server hands it messages with the hub's clock and delivers what it returns.
 //!
+//! One piece, over 500 lines with its tests: the room's state and the three roles' rules on it
+//! change together, and half the file is the tests that walk a room through a lesson.
+//!
 //! Who sent a message is decided by the server before it gets here (the teacher's token is checked
 //! at the WebSocket's upgrade), so a student's connection can only ever reach [`Room::student`].
 

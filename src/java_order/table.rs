@@ -1,6 +1,9 @@
 //! [`JavaTable`]: the keys of one Java hash table, in its buckets, so that iterating gives Java's
 //! order. One type serves the three table designs ([`TableKind`]); they share the bucket lists and
 //! differ in their hash spread, growth and where a new key goes.
+//!
+//! One piece, over 500 lines: the three table designs share every bucket operation, and Java's
+//! order is only right when growth, treeification and insertion are read side by side.
 
 use std::cmp::Ordering;
 

@@ -492,8 +492,7 @@ impl Sim {
     }
 }
 
-/// A simulated NameServer's route manager: 5.x's batch of unregistrations runs before each drain of
-/// its events, as RocketMQ's batch thread runs it at once, so no path of the world can forget it.
+/// A simulated NameServer: 5.x's unregistration batch runs in each drain, as Java's thread runs it.
 pub(crate) fn namesrv_manager(profile: Profile, config: NamesrvConfig) -> RouteManager {
     let mut m = RouteManager::with_config(profile, config);
     m.set_unregister_batch(UnregisterBatch::AtDrain);

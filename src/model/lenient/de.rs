@@ -10,6 +10,9 @@
 //!   (fastjson 1's smart match); of duplicate members the last counts, except in a bean fastjson 1
 //!   reads with its generated fast-match reader, where the first does ([`FIRST_WINS`]).
 //! - A map keeps the last of duplicate keys, in both.
+//!
+//! One piece, over 500 lines: serde's `Deserializer` for one tree, with each type's conversion
+//! beside the others, so the two dialects' differences are read in one place.
 #![warn(clippy::indexing_slicing)]
 
 use std::fmt;

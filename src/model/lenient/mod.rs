@@ -29,6 +29,9 @@
 //! register body).
 //!
 //! Both refuse text after the root (`{}x`) and an empty input.
+//!
+//! One piece, over 500 lines: one lexer whose every token rule differs by dialect, kept together
+//! with the tables above so each rule is read beside its other dialect's.
 
 pub mod de;
 
