@@ -198,11 +198,8 @@ impl Sim {
     fn add_namesrv(&mut self, name: &str) {
         if self.namesrv_index(name).is_none() {
             let config = self.namesrvs[0].manager.config().clone();
-            self.namesrvs.push(NamesrvNode {
-                name: name.to_owned(),
-                manager: super::namesrv_manager(self.scenario.profile, config),
-                next_scan: None,
-            });
+            let node = NamesrvNode::new(name.to_owned(), self.scenario.profile, config);
+            self.namesrvs.push(node);
             let ns = self.namesrvs.len() - 1;
             self.schedule_scan(ns, self.now + self.timing.scan_first_ms);
         }

@@ -3,27 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
+use super::process::ProcessState;
 use super::scenario::BrokerSpec;
 use super::{Conn, Sim, Timer, FIRST_REGISTER_REPEAT_MS};
 use crate::model::perm::PERM_INHERIT;
 use crate::model::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};
 use crate::namesrv::{ChannelId, Profile, RegisterBroker, RemovalReason, UnregisterBroker};
 
-/// A broker process's state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BrokerState {
-    /// Registering on its period, serving sends.
-    Running,
-    /// Hung or silently unreachable: sends nothing, closes nothing.
-    Frozen,
-    /// Dead; its sockets were closed by the OS.
-    Killed,
-    /// Shut down gracefully (unregistered).
-    Stopped,
-}
+/// A broker process's state: the one [`ProcessState`] every simulated process has.
+pub type BrokerState = ProcessState;
 
 /// A simulated broker.
 #[derive(Clone, Debug)]

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::client_routes::client_namesrv;
 use super::event::SimEventKind;
+use super::process::ProcessState;
 use super::scenario::{made_up_client_id, ConsumerGroupSpec};
 use super::store::Speed;
 use super::{Sim, Timer};
@@ -23,27 +24,8 @@ use crate::producer::ClientProfile;
 /// them).
 pub const PULL_TICK_MS: u64 = 1_000;
 
-/// A member's process state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ConsumerState {
-    Running,
-    Frozen,
-    Killed,
-    Stopped,
-}
-
-impl ConsumerState {
-    /// The word the picture's `data-state` carries.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ConsumerState::Running => "running",
-            ConsumerState::Frozen => "frozen",
-            ConsumerState::Killed => "killed",
-            ConsumerState::Stopped => "stopped",
-        }
-    }
-}
+/// A member's process state: the one [`ProcessState`] every simulated process has.
+pub type ConsumerState = ProcessState;
 
 /// A queue a member reads, and where it stands in it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

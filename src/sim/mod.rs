@@ -17,7 +17,9 @@
 //! - `timing`: the scenario's timers resolved to ms, and warnings about those that make brokers flap.
 //! - `event`: what the simulator reports; `event_words`: [`describe_in`] says it in plain words
 //!   (English or 简体中文).
-//! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart.
+//! - `namesrv_node`: a simulated NameServer (its route manager and scan timer).
+//! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart;
+//!   `process`: [`ProcessState`], a broker's or a consumer member's state.
 //! - `consumer`: consumer groups and their members (route copies, heartbeats, kill / freeze / stop /
 //!   restart); `broker_consumers`: the brokers' consumer tables, notices and the slaves' offset
 //!   sync; `consume`: rebalance, pulls and commits; `report_consumers`: what groups consumed
@@ -26,8 +28,7 @@
 //! - `client_routes`: the rule every client (producer or member) follows to choose its NameServer,
 //!   and its default client code.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
-//! - `presets`: the scenarios that ship with RouteLab.
-//! - `action_words`: an action in plain words (English or 简体中文).
+//! - `presets`: the scenarios that ship with RouteLab; `action_words`: an action in plain words.
 //! - [`lesson`]: guided lessons — the format, questions the simulator answers, a headless walk and
 //!   the learner's player.
 //! - [`timeline`]: time travel over a run — snapshots, replay, seek, forks and undo, the marks a
@@ -51,7 +52,9 @@ mod event;
 pub(crate) mod event_words;
 mod json_path;
 pub mod lesson;
+mod namesrv_node;
 mod presets;
+mod process;
 mod producer;
 mod report;
 mod report_consumers;
@@ -71,9 +74,11 @@ pub use consumer::{
 };
 pub use event::{ConsumerRebalanced, Duplicates, QueueRef, SimEvent, SimEventKind};
 pub use event_words::{describe, describe_in};
+pub use namesrv_node::NamesrvNode;
 pub use presets::{
     lesson, lessons, preset, preset_json, presets, LessonFile, Preset, BUNDLED_IN_BROWSER,
 };
+pub use process::ProcessState;
 pub use producer::{ProducerNode, ProducerStats};
 pub use report::{FinalState, RunOutput};
 pub use report_consumers::{GroupReport, MemberQueue, MemberReport};
@@ -83,7 +88,7 @@ pub use scenario::{
 pub use store::{GroupStore, QueueProgress, Speed};
 pub use timing::Timing;
 
-use crate::namesrv::{ChannelId, NamesrvConfig, Profile, RouteManager, UnregisterBatch};
+use crate::namesrv::{ChannelId, NamesrvConfig};
 use crate::rng::SeededRng;
 
 /// The broker's first periodic registration comes this long after its start (BrokerController).
@@ -101,17 +106,6 @@ pub const SEND_ATTEMPTS: u32 = 3;
 
 /// The largest event buffer (in events, about 2 MB) whose size a drain keeps for the next buffer.
 const KEEP_EVENT_BUFFER_UP_TO: usize = 1 << 14;
-
-/// One simulated NameServer.
-#[derive(Clone, Debug)]
-pub struct NamesrvNode {
-    /// Its name in the scenario.
-    pub name: String,
-    /// Its route tables.
-    pub manager: RouteManager,
-    /// When its next scan runs.
-    pub next_scan: Option<u64>,
-}
 
 /// An open connection as the NameServer holds it (a broker's registration channel).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,11 +192,7 @@ impl Sim {
             namesrvs: scenario
                 .namesrvs
                 .iter()
-                .map(|name| NamesrvNode {
-                    name: name.clone(),
-                    manager: namesrv_manager(scenario.profile, config.clone()),
-                    next_scan: None,
-                })
+                .map(|name| NamesrvNode::new(name.clone(), scenario.profile, config.clone()))
                 .collect(),
             timing,
             brokers: Vec::new(),
@@ -490,11 +480,4 @@ impl Sim {
     fn namesrv_index(&self, name: &str) -> Option<usize> {
         self.namesrvs.iter().position(|n| n.name == name)
     }
-}
-
-/// A simulated NameServer: 5.x's unregistration batch runs in each drain, as Java's thread runs it.
-pub(crate) fn namesrv_manager(profile: Profile, config: NamesrvConfig) -> RouteManager {
-    let mut m = RouteManager::with_config(profile, config);
-    m.set_unregister_batch(UnregisterBatch::AtDrain);
-    m
 }
