@@ -8,11 +8,14 @@ mod class;
 mod frames;
 mod lesson;
 mod reduce;
+mod traffic;
 
 use changes::{changed_keys, touches_tables};
 pub use class::{Class, ClassMsg, Link, Role};
 pub use frames::{Budget, Panels};
 pub use lesson::{LessonMsg, LessonRun};
+use traffic::record_traffic;
+pub use traffic::{collapsed, Traffic};
 
 use std::cell::{Ref, RefCell};
 use std::collections::{BTreeMap, HashSet, VecDeque};
@@ -79,7 +82,7 @@ pub struct AppState {
     /// in large type. Kept when another scenario is loaded, like the language.
     pub presenting: bool,
     /// Recent heartbeats, polls and sends, for the picture's pulses (cleared by a seek).
-    pub traffic: Rc<VecDeque<super::topology::Traffic>>,
+    pub traffic: Rc<VecDeque<Traffic>>,
     pub traffic_seq: u64,
     /// Whether the picture is shown (`None`: by the cluster's size).
     pub picture: Option<bool>,
@@ -187,8 +190,7 @@ impl AppState {
     /// Whether the picture is shown: as chosen, else for clusters small enough to draw broker by
     /// broker.
     pub fn picture_shown(&self) -> bool {
-        self.picture
-            .unwrap_or_else(|| !super::topology::collapsed(&self.sim()))
+        self.picture.unwrap_or_else(|| !collapsed(&self.sim()))
     }
 
     /// What views derived from the route tables are kept by: the world shown and its tables'
@@ -312,7 +314,7 @@ impl AppState {
         }
         if self.picture_shown() {
             let tl = self.timeline.borrow();
-            super::topology::record_traffic(
+            record_traffic(
                 Rc::make_mut(&mut self.traffic),
                 &mut self.traffic_seq,
                 tl.sim(),

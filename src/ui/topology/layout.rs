@@ -2,9 +2,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use super::super::state::Selection;
+use super::super::state::{collapsed, Selection};
 use super::super::state_name;
-use super::collapsed;
 use crate::i18n::{controls, Lang};
 use crate::model::perm::is_writeable;
 use crate::sim::Sim;
