@@ -18,6 +18,7 @@ mod fetch;
 mod forms;
 mod gate;
 mod inspector;
+mod lang_toggle;
 mod lesson;
 pub mod live;
 mod producers;

@@ -14,7 +14,8 @@ use super::feed::FeedView;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
 use super::inspector::Inspector;
-use super::lesson::{initial_lang, LangToggle, LessonList, LessonStrip, LessonView};
+use super::lang_toggle::{initial_lang, LangToggle};
+use super::lesson::{LessonList, LessonStrip, LessonView};
 use super::live::LiveConnect;
 use super::producers::ProducersView;
 use super::route::RouteView;
@@ -151,7 +152,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div id="top-controls" class={classes!("top-controls", menu_open.then_some("open"))}>
                     <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                     <LessonList store={store.clone()} />
-                    <LangToggle store={store.clone()} />
+                    <LangToggle {lang} on_change={store.dispatcher().to_callback().reform(Msg::SetLang)} />
                     <PresentButton store={store.clone()} />
                     <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
                 </div>

@@ -8,14 +8,15 @@ use super::alerts::LiveAlerts;
 use super::cluster::LiveCluster;
 use super::consumers::LiveConsumers;
 use super::feed::LiveFeed;
-use super::header::{LangToggle, LiveHeader};
+use super::header::LiveHeader;
 use super::history::LiveHistory;
 use super::route::LiveRoute;
 use super::socket::use_live_socket;
-use super::state::{LiveModel, LiveStore};
+use super::state::{LiveModel, LiveMsg, LiveStore};
 use super::tables::{LiveMqadmin, LiveTables};
 use crate::i18n::live;
 use crate::sim::Scenario;
+use crate::ui::lang_toggle::LangToggle;
 
 #[derive(Properties, PartialEq)]
 pub struct LivePageProps {
@@ -61,7 +62,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
                 <LiveHeader store={store.clone()} on_fork={props.on_fork.clone()} on_leave={props.on_leave.clone()} />
-                <LangToggle store={store.clone()} />
+                <LangToggle {lang} on_change={store.dispatcher().to_callback().reform(LiveMsg::SetLang)} />
             </header>
             // Everything but the header and the footer: one landmark for assistive technology.
             <main class="content">
