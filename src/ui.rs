@@ -45,6 +45,9 @@ pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;
 
+use crate::i18n::ProcessWord;
+use crate::sim::{BrokerState, ConsumerState};
+
 /// The state handle every panel receives.
 pub type Store = UseReducerHandle<AppState>;
 
@@ -89,15 +92,33 @@ pub(crate) fn contains_ci(hay: &str, needle: &str) -> bool {
             .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-/// A broker's state as the pages name it (`data-state`, styles).
-pub(crate) fn state_name(s: crate::sim::BrokerState) -> &'static str {
-    use crate::sim::BrokerState;
-    match s {
-        BrokerState::Running => "running",
-        BrokerState::Frozen => "frozen",
-        BrokerState::Killed => "killed",
-        BrokerState::Stopped => "stopped",
+// The simulator's two process states are the same four; the pages word both through the one
+// table in `i18n::process` (here, as the catalogue does not know the simulator).
+impl From<BrokerState> for ProcessWord {
+    fn from(s: BrokerState) -> Self {
+        match s {
+            BrokerState::Running => ProcessWord::Running,
+            BrokerState::Frozen => ProcessWord::Frozen,
+            BrokerState::Killed => ProcessWord::Killed,
+            BrokerState::Stopped => ProcessWord::Stopped,
+        }
     }
+}
+
+impl From<ConsumerState> for ProcessWord {
+    fn from(s: ConsumerState) -> Self {
+        match s {
+            ConsumerState::Running => ProcessWord::Running,
+            ConsumerState::Frozen => ProcessWord::Frozen,
+            ConsumerState::Killed => ProcessWord::Killed,
+            ConsumerState::Stopped => ProcessWord::Stopped,
+        }
+    }
+}
+
+/// A broker's or consumer's state as the pages name it (`data-state`, styles).
+pub(crate) fn state_name(s: impl Into<ProcessWord>) -> &'static str {
+    s.into().code()
 }
 
 /// `x` with `places` decimals (at most 3).
