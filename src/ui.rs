@@ -48,8 +48,32 @@ use yew::prelude::*;
 use crate::i18n::ProcessWord;
 use crate::sim::{BrokerState, ConsumerState};
 
-/// The state handle every panel receives.
-pub type Store = UseReducerHandle<AppState>;
+/// The state handle every panel receives: the reducer's handle, whose `dispatch` stamps each
+/// message with the page's wall clock (`Msg::At`), so the reducer never reads a clock itself.
+#[derive(Clone, PartialEq)]
+pub struct Store(UseReducerHandle<AppState>);
+
+impl Store {
+    pub fn new(handle: UseReducerHandle<AppState>) -> Self {
+        Self(handle)
+    }
+
+    /// Sends `msg` to the reducer, stamped with the time it was sent.
+    pub fn dispatch(&self, msg: Msg) {
+        self.0.dispatch(Msg::At {
+            now_ms: js_sys::Date::now(),
+            msg: Box::new(msg),
+        });
+    }
+}
+
+impl std::ops::Deref for Store {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.0
+    }
+}
 
 /// A number typed into a form, read as JavaScript's `Number(text)` reads it (decimals, exponents,
 /// surrounding blanks); `None` for blank or not a number. The browser's parser, not core's: that

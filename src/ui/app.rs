@@ -25,6 +25,7 @@ use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
 use super::timeline::{clock_text, TimelineView};
 use super::topology::TopologyView;
+use super::Store;
 use crate::i18n::{workshop, Lang};
 use crate::sim::Scenario;
 use crate::view::share::{from_hash, time_in_hash};
@@ -119,10 +120,10 @@ impl PartialEq for SimAppProps {
 /// The workshop dashboard.
 #[component]
 pub fn SimApp(props: &SimAppProps) -> Html {
-    let store = use_reducer({
+    let store = Store::new(use_reducer({
         let initial = props.initial.clone();
         move || initial.map_or_else(initial_state, |s| AppState::new((*s).clone()))
-    });
+    }));
     use_sim_clock(store.clone());
     use_shortcuts(store.clone());
     use_classroom(store.clone());
@@ -132,6 +133,10 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     let dismiss = {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::DismissError))
+    };
+    let set_lang = {
+        let store = store.clone();
+        Callback::from(move |lang| store.dispatch(Msg::SetLang(lang)))
     };
     let cluster = store.panel_key(Panels::Cluster);
     let traffic = store.panel_key(Panels::Traffic);
@@ -152,7 +157,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div id="top-controls" class={classes!("top-controls", menu_open.then_some("open"))}>
                     <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                     <LessonList store={store.clone()} />
-                    <LangToggle {lang} on_change={store.dispatcher().to_callback().reform(Msg::SetLang)} />
+                    <LangToggle {lang} on_change={set_lang} />
                     <PresentButton store={store.clone()} />
                     <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
                 </div>

@@ -1,5 +1,7 @@
 //! The dashboard's state and its reducer. The reducer only drives the run's timeline (pure, no
-//! clock, no I/O): time arrives as `Msg::Tick` from the clock effect, once per animation frame.
+//! clock, no I/O): time arrives as `Msg::Tick` from the clock effect, once per animation frame, and
+//! the page's wall clock as each message's stamp (`Msg::At`, from the store); what the classroom
+//! sends leaves through the state's outbox, which the socket effect sends.
 //! What the panels show of a moment (the world, the feed, the picks) comes from the core's
 //! [`Timeline`], so a moment in the past shows exactly what it showed then.
 
@@ -97,6 +99,14 @@ pub struct AppState {
     pub jumps: u64,
     /// The classroom this page is in (`?room=`), shared by every state of the page.
     pub class: Option<Rc<RefCell<Class>>>,
+    /// The page's wall-clock time (ms) of the message being reduced, as the store stamped it
+    /// (`Msg::At`): the classroom's clock. A message reduced without a stamp keeps the last one.
+    pub now_ms: f64,
+    /// Texts for the classroom's hub, oldest first, that the socket effect has not taken yet
+    /// (it takes them after every change and says so with `ClassMsg::Sent`).
+    pub outbox: Rc<Vec<String>>,
+    /// The number of the outbox's first text (texts are numbered from 0 as they are queued).
+    pub outbox_first: u64,
 }
 
 thread_local! {
@@ -176,6 +186,12 @@ pub enum Msg {
     KeyForward,
     /// The classroom's connection, the hub's messages and the class bar's buttons.
     Class(ClassMsg),
+    /// `msg`, dispatched when the page's wall clock read `now_ms` (the store stamps every message
+    /// so; the reducer reads no clock).
+    At {
+        now_ms: f64,
+        msg: Box<Msg>,
+    },
 }
 
 impl AppState {
@@ -248,6 +264,9 @@ impl AppState {
             }),
             jumps: 0,
             class: None,
+            now_ms: 0.0,
+            outbox: Rc::default(),
+            outbox_first: 0,
         }
     }
 
