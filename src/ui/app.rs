@@ -138,6 +138,14 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         let store = store.clone();
         Callback::from(move |lang| store.dispatch(Msg::SetLang(lang)))
     };
+    let present = {
+        let store = store.clone();
+        Callback::from(move |on| store.dispatch(Msg::Present(Some(on))))
+    };
+    let select = {
+        let store = store.clone();
+        Callback::from(move |target| store.dispatch(Msg::Select(target)))
+    };
     let cluster = store.panel_key(Panels::Cluster);
     let traffic = store.panel_key(Panels::Traffic);
     let time = store.panel_key(Panels::Time);
@@ -158,7 +166,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                     <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                     <LessonList store={store.clone()} />
                     <LangToggle {lang} on_change={set_lang} />
-                    <PresentButton store={store.clone()} />
+                    <PresentButton {lang} on={presenting} on_present={present} />
                     <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
                 </div>
             </header>
@@ -209,7 +217,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div class="side">
                     <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
                     <Gate key_of_group={traffic}><ConsumersView store={store.clone()} /></Gate>
-                    <Gate key_of_group={time}><FeedView store={store.clone()} /></Gate>
+                    <Gate key_of_group={time}><FeedView feed={store.feed.clone()} {lang} on_select={select} /></Gate>
                 </div>
             </div>
             <section class="panel bottom">
@@ -236,16 +244,20 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct PresentButtonProps {
+    pub lang: Lang,
+    /// Whether presentation mode is on.
+    pub on: bool,
+    /// Presentation mode asked for (`true`) or left.
+    pub on_present: Callback<bool>,
+}
+
 /// Presentation mode's button (`P`): "Present" in the header, "Leave presentation" while on.
 #[component]
-pub fn PresentButton(props: &super::lesson::LessonProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let on = store.presenting;
-    let onclick = {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Present(Some(!on))))
-    };
+pub fn PresentButton(props: &PresentButtonProps) -> Html {
+    let (lang, on) = (props.lang, props.on);
+    let onclick = props.on_present.reform(move |_: MouseEvent| !on);
     html! {
         <button class={classes!("present-toggle", on.then_some("primary"))} data-testid="present-toggle"
             aria-pressed={on.to_string()} title={lang.t(workshop::PRESENT_HINT)} {onclick}>

@@ -6,25 +6,26 @@ use std::sync::Arc;
 
 use yew::prelude::*;
 
-use super::state::{FeedItem, Msg, Selection};
-use super::Store;
+use super::state::{FeedItem, Selection};
 use crate::i18n::{events as w, Lang};
 
 #[derive(Properties, PartialEq)]
 pub struct FeedViewProps {
-    pub store: Store,
+    /// The feed at the moment shown.
+    pub feed: Arc<VecDeque<FeedItem>>,
+    pub lang: Lang,
+    /// An item was clicked: what it names (`None`: nothing to select).
+    pub on_select: Callback<Option<Selection>>,
 }
 
+/// The feed's panel: its heading and the list.
 #[component]
 pub fn FeedView(props: &FeedViewProps) -> Html {
-    let store = props.store.clone();
-    let lang = store.lang;
-    let on_select =
-        Callback::from(move |target: Option<Selection>| store.dispatch(Msg::Select(target)));
+    let lang = props.lang;
     html! {
         <section class="panel feed" aria-label={lang.t(w::FEED_LABEL)}>
             <h2>{ lang.t(w::FEED_HEADING) }<span class="hint">{ lang.t(w::FEED_HINT) }</span></h2>
-            <FeedList feed={props.store.feed.clone()} {lang} {on_select} />
+            <FeedList feed={props.feed.clone()} {lang} on_select={props.on_select.clone()} />
         </section>
     }
 }
