@@ -1,12 +1,14 @@
 //! The workshop dashboard (wasm32 only): a Yew UI over the simulator.
 //!
 //! `root` holds the two pages' roots: the workshop (simulator) and live mode, built as separate
-//! bundles. `state` holds the simulator's reducer (pure:
-//! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
-//! live mode; `gate` lets the clock render one group of panels per frame; `timeline` is the
-//! painted timeline that seeks, drawn on `track`, the track live mode's history uses too; `topology` draws the cluster as a picture and `inspector` shows
-//! the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub and the
-//! class bar) and `socket` the WebSocket it shares with live mode; each other module is one panel.
+//! bundles. `state` holds the simulator's reducer (pure: it only drives the simulator, reads no
+//! clock and imports no component; the [`Store`] stamps each message with the time); `clock` is the
+//! effect that turns real time into `Tick`s; `live` is live mode; `gate` lets the clock render one
+//! group of panels per frame; `timeline` is the painted timeline that seeks, drawn on `track`, the
+//! track live mode's history uses too; `topology` draws the cluster as a picture and `inspector`
+//! shows the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub
+//! and the class bar) and `socket` the WebSocket it shares with live mode; `lang_toggle` is the
+//! language toggle both pages show; each other module is one panel.
 
 mod app;
 mod classroom;
