@@ -60,7 +60,9 @@ impl Store {
         Self(handle)
     }
 
-    /// Sends `msg` to the reducer, stamped with the time it was sent.
+    /// Sends `msg` to the reducer, stamped with the time it was sent. Not inlined: some fifty
+    /// callbacks dispatch, and the stamp (a clock read and a box) in each would weigh kilobytes.
+    #[inline(never)]
     pub fn dispatch(&self, msg: Msg) {
         self.0.dispatch(Msg::At {
             now_ms: js_sys::Date::now(),

@@ -10,11 +10,11 @@ use super::classroom::{use_classroom, ClassBar};
 use super::clock::{use_shortcuts, use_sim_clock, SHORTCUTS};
 use super::cluster::{ClusterPart, ClusterView};
 use super::consumers::ConsumersView;
-use super::feed::FeedView;
+use super::feed::feed_view;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
 use super::inspector::Inspector;
-use super::lang_toggle::{initial_lang, LangToggle};
+use super::lang_toggle::{initial_lang, lang_toggle};
 use super::lesson::{LessonList, LessonStrip, LessonView};
 use super::live::LiveConnect;
 use super::producers::ProducersView;
@@ -165,8 +165,8 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div id="top-controls" class={classes!("top-controls", menu_open.then_some("open"))}>
                     <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                     <LessonList store={store.clone()} />
-                    <LangToggle {lang} on_change={set_lang} />
-                    <PresentButton {lang} on={presenting} on_present={present} />
+                    { lang_toggle(lang, set_lang) }
+                    { present_button(lang, presenting, present) }
                     <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
                 </div>
             </header>
@@ -217,7 +217,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div class="side">
                     <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
                     <Gate key_of_group={traffic}><ConsumersView store={store.clone()} /></Gate>
-                    <Gate key_of_group={time}><FeedView feed={store.feed.clone()} {lang} on_select={select} /></Gate>
+                    <Gate key_of_group={time}>{ feed_view(store.feed.clone(), lang, select) }</Gate>
                 </div>
             </div>
             <section class="panel bottom">
@@ -244,20 +244,11 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct PresentButtonProps {
-    pub lang: Lang,
-    /// Whether presentation mode is on.
-    pub on: bool,
-    /// Presentation mode asked for (`true`) or left.
-    pub on_present: Callback<bool>,
-}
-
-/// Presentation mode's button (`P`): "Present" in the header, "Leave presentation" while on.
-#[component]
-pub fn PresentButton(props: &PresentButtonProps) -> Html {
-    let (lang, on) = (props.lang, props.on);
-    let onclick = props.on_present.reform(move |_: MouseEvent| !on);
+/// Presentation mode's button (`P`): "Present" in the header, "Leave presentation" while `on`;
+/// `on_present` is asked to enter (`true`) or leave. A view function, not a component: it keeps no
+/// state, and a component with props of its own would add Yew's lifecycle code for one button.
+fn present_button(lang: Lang, on: bool, on_present: Callback<bool>) -> Html {
+    let onclick = on_present.reform(move |_: MouseEvent| !on);
     html! {
         <button class={classes!("present-toggle", on.then_some("primary"))} data-testid="present-toggle"
             aria-pressed={on.to_string()} title={lang.t(workshop::PRESENT_HINT)} {onclick}>

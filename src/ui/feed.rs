@@ -9,23 +9,18 @@ use yew::prelude::*;
 use super::state::{FeedItem, Selection};
 use crate::i18n::{events as w, Lang};
 
-#[derive(Properties, PartialEq)]
-pub struct FeedViewProps {
-    /// The feed at the moment shown.
-    pub feed: Arc<VecDeque<FeedItem>>,
-    pub lang: Lang,
-    /// An item was clicked: what it names (`None`: nothing to select).
-    pub on_select: Callback<Option<Selection>>,
-}
-
-/// The feed's panel: its heading and the list.
-#[component]
-pub fn FeedView(props: &FeedViewProps) -> Html {
-    let lang = props.lang;
+/// The feed's panel: its heading and the list of `feed` (the moment shown); `on_select` gets what a
+/// clicked item names. A view function, not a component: the list below is the component that
+/// skips frames, and props of its own would add Yew's lifecycle code for a heading.
+pub fn feed_view(
+    feed: Arc<VecDeque<FeedItem>>,
+    lang: Lang,
+    on_select: Callback<Option<Selection>>,
+) -> Html {
     html! {
         <section class="panel feed" aria-label={lang.t(w::FEED_LABEL)}>
             <h2>{ lang.t(w::FEED_HEADING) }<span class="hint">{ lang.t(w::FEED_HINT) }</span></h2>
-            <FeedList feed={props.feed.clone()} {lang} on_select={props.on_select.clone()} />
+            <FeedList {feed} {lang} {on_select} />
         </section>
     }
 }

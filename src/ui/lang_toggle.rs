@@ -1,7 +1,9 @@
 //! The page's language, shared by the workshop and live mode: the toggle (English ↔ 简体中文) and
 //! where the choice is remembered in the browser, so both pages open in the language chosen last.
 //! The toggle takes the language shown and says which was chosen through `on_change`; each page's
-//! state applies it.
+//! state applies it. It is a view function, not a component of its own: it keeps no state, and a
+//! component with its own props type would carry about 1.6 KB of Yew's lifecycle code into each
+//! bundle for one button.
 //!
 //! Test contract: `lang-toggle` (`data-lang`: the language shown).
 
@@ -28,35 +30,21 @@ pub fn initial_lang() -> Lang {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct LangToggleProps {
-    /// The language shown.
-    pub lang: Lang,
-    /// The other language, once the learner chose it (already remembered).
-    pub on_change: Callback<Lang>,
-}
-
-/// The language toggle: the button names the other language, remembers it when clicked and then
-/// hands it to `on_change`.
-#[component]
-pub fn LangToggle(props: &LangToggleProps) -> Html {
-    let lang = props.lang;
+/// The language toggle for the page shown in `lang`: the button names the other language, remembers
+/// it when clicked and then hands it to `on_change`.
+pub fn lang_toggle(lang: Lang, on_change: Callback<Lang>) -> Html {
     let next = lang.other();
     // Each language by its own name: the button names the other one briefly, its tooltip in full.
     let (short, full) = match next {
         Lang::En => ("English", "English"),
         Lang::Zh => ("中文", "简体中文"),
     };
-    let onclick = {
-        let on_change = props.on_change.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-            {
-                let _ = storage.set_item(LANG_KEY, next.code());
-            }
-            on_change.emit(next);
-        })
-    };
+    let onclick = Callback::from(move |_: MouseEvent| {
+        if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+            let _ = storage.set_item(LANG_KEY, next.code());
+        }
+        on_change.emit(next);
+    });
     html! {
         <button class="lang-toggle" data-testid="lang-toggle" data-lang={lang.code()} {onclick}
             title={lang.fill(controls::SWITCH_TO, &[("language", full)])}>
