@@ -1,12 +1,14 @@
 //! The workshop dashboard (wasm32 only): a Yew UI over the simulator.
 //!
 //! `root` holds the two pages' roots: the workshop (simulator) and live mode, built as separate
-//! bundles. `state` holds the simulator's reducer (pure:
-//! it only drives the simulator); `clock` is the effect that turns real time into `Tick`s; `live` is
-//! live mode; `gate` lets the clock render one group of panels per frame; `timeline` is the
-//! painted timeline that seeks, drawn on `track`, the track live mode's history uses too; `topology` draws the cluster as a picture and `inspector` shows
-//! the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub and the
-//! class bar) and `socket` the WebSocket it shares with live mode; each other module is one panel.
+//! bundles. `state` holds the simulator's reducer (pure: it only drives the simulator, reads no
+//! clock and imports no component; the [`Store`] stamps each message with the time); `clock` is the
+//! effect that turns real time into `Tick`s; `live` is live mode; `gate` lets the clock render one
+//! group of panels per frame; `timeline` is the painted timeline that seeks, drawn on `track`, the
+//! track live mode's history uses too; `topology` draws the cluster as a picture and `inspector`
+//! shows the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub
+//! and the class bar) and `socket` the WebSocket it shares with live mode; `lang_toggle` is the
+//! language toggle both pages show; each other module is one panel.
 
 mod app;
 mod classroom;
@@ -18,6 +20,7 @@ mod fetch;
 mod forms;
 mod gate;
 mod inspector;
+mod lang_toggle;
 mod lesson;
 pub mod live;
 mod producers;
@@ -44,8 +47,37 @@ pub use vlist::{window, VirtualList, VirtualListProps};
 
 use yew::prelude::*;
 
-/// The state handle every panel receives.
-pub type Store = UseReducerHandle<AppState>;
+use crate::i18n::ProcessWord;
+use crate::sim::{BrokerState, ConsumerState};
+
+/// The state handle every panel receives: the reducer's handle, whose `dispatch` stamps each
+/// message with the page's wall clock (`Msg::At`), so the reducer never reads a clock itself.
+#[derive(Clone, PartialEq)]
+pub struct Store(UseReducerHandle<AppState>);
+
+impl Store {
+    pub fn new(handle: UseReducerHandle<AppState>) -> Self {
+        Self(handle)
+    }
+
+    /// Sends `msg` to the reducer, stamped with the time it was sent. Not inlined: some fifty
+    /// callbacks dispatch, and the stamp (a clock read and a box) in each would weigh kilobytes.
+    #[inline(never)]
+    pub fn dispatch(&self, msg: Msg) {
+        self.0.dispatch(Msg::At {
+            now_ms: js_sys::Date::now(),
+            msg: Box::new(msg),
+        });
+    }
+}
+
+impl std::ops::Deref for Store {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.0
+    }
+}
 
 /// A number typed into a form, read as JavaScript's `Number(text)` reads it (decimals, exponents,
 /// surrounding blanks); `None` for blank or not a number. The browser's parser, not core's: that
@@ -88,15 +120,33 @@ pub(crate) fn contains_ci(hay: &str, needle: &str) -> bool {
             .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-/// A broker's state as the pages name it (`data-state`, styles).
-pub(crate) fn state_name(s: crate::sim::BrokerState) -> &'static str {
-    use crate::sim::BrokerState;
-    match s {
-        BrokerState::Running => "running",
-        BrokerState::Frozen => "frozen",
-        BrokerState::Killed => "killed",
-        BrokerState::Stopped => "stopped",
+// The simulator's two process states are the same four; the pages word both through the one
+// table in `i18n::process` (here, as the catalogue does not know the simulator).
+impl From<BrokerState> for ProcessWord {
+    fn from(s: BrokerState) -> Self {
+        match s {
+            BrokerState::Running => ProcessWord::Running,
+            BrokerState::Frozen => ProcessWord::Frozen,
+            BrokerState::Killed => ProcessWord::Killed,
+            BrokerState::Stopped => ProcessWord::Stopped,
+        }
     }
+}
+
+impl From<ConsumerState> for ProcessWord {
+    fn from(s: ConsumerState) -> Self {
+        match s {
+            ConsumerState::Running => ProcessWord::Running,
+            ConsumerState::Frozen => ProcessWord::Frozen,
+            ConsumerState::Killed => ProcessWord::Killed,
+            ConsumerState::Stopped => ProcessWord::Stopped,
+        }
+    }
+}
+
+/// A broker's or consumer's state as the pages name it (`data-state`, styles).
+pub(crate) fn state_name(s: impl Into<ProcessWord>) -> &'static str {
+    s.into().code()
 }
 
 /// `x` with `places` decimals (at most 3).

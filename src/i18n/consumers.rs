@@ -44,10 +44,6 @@ phrases! {
     RATE_AT_MOST: "≤ {n}/s", "上限每秒 {n} 条";
     DUPLICATES_N: "read twice {n}", "重复消费 {n}";
     IDLE: "idle: no queue", "空闲：没有队列";
-    STATE_RUNNING: "running", "运行中";
-    STATE_FROZEN: "frozen", "已冻结";
-    STATE_KILLED: "killed", "已杀死";
-    STATE_STOPPED: "stopped", "已停止";
     ADD_MEMBER: "Add a member", "添加成员";
     STRATEGY: "Strategy", "分配策略";
     QUEUE_BACKLOG_TITLE: "{queue}: broker offset {broker}, committed {committed}, backlog {backlog}; read by {owner}", "{queue}：broker 位点 {broker}，已提交 {committed}，积压 {backlog}；读取者 {owner}";

@@ -86,11 +86,6 @@ phrases! {
     FREEZE: "freeze", "冻结";
     STOP: "stop", "停止";
     RESTART: "restart", "重启";
-    /// A broker's state badge.
-    RUNNING: "running", "运行中";
-    FROZEN: "frozen", "已冻结";
-    KILLED: "killed", "已杀死";
-    STOPPED: "stopped", "已停止";
     NEXT_SCAN: "next scan", "下次扫描";
     /// A NameServer's count of topics.
     TOPICS: "topics", "topic 数";

@@ -13,6 +13,9 @@
 //! - [`controls`]: the workshop's forms, picture, inspector and lesson player, and its errors.
 //! - [`live`]: live mode's page.
 //! - [`classroom`]: the classroom's bars (the teacher's and the students').
+//! - [`consumers`]: what consumers say (their events, actions and panel).
+//! - [`process`]: a broker's or consumer's state (running, frozen, killed, stopped), the one table
+//!   every page says it from.
 
 pub mod checks;
 pub mod classroom;
@@ -20,7 +23,10 @@ pub mod consumers;
 pub mod controls;
 pub mod events;
 pub mod live;
+pub mod process;
 pub mod workshop;
+
+pub use process::{state_word, ProcessWord};
 
 /// A language of the workshop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -218,7 +224,7 @@ mod tests {
     /// show a value in one and lose it in the other).
     #[test]
     fn every_phrase_has_both_languages() {
-        let catalogues: [(&str, &[(&str, Phrase)]); 7] = [
+        let catalogues: [(&str, &[(&str, Phrase)]); 8] = [
             ("consumers", super::consumers::ALL),
             ("classroom", super::classroom::ALL),
             ("events", super::events::ALL),
@@ -226,6 +232,7 @@ mod tests {
             ("controls", super::controls::ALL),
             ("workshop", super::workshop::ALL),
             ("live", super::live::ALL),
+            ("process", super::process::ALL),
         ];
         let mut problems = Vec::new();
         let mut names = std::collections::BTreeSet::new();

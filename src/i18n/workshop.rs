@@ -115,10 +115,6 @@ phrases! {
     CLUSTER: "Cluster", "集群";
     CLUSTER_COUNTS: "Cluster ({brokers} brokers in {groups} groups)", "集群（{groups} 个 broker 组，共 {brokers} 个 broker）";
     NAMESRV_CHIP: " {n} brokers live · next scan in {t}", " {n} 个存活 broker · {t} 后下一次扫描";
-    STATE_RUNNING: "running", "运行中";
-    STATE_FROZEN: "frozen", "已冻结";
-    STATE_KILLED: "killed", "已杀死";
-    STATE_STOPPED: "stopped", "已停止";
     NAMESRVS_DISAGREE_HINT: "the NameServers disagree about this broker", "各 NameServer 对这个 broker 的看法不一致";
     NAMESRVS_DISAGREE: "NameServers disagree", "NameServer 之间不一致";
     LAST_HEARTBEAT: "{ns}: last heartbeat {age} ago; expires after {timeout}", "{ns}：最后一次心跳在 {age} 前；超过 {timeout} 没有心跳即过期";

@@ -10,11 +10,12 @@ use super::classroom::{use_classroom, ClassBar};
 use super::clock::{use_shortcuts, use_sim_clock, SHORTCUTS};
 use super::cluster::{ClusterPart, ClusterView};
 use super::consumers::ConsumersView;
-use super::feed::FeedView;
+use super::feed::feed_view;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
 use super::inspector::Inspector;
-use super::lesson::{initial_lang, LangToggle, LessonList, LessonStrip, LessonView};
+use super::lang_toggle::{initial_lang, lang_toggle};
+use super::lesson::{LessonList, LessonStrip, LessonView};
 use super::live::LiveConnect;
 use super::producers::ProducersView;
 use super::route::RouteView;
@@ -24,6 +25,7 @@ use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
 use super::timeline::{clock_text, TimelineView};
 use super::topology::TopologyView;
+use super::Store;
 use crate::i18n::{workshop, Lang};
 use crate::sim::scenario::share::{from_hash, time_in_hash};
 use crate::sim::Scenario;
@@ -118,10 +120,10 @@ impl PartialEq for SimAppProps {
 /// The workshop dashboard.
 #[component]
 pub fn SimApp(props: &SimAppProps) -> Html {
-    let store = use_reducer({
+    let store = Store::new(use_reducer({
         let initial = props.initial.clone();
         move || initial.map_or_else(initial_state, |s| AppState::new((*s).clone()))
-    });
+    }));
     use_sim_clock(store.clone());
     use_shortcuts(store.clone());
     use_classroom(store.clone());
@@ -131,6 +133,18 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     let dismiss = {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::DismissError))
+    };
+    let set_lang = {
+        let store = store.clone();
+        Callback::from(move |lang| store.dispatch(Msg::SetLang(lang)))
+    };
+    let present = {
+        let store = store.clone();
+        Callback::from(move |on| store.dispatch(Msg::Present(Some(on))))
+    };
+    let select = {
+        let store = store.clone();
+        Callback::from(move |target| store.dispatch(Msg::Select(target)))
     };
     let cluster = store.panel_key(Panels::Cluster);
     let traffic = store.panel_key(Panels::Traffic);
@@ -151,8 +165,8 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div id="top-controls" class={classes!("top-controls", menu_open.then_some("open"))}>
                     <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
                     <LessonList store={store.clone()} />
-                    <LangToggle store={store.clone()} />
-                    <PresentButton store={store.clone()} />
+                    { lang_toggle(lang, set_lang) }
+                    { present_button(lang, presenting, present) }
                     <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
                 </div>
             </header>
@@ -203,7 +217,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div class="side">
                     <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
                     <Gate key_of_group={traffic}><ConsumersView store={store.clone()} /></Gate>
-                    <Gate key_of_group={time}><FeedView store={store.clone()} /></Gate>
+                    <Gate key_of_group={time}>{ feed_view(store.feed.clone(), lang, select) }</Gate>
                 </div>
             </div>
             <section class="panel bottom">
@@ -230,16 +244,11 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     }
 }
 
-/// Presentation mode's button (`P`): "Present" in the header, "Leave presentation" while on.
-#[component]
-pub fn PresentButton(props: &super::lesson::LessonProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let on = store.presenting;
-    let onclick = {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Present(Some(!on))))
-    };
+/// Presentation mode's button (`P`): "Present" in the header, "Leave presentation" while `on`;
+/// `on_present` is asked to enter (`true`) or leave. A view function, not a component: it keeps no
+/// state, and a component with props of its own would add Yew's lifecycle code for one button.
+fn present_button(lang: Lang, on: bool, on_present: Callback<bool>) -> Html {
+    let onclick = on_present.reform(move |_: MouseEvent| !on);
     html! {
         <button class={classes!("present-toggle", on.then_some("primary"))} data-testid="present-toggle"
             aria-pressed={on.to_string()} title={lang.t(workshop::PRESENT_HINT)} {onclick}>

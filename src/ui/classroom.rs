@@ -79,7 +79,8 @@ fn student_id() -> String {
 }
 
 /// Runs the socket to the hub while the page is in a classroom: one per `generation`, the
-/// outbox sent after every change, the reconnect timer while lost.
+/// state's outbox sent (and acknowledged with `ClassMsg::Sent`) after every change, the reconnect
+/// timer while lost.
 #[hook]
 pub fn use_classroom(store: Store) {
     let current: Rc<RefCell<Option<Socket>>> = use_mut_ref(|| None);
@@ -87,7 +88,7 @@ pub fn use_classroom(store: Store) {
     let generation = class.as_ref().map(|c| c.borrow().generation);
     {
         let current = current.clone();
-        let dispatcher = store.dispatcher();
+        let dispatcher = store.clone();
         let class = class.clone();
         use_effect_with(generation, move |_| {
             if let Some(url) = class.as_ref().and_then(|c| socket_url(&c.borrow())) {
@@ -109,17 +110,26 @@ pub fn use_classroom(store: Store) {
     {
         let current = current.clone();
         let class = class.clone();
+        let store = store.clone();
+        // The texts numbered below this were taken, should a render come before the reducer has
+        // the acknowledgement.
+        let taken = use_mut_ref(|| 0u64);
         use_effect_with(store.version, move |_| {
-            if let (Some(class), Some(socket)) = (class, current.borrow().as_ref()) {
-                let mut c = class.borrow_mut();
-                if c.link == Link::Open {
-                    for text in c.outbox.drain(..) {
-                        socket.send(&text);
+            let first = store.outbox_first.max(*taken.borrow());
+            let upto = store.outbox_first + store.outbox.len() as u64;
+            if let (Some(class), Some(socket), true) =
+                (class, current.borrow().as_ref(), upto > first)
+            {
+                // What was said before the connection dropped is not sent: it is said again after
+                // the welcome.
+                if class.borrow().link == Link::Open {
+                    let skip = (first - store.outbox_first) as usize;
+                    for text in store.outbox.iter().skip(skip) {
+                        socket.send(text);
                     }
-                } else {
-                    // What was said before the connection dropped is said again after the welcome.
-                    c.outbox.clear();
                 }
+                *taken.borrow_mut() = upto;
+                store.dispatch(Msg::Class(ClassMsg::Sent(upto)));
             }
         });
     }
@@ -127,7 +137,7 @@ pub fn use_classroom(store: Store) {
         Link::Lost { retry_ms } => Some(retry_ms),
         _ => None,
     });
-    let dispatcher = store.dispatcher();
+    let dispatcher = store.clone();
     use_effect_with((generation, retry), move |(_, retry)| {
         let timer = retry
             .map(|ms| Timeout::new(ms, move || dispatcher.dispatch(Msg::Class(ClassMsg::Retry))));

@@ -10,7 +10,7 @@ use super::ring::Ring;
 use super::state::{Msg, Selection};
 use super::vlist::VirtualList;
 use super::{fmt_secs, state_name, Store};
-use crate::i18n::{workshop, Lang};
+use crate::i18n::{state_word, workshop, Lang};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
 #[derive(Properties, PartialEq)]
@@ -151,17 +151,6 @@ fn card_rows(
     })
 }
 
-/// A broker's state as its badge says it (the `state_name` stays in classes and `data-state`); the
-/// picture's labels say it too.
-pub(super) fn state_words(s: BrokerState, lang: Lang) -> &'static str {
-    lang.t(match s {
-        BrokerState::Running => workshop::STATE_RUNNING,
-        BrokerState::Frozen => workshop::STATE_FROZEN,
-        BrokerState::Killed => workshop::STATE_KILLED,
-        BrokerState::Stopped => workshop::STATE_STOPPED,
-    })
-}
-
 fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     let lang = store.lang;
     let now = sim.now();
@@ -202,7 +191,7 @@ fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
             <div class="broker-head" onclick={select}>
                 <span class="role">{ role }</span>
                 <span class="addr">{ addr.clone() }</span>
-                <span class={classes!("badge", state_name(b.state))}>{ state_words(b.state, lang) }</span>
+                <span class={classes!("badge", state_name(b.state))}>{ state_word(lang, b.state.into()) }</span>
                 { if disagree { html!{ <span class="badge disagree" title={lang.t(workshop::NAMESRVS_DISAGREE_HINT)}>{ lang.t(workshop::NAMESRVS_DISAGREE) }</span> } } else { html!{} } }
             </div>
             <div class="ns-views">

@@ -11,9 +11,9 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::state::{Msg, Selection};
-use super::{fmt_number, fmt_secs, parse_number, Store};
+use super::{fmt_number, fmt_secs, parse_number, state_name, Store};
 use crate::consumer::StrategyName;
-use crate::i18n::{consumers as w, Lang, Phrase};
+use crate::i18n::{consumers as w, state_word, Lang, Phrase};
 use crate::sim::scenario::ConsumerGroupSpec;
 use crate::sim::{Action, ConsumerNode, ConsumerState, Sim};
 
@@ -26,16 +26,6 @@ pub(crate) const OWNER_COLOURS: usize = 8;
 #[derive(Properties, PartialEq)]
 pub struct ConsumersViewProps {
     pub store: Store,
-}
-
-/// A member's state in words.
-pub(crate) fn state_phrase(s: ConsumerState) -> Phrase {
-    match s {
-        ConsumerState::Running => w::STATE_RUNNING,
-        ConsumerState::Frozen => w::STATE_FROZEN,
-        ConsumerState::Killed => w::STATE_KILLED,
-        ConsumerState::Stopped => w::STATE_STOPPED,
-    }
 }
 
 fn apply(store: &Store, action: Action) -> Callback<MouseEvent> {
@@ -232,10 +222,10 @@ fn member_row(store: &Store, c: &ConsumerNode, colour: Option<String>) -> Html {
         .map(|o| format!("{}/{}", o.mq.broker_name, o.mq.queue_id))
         .collect();
     html! {
-        <li class={classes!("member", c.state.as_str(), selected.then_some("selected"))} data-testid="consumer"
-            data-client={c.client_id.clone()} data-state={c.state.as_str()}>
+        <li class={classes!("member", state_name(c.state), selected.then_some("selected"))} data-testid="consumer"
+            data-client={c.client_id.clone()} data-state={state_name(c.state)}>
             <button class={classes!("member-name", colour)} onclick={select}>{ c.client_id.clone() }</button>
-            <span class="badge">{ lang.t(state_phrase(c.state)) }</span>
+            <span class="badge">{ state_word(lang, c.state.into()) }</span>
             <span>{ lang.fill(w::RATE_AT_MOST, &[("n", &fmt_number(c.rate))]) }</span>
             <span>{ lang.fill(w::CONSUMED_N, &[("n", &c.stats.consumed.to_string())]) }</span>
             { if c.stats.duplicates > 0 { html!{ <span class="dup">{ lang.fill(w::DUPLICATES_N, &[("n", &c.stats.duplicates.to_string())]) }</span> } } else { html!{} } }
@@ -330,7 +320,7 @@ pub(crate) fn member_inspector(store: &Store, sim: &Sim, m: usize) -> Html {
     };
     html! {
         <div class="inspect-consumer" data-testid="inspector-consumer" data-client={id.clone()}>
-            <h3>{ id.clone() }<span class={classes!("badge", c.state.as_str())}>{ lang.t(state_phrase(c.state)) }</span></h3>
+            <h3>{ id.clone() }<span class={classes!("badge", state_name(c.state))}>{ state_word(lang, c.state.into()) }</span></h3>
             <p class="hint">{ lang.fill(w::MEMBER_OF, &[("group", &group)]) }</p>
             <dl>
                 <dt>{ lang.t(w::NEXT_REBALANCE) }</dt>

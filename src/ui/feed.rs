@@ -6,25 +6,21 @@ use std::sync::Arc;
 
 use yew::prelude::*;
 
-use super::state::{FeedItem, Msg, Selection};
-use super::Store;
+use super::state::{FeedItem, Selection};
 use crate::i18n::{events as w, Lang};
 
-#[derive(Properties, PartialEq)]
-pub struct FeedViewProps {
-    pub store: Store,
-}
-
-#[component]
-pub fn FeedView(props: &FeedViewProps) -> Html {
-    let store = props.store.clone();
-    let lang = store.lang;
-    let on_select =
-        Callback::from(move |target: Option<Selection>| store.dispatch(Msg::Select(target)));
+/// The feed's panel: its heading and the list of `feed` (the moment shown); `on_select` gets what a
+/// clicked item names. A view function, not a component: the list below is the component that
+/// skips frames, and props of its own would add Yew's lifecycle code for a heading.
+pub fn feed_view(
+    feed: Arc<VecDeque<FeedItem>>,
+    lang: Lang,
+    on_select: Callback<Option<Selection>>,
+) -> Html {
     html! {
         <section class="panel feed" aria-label={lang.t(w::FEED_LABEL)}>
             <h2>{ lang.t(w::FEED_HEADING) }<span class="hint">{ lang.t(w::FEED_HINT) }</span></h2>
-            <FeedList feed={props.store.feed.clone()} {lang} {on_select} />
+            <FeedList {feed} {lang} {on_select} />
         </section>
     }
 }

@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::state::{Msg, Selection};
 use super::{fmt_secs, Store};
-use crate::i18n::{controls, Lang, Phrase};
+use crate::i18n::{controls, state_word, Lang};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
 /// Topics listed for a broker (the rest are counted).
@@ -104,16 +104,6 @@ fn due(lang: Lang, at: Option<u64>, now: u64, otherwise: &str) -> Html {
     ))
 }
 
-/// A broker's state as its badge says it.
-fn state_words(state: BrokerState) -> Phrase {
-    match state {
-        BrokerState::Running => controls::RUNNING,
-        BrokerState::Frozen => controls::FROZEN,
-        BrokerState::Killed => controls::KILLED,
-        BrokerState::Stopped => controls::STOPPED,
-    }
-}
-
 fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     let lang = store.lang;
     let now = sim.now();
@@ -194,7 +184,7 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
             (lang.t(controls::ADDRESS), html! { <span class="addr">{ addr.clone() }</span> }),
             ("brokerId", Html::from(b.spec.id.to_string())),
             (lang.t(controls::CLUSTER), Html::from(b.spec.cluster.clone())),
-            (lang.t(controls::STATE), html! { <span class={classes!("badge", state)}>{ lang.t(state_words(b.state)) }</span> }),
+            (lang.t(controls::STATE), html! { <span class={classes!("badge", state)}>{ state_word(lang, b.state.into()) }</span> }),
             (lang.t(controls::REGISTERS_NEXT), due(lang, b.next_register, now, lang.t(controls::NEVER_NOT_RUNNING))),
         ]) }
         <h4>{ lang.t(controls::ON_EACH_NAMESERVER) }</h4>

@@ -5,7 +5,7 @@
 //!
 //! Test contract: `lesson` (the panel), `lesson-step` ("N / M"), `lesson-back`, `lesson-next`,
 //! `lesson-run`, `lesson-task` (`data-done`), `predict-choice` (`data-index`; `data-correct` only
-//! once answered), `predict-result`; `lang-toggle`; `lessons-open`, `lessons`, `start-lessons`,
+//! once answered), `predict-result`; `lessons-open`, `lessons`, `start-lessons`,
 //! `lesson-link` (`data-name`).
 
 use yew::prelude::*;
@@ -13,7 +13,7 @@ use yew::prelude::*;
 use super::state::{LessonMsg, Msg};
 use super::timeline::clock_text;
 use super::Store;
-use crate::i18n::{controls, Lang};
+use crate::i18n::controls;
 use crate::sim::lesson::player::StepState;
 
 #[derive(Properties, PartialEq)]
@@ -153,53 +153,6 @@ pub fn LessonView(props: &LessonProps) -> Html {
             </div>
             { if player.finished() { html! { <p class="hint">{ lang.t(controls::LESSON_FINISHED) }</p> } } else { html! {} } }
         </section>
-    }
-}
-
-/// The language toggle: English ↔ 简体中文, remembered in the browser.
-#[component]
-pub fn LangToggle(props: &LessonProps) -> Html {
-    let store = &props.store;
-    let next = store.lang.other();
-    // Each language by its own name: the button names the other one briefly, its tooltip in full.
-    let (short, full) = match next {
-        Lang::En => ("English", "English"),
-        Lang::Zh => ("中文", "简体中文"),
-    };
-    let onclick = {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-            {
-                let _ = storage.set_item(LANG_KEY, next.code());
-            }
-            store.dispatch(Msg::SetLang(next));
-        })
-    };
-    html! {
-        <button class="lang-toggle" data-testid="lang-toggle" data-lang={store.lang.code()} {onclick}
-            title={store.lang.fill(controls::SWITCH_TO, &[("language", full)])}>
-            { short }
-        </button>
-    }
-}
-
-/// Where the language chosen is remembered.
-pub const LANG_KEY: &str = "routelab.lang";
-
-/// The language to start in: as chosen before, else the browser's.
-pub fn initial_lang() -> Lang {
-    let window = web_sys::window();
-    let stored = window
-        .as_ref()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(LANG_KEY).ok().flatten());
-    match stored.as_deref() {
-        Some("zh") => Lang::Zh,
-        Some("en") => Lang::En,
-        _ => window
-            .and_then(|w| w.navigator().language())
-            .map_or(Lang::En, |tag| Lang::from_tag(&tag)),
     }
 }
 

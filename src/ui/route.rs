@@ -114,7 +114,7 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
         Callback::from(move |t: String| store.dispatch(Msg::SelectTopic(t)))
     };
     let chooser = if topics.len() > PICKER_FROM {
-        html! { <TopicPicker topics={topics} selected={topic.clone()} store={store.clone()} /> }
+        html! { <TopicPicker topics={topics} selected={topic.clone()} lang={store.lang} on_choose={on_select} /> }
     } else {
         let topics = if topics.binary_search(&topic).is_ok() {
             topics

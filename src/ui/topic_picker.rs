@@ -6,10 +6,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::contains_ci;
-use super::state::Msg;
 use super::vlist::VirtualList;
-use super::Store;
-use crate::i18n::workshop;
+use crate::i18n::{workshop, Lang};
 
 const ROW_PX: u32 = 22;
 const LIST_PX: u32 = 330;
@@ -18,15 +16,16 @@ const LIST_PX: u32 = 330;
 pub struct TopicPickerProps {
     pub topics: Rc<Vec<String>>,
     pub selected: String,
-    pub store: Store,
+    pub lang: Lang,
+    /// A topic was picked.
+    pub on_choose: Callback<String>,
 }
 
 impl PartialEq for TopicPickerProps {
-    /// The store changes on every tick, the topics rarely: compare what is shown.
+    /// What is shown: the callback is new on every render of the route panel but always selects
+    /// the topic in the same store.
     fn eq(&self, other: &Self) -> bool {
-        self.selected == other.selected
-            && self.topics == other.topics
-            && self.store.lang == other.store.lang
+        self.selected == other.selected && self.topics == other.topics && self.lang == other.lang
     }
 }
 
@@ -44,10 +43,10 @@ pub fn TopicPicker(props: &TopicPickerProps) -> Html {
         Vec::new()
     });
     let choose = {
-        let (store, open) = (props.store.clone(), open.clone());
+        let (on_choose, open) = (props.on_choose.clone(), open.clone());
         Callback::from(move |t: String| {
             open.set(false);
-            store.dispatch(Msg::SelectTopic(t));
+            on_choose.emit(t);
         })
     };
     let onfocus = {
@@ -103,7 +102,7 @@ pub fn TopicPicker(props: &TopicPickerProps) -> Html {
     html! {
         <span class="topic-picker">
             <input type="search" aria-label="topic" data-testid="topic-picker" {value} {onfocus} {onblur} {oninput} {onkeydown}
-                placeholder={props.store.lang.fill(workshop::FILTER_N_TOPICS, &[("n", &props.topics.len().to_string())])} />
+                placeholder={props.lang.fill(workshop::FILTER_N_TOPICS, &[("n", &props.topics.len().to_string())])} />
             { if *open { html! {
                 <VirtualList len={matches.len()} row_height={ROW_PX} viewport={LIST_PX} class="topic-list"
                     testid="topic-list" {rows} />

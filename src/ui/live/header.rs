@@ -1,16 +1,14 @@
 //! Live mode's header: the connection to the bridge, each NameServer's freshness, where the
-//! NameServers disagree, and "Fork into simulator"; and the language toggle.
+//! NameServers disagree, and "Fork into simulator".
 
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
 
-use super::state::{Conn, LiveMsg, LiveStore};
-use super::LiveProps;
-use crate::i18n::{controls, live, Lang};
+use super::state::{Conn, LiveStore};
+use crate::i18n::{live, Lang};
 use crate::live::{fork, Freshness, NamesrvView, SourceKind};
 use crate::sim::Scenario;
 use crate::ui::fmt_secs;
-use crate::ui::lesson::LANG_KEY;
 
 /// How often ages and the reconnect countdown are redrawn (ms).
 const CLOCK_MS: u32 = 500;
@@ -42,35 +40,6 @@ pub fn LiveHeader(props: &LiveHeaderProps) -> Html {
                 { lang.t(live::FORK_INTO_SIMULATOR) }</button>
             <button onclick={leave} title={lang.t(live::LEAVE_WHAT)}>{ lang.t(live::SIMULATOR) }</button>
         </section>
-    }
-}
-
-/// The language toggle: English ↔ 简体中文, remembered in the browser as the workshop's toggle
-/// remembers it (so both pages open in the language chosen last), and looking the same.
-#[component]
-pub fn LangToggle(props: &LiveProps) -> Html {
-    let store = &props.store;
-    let next = store.lang.other();
-    // Each language by its own name: the button names the other one briefly, its tooltip in full.
-    let (short, full) = match next {
-        Lang::En => ("English", "English"),
-        Lang::Zh => ("中文", "简体中文"),
-    };
-    let onclick = {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-            {
-                let _ = storage.set_item(LANG_KEY, next.code());
-            }
-            store.dispatch(LiveMsg::SetLang(next));
-        })
-    };
-    html! {
-        <button class="lang-toggle" data-testid="lang-toggle" data-lang={store.lang.code()} {onclick}
-            title={store.lang.fill(controls::SWITCH_TO, &[("language", full)])}>
-            { short }
-        </button>
     }
 }
 

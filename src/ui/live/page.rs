@@ -8,14 +8,15 @@ use super::alerts::LiveAlerts;
 use super::cluster::LiveCluster;
 use super::consumers::LiveConsumers;
 use super::feed::LiveFeed;
-use super::header::{LangToggle, LiveHeader};
+use super::header::LiveHeader;
 use super::history::LiveHistory;
 use super::route::LiveRoute;
 use super::socket::use_live_socket;
-use super::state::{LiveModel, LiveStore};
+use super::state::{LiveModel, LiveMsg, LiveStore};
 use super::tables::{LiveMqadmin, LiveTables};
 use crate::i18n::live;
 use crate::sim::Scenario;
+use crate::ui::lang_toggle::lang_toggle;
 
 #[derive(Properties, PartialEq)]
 pub struct LivePageProps {
@@ -51,6 +52,10 @@ pub fn LivePage(props: &LivePageProps) -> Html {
     }
     let tab = use_state(|| Tab::Tables);
     let lang = store.lang;
+    let set_lang = {
+        let store = store.clone();
+        Callback::from(move |lang| store.dispatch(LiveMsg::SetLang(lang)))
+    };
     // mqadmin keeps its name in every language.
     let tabs = [
         (Tab::Tables, lang.t(live::TABLES_TAB)),
@@ -61,7 +66,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
                 <LiveHeader store={store.clone()} on_fork={props.on_fork.clone()} on_leave={props.on_leave.clone()} />
-                <LangToggle store={store.clone()} />
+                { lang_toggle(lang, set_lang) }
             </header>
             // Everything but the header and the footer: one landmark for assistive technology.
             <main class="content">

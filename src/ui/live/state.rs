@@ -12,7 +12,7 @@ use super::data::LiveData;
 use crate::i18n::{live, Lang};
 use crate::live::replay::{Past, Rebuilt};
 use crate::live::{LiveError, ServerMessage};
-use crate::ui::lesson::initial_lang;
+use crate::ui::lang_toggle::initial_lang;
 
 /// The first reconnect delay; it doubles up to [`BACKOFF_MAX_MS`] and starts over after a snapshot.
 pub const BACKOFF_FIRST_MS: u64 = 500;

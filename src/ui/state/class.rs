@@ -5,7 +5,10 @@
 //! moment on every message from the hub and every frame while the teacher's clock plays (the
 //! core's [`Follower`]). Touching a control that changes the world makes a student explore: their
 //! own fork from the moment shown, nothing sent. The WebSocket itself is the hook's
-//! (`ui::classroom`): this only fills the outbox it sends from.
+//! (`ui::classroom`): this only queues what to send in the state's outbox, which the hook sends and
+//! then acknowledges (`ClassMsg::Sent`). The time the room's clock needs is the message's
+//! ([`AppState::now_ms`], stamped by the store as the message was dispatched): nothing here reads a
+//! clock.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -77,8 +80,6 @@ pub struct Class {
     revealed: Option<(String, usize)>,
     /// What the hub refused last.
     pub refused: Option<String>,
-    /// Text to send, in order (the hook drains it).
-    pub outbox: Vec<String>,
     last_publish_ms: f64,
     /// Bumped on each reconnect, so the hook opens a new socket.
     pub generation: u32,
@@ -106,19 +107,9 @@ impl Class {
             pending: None,
             revealed: None,
             refused: None,
-            outbox: Vec::new(),
             last_publish_ms: 0.0,
             generation: 0,
             failures: 0,
-        }
-    }
-
-    fn send<T: serde::Serialize>(&mut self, msg: &T) {
-        // Through the scenario's own serializer type: the actions a message carries are written
-        // by the same code as a scenario's (one copy in the bundle).
-        let text = crate::json_text::to_text(msg, false);
-        if !text.is_empty() {
-            self.outbox.push(text);
         }
     }
 
@@ -149,11 +140,16 @@ pub enum ClassMsg {
     Follow,
     /// The teacher shows everyone the answer of the current question.
     Reveal,
+    /// The hook took the outbox's texts numbered below this (sent them, or dropped them while the
+    /// connection was not open).
+    Sent(u64),
 }
 
-/// The page's clock for the room (the hub stamps with wall-clock ms too).
-fn now_ms() -> f64 {
-    js_sys::Date::now()
+/// A message for the hub as text: through the scenario's own serializer type, so the actions a
+/// message carries are written by the same code as a scenario's (one copy in the bundle). Empty if
+/// it could not be written.
+fn text_of<T: serde::Serialize>(msg: &T) -> String {
+    crate::json_text::to_text(msg, false)
 }
 
 /// Messages that change a student's world: touching them while following starts exploring
@@ -218,16 +214,18 @@ impl AppState {
                     outcome: o,
                 },
             ));
-            c.send(&StudentMsg::Answer {
+            drop(c);
+            self.send(text_of(&StudentMsg::Answer {
                 step: q.step,
                 choice: *i,
-            });
+            }));
             return true;
         }
         if let Some(acted) = leaves_the_teacher(msg) {
             c.exploring = true;
             c.acted = acted;
-            c.send(&StudentMsg::Explore);
+            drop(c);
+            self.send(text_of(&StudentMsg::Explore));
             self.playing = false;
         }
         false
@@ -267,15 +265,16 @@ impl AppState {
                 if c.following() {
                     c.exploring = true;
                     c.acted = false;
-                    c.send(&StudentMsg::Explore);
+                    drop(c);
+                    self.send(text_of(&StudentMsg::Explore));
                 }
                 self.playing = false;
             }
             ClassMsg::Follow => {
+                self.send(text_of(&StudentMsg::Resync));
                 let reload = {
                     let mut c = class.borrow_mut();
                     c.exploring = false;
-                    c.send(&StudentMsg::Resync);
                     let acted = std::mem::take(&mut c.acted);
                     c.follower.rejoin(acted);
                     c.room_world != Some(self.world)
@@ -290,8 +289,28 @@ impl AppState {
                     class.borrow_mut().revealed = Some((run.name.clone(), run.player.current()));
                 }
             }
+            // Taken before the classroom's part of the reducer (`reduce`), as it changes nothing
+            // shown.
+            ClassMsg::Sent(upto) => self.sent(upto),
         }
         None
+    }
+
+    /// Queues a message's text for the hub (see [`text_of`]).
+    fn send(&mut self, text: String) {
+        if !text.is_empty() {
+            Rc::make_mut(&mut self.outbox).push(text);
+        }
+    }
+
+    /// Forgets the outbox's texts numbered below `upto`: the hook took them.
+    pub(super) fn sent(&mut self, upto: u64) {
+        let taken = upto.saturating_sub(self.outbox_first);
+        let taken = (taken as usize).min(self.outbox.len());
+        if taken > 0 {
+            Rc::make_mut(&mut self.outbox).drain(..taken);
+            self.outbox_first += taken as u64;
+        }
     }
 
     fn hub_frame(&mut self, class: &Rc<RefCell<Class>>, text: &str) -> Option<Rc<AppState>> {
@@ -305,21 +324,20 @@ impl AppState {
             }
         };
         let welcome = matches!(msg, HubMsg::Welcome { .. });
-        let received = class.borrow_mut().follower.receive(msg, now_ms());
+        let received = class.borrow_mut().follower.receive(msg, self.now_ms);
         let role = class.borrow().role;
         match received {
             Received::Roster(r) => class.borrow_mut().roster = r,
             Received::Tally(t) => class.borrow_mut().tally = Some(t),
             Received::Refused(why) => {
-                let mut c = class.borrow_mut();
-                c.refused = Some(why);
+                class.borrow_mut().refused = Some(why);
                 // The hub has another idea of the room: ask for it (the welcome resets what
                 // this page publishes).
-                if c.role == Role::Teacher {
-                    c.send(&TeacherMsg::Resync);
+                if role == Role::Teacher {
+                    self.send(text_of(&TeacherMsg::Resync));
                 }
             }
-            Received::Missed => class.borrow_mut().send(&StudentMsg::Resync),
+            Received::Missed => self.send(text_of(&StudentMsg::Resync)),
             Received::NewWorld | Received::Changed if role == Role::Teacher => {
                 if !welcome {
                     return None;
@@ -355,7 +373,7 @@ impl AppState {
         class.borrow_mut().awaiting_world = true;
         match source {
             Source::Preset { name } => {
-                let asked = Rc::new(self.clone()).reduce_inner(Msg::LoadPreset(name));
+                let asked = Rc::new(self.clone()).reduce_inner(Msg::LoadPreset(name), self.now_ms);
                 // A compiled-in preset loads at once; else the world comes with PresetFetched.
                 Some(asked)
             }
@@ -375,6 +393,10 @@ impl AppState {
         next.lang = self.lang;
         next.presenting = self.presenting;
         next.class = self.class.clone();
+        // What is still to be sent, and the time, are the page's, not the world's.
+        next.outbox = self.outbox.clone();
+        next.outbox_first = self.outbox_first;
+        next.now_ms = self.now_ms;
         if let Some(class) = next.class.clone() {
             let mut c = class.borrow_mut();
             if std::mem::take(&mut c.awaiting_world) {
@@ -410,7 +432,7 @@ impl AppState {
         if !c.follows_clock() || c.room_world != Some(self.world) {
             return;
         }
-        let now = now_ms();
+        let now = self.now_ms;
         let out = c.follower.sync(&mut self.timeline.borrow_mut(), now);
         let clock = c.follower.room().clock;
         let lesson = c.follower.room().lesson.clone();
@@ -497,28 +519,34 @@ impl AppState {
         }
     }
 
-    /// After every message on the teacher's page: what changed goes to the hub.
-    pub(super) fn publish(&self) {
+    /// After every message on the teacher's page: what changed, as texts for the hub (the reducer
+    /// queues them).
+    pub(super) fn publish(&self) -> Vec<String> {
         let Some(class) = &self.class else {
-            return;
+            return Vec::new();
         };
         {
             let c = class.borrow();
             if c.role != Role::Teacher || !c.publishing || c.link != Link::Open {
-                return;
+                return Vec::new();
             }
         }
         // Before borrowing the class to change it: `shown` reads it.
         let shown = self.shown();
         let mut c = class.borrow_mut();
-        let now = now_ms();
+        let now = self.now_ms;
         let refresh = self.playing && now - c.last_publish_ms >= CLOCK_REFRESH_MS;
         let msgs = c.publisher.publish(&shown, || self.source(), refresh);
         if refresh || !msgs.is_empty() {
             c.last_publish_ms = now;
         }
-        for m in &msgs {
-            c.send(m);
+        msgs.iter().map(text_of).collect()
+    }
+
+    /// Queues what [`publish`](Self::publish) gave.
+    pub(super) fn queue(&mut self, texts: Vec<String>) {
+        for text in texts {
+            self.send(text);
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The dashboard's state and its reducer. The reducer only drives the run's timeline (pure, no
-//! clock, no I/O): time arrives as `Msg::Tick` from the clock effect, once per animation frame.
+//! clock, no I/O): time arrives as `Msg::Tick` from the clock effect, once per animation frame, and
+//! the page's wall clock as each message's stamp (`Msg::At`, from the store); what the classroom
+//! sends leaves through the state's outbox, which the socket effect sends.
 //! What the panels show of a moment (the world, the feed, the picks) comes from the core's
 //! [`Timeline`], so a moment in the past shows exactly what it showed then.
 
@@ -8,11 +10,14 @@ mod class;
 mod frames;
 mod lesson;
 mod reduce;
+mod traffic;
 
 use changes::{changed_keys, touches_tables};
 pub use class::{Class, ClassMsg, Link, Role};
 pub use frames::{Budget, Panels};
 pub use lesson::{LessonMsg, LessonRun};
+use traffic::record_traffic;
+pub use traffic::{collapsed, Traffic};
 
 use std::cell::{Ref, RefCell};
 use std::collections::{BTreeMap, HashSet, VecDeque};
@@ -79,7 +84,7 @@ pub struct AppState {
     /// in large type. Kept when another scenario is loaded, like the language.
     pub presenting: bool,
     /// Recent heartbeats, polls and sends, for the picture's pulses (cleared by a seek).
-    pub traffic: Rc<VecDeque<super::topology::Traffic>>,
+    pub traffic: Rc<VecDeque<Traffic>>,
     pub traffic_seq: u64,
     /// Whether the picture is shown (`None`: by the cluster's size).
     pub picture: Option<bool>,
@@ -94,6 +99,14 @@ pub struct AppState {
     pub jumps: u64,
     /// The classroom this page is in (`?room=`), shared by every state of the page.
     pub class: Option<Rc<RefCell<Class>>>,
+    /// The page's wall-clock time (ms) of the message being reduced, as the store stamped it
+    /// (`Msg::At`): the classroom's clock. A message reduced without a stamp keeps the last one.
+    pub now_ms: f64,
+    /// Texts for the classroom's hub, oldest first, that the socket effect has not taken yet
+    /// (it takes them after every change and says so with `ClassMsg::Sent`).
+    pub outbox: Rc<Vec<String>>,
+    /// The number of the outbox's first text (texts are numbered from 0 as they are queued).
+    pub outbox_first: u64,
 }
 
 thread_local! {
@@ -173,6 +186,12 @@ pub enum Msg {
     KeyForward,
     /// The classroom's connection, the hub's messages and the class bar's buttons.
     Class(ClassMsg),
+    /// `msg`, dispatched when the page's wall clock read `now_ms` (the store stamps every message
+    /// so; the reducer reads no clock).
+    At {
+        now_ms: f64,
+        msg: Box<Msg>,
+    },
 }
 
 impl AppState {
@@ -187,8 +206,7 @@ impl AppState {
     /// Whether the picture is shown: as chosen, else for clusters small enough to draw broker by
     /// broker.
     pub fn picture_shown(&self) -> bool {
-        self.picture
-            .unwrap_or_else(|| !super::topology::collapsed(&self.sim()))
+        self.picture.unwrap_or_else(|| !collapsed(&self.sim()))
     }
 
     /// What views derived from the route tables are kept by: the world shown and its tables'
@@ -246,6 +264,9 @@ impl AppState {
             }),
             jumps: 0,
             class: None,
+            now_ms: 0.0,
+            outbox: Rc::default(),
+            outbox_first: 0,
         }
     }
 
@@ -312,7 +333,7 @@ impl AppState {
         }
         if self.picture_shown() {
             let tl = self.timeline.borrow();
-            super::topology::record_traffic(
+            record_traffic(
                 Rc::make_mut(&mut self.traffic),
                 &mut self.traffic_seq,
                 tl.sim(),

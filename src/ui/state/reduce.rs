@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{AppState, LessonMsg, Msg, Panels, Selection};
+use super::{AppState, ClassMsg, LessonMsg, Msg, Panels, Selection};
 use crate::i18n::controls;
 use crate::sim::{lesson as lesson_file, preset};
 
@@ -14,9 +14,20 @@ impl Reducible for AppState {
     /// The message, with the classroom around it: a following student's touch starts exploring,
     /// and the teacher's page publishes what changed.
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        let (now_ms, msg) = match msg {
+            Msg::At { now_ms, msg } => (now_ms, *msg),
+            msg => (self.now_ms, msg),
+        };
+        // The socket effect took texts: nothing shown changes (no new version, nothing published).
+        if let Msg::Class(ClassMsg::Sent(upto)) = msg {
+            let mut s = (*self).clone();
+            s.sent(upto);
+            return Rc::new(s);
+        }
         let mut this = self;
         if this.class.is_some() {
             let mut s = (*this).clone();
+            s.now_ms = now_ms;
             if s.class_before(&msg) {
                 s.version += 1;
                 s.panel_versions = [s.version; Panels::COUNT];
@@ -24,15 +35,25 @@ impl Reducible for AppState {
             }
             this = Rc::new(s);
         }
-        let next = this.reduce_inner(msg);
-        next.publish();
-        next
+        let next = this.reduce_inner(msg, now_ms);
+        let texts = next.publish();
+        if texts.is_empty() {
+            return next;
+        }
+        let mut next = Rc::unwrap_or_clone(next);
+        next.queue(texts);
+        Rc::new(next)
     }
 }
 
 impl AppState {
-    pub(super) fn reduce_inner(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+    /// `msg` reduced at the page's wall-clock time `now_ms`, without the classroom's part.
+    pub(super) fn reduce_inner(self: Rc<Self>, msg: Msg, now_ms: f64) -> Rc<Self> {
+        if let Msg::At { now_ms, msg } = msg {
+            return self.reduce_inner(*msg, now_ms);
+        }
         let mut s = (*self).clone();
+        s.now_ms = now_ms;
         // Every message changes what is shown, except a frame the clock does not render; a frame
         // the clock renders shows one group of panels.
         match &msg {
@@ -152,6 +173,8 @@ impl AppState {
                     return next;
                 }
             }
+            // Unwrapped above.
+            Msg::At { .. } => {}
         }
         Rc::new(s)
     }

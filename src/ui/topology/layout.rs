@@ -2,10 +2,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use super::super::state::Selection;
+use super::super::state::{collapsed, Selection};
 use super::super::state_name;
-use super::collapsed;
-use crate::i18n::{controls, Lang};
+use crate::i18n::{controls, state_word, Lang};
 use crate::model::perm::is_writeable;
 use crate::sim::Sim;
 
@@ -183,10 +182,7 @@ pub(super) fn picture(
                         if b.state == crate::sim::BrokerState::Running {
                             role
                         } else {
-                            format!(
-                                "{role} · {}",
-                                super::super::cluster::state_words(b.state, lang)
-                            )
+                            format!("{role} · {}", state_word(lang, b.state.into()))
                         }
                     },
                     sub: b.addr.clone(),
@@ -383,10 +379,9 @@ fn consumers(
                     &[("group", &group), ("n", &owned.to_string())],
                 )
             } else {
-                lang.t(super::super::consumers::state_phrase(c.state))
-                    .to_owned()
+                state_word(lang, c.state.into()).to_owned()
             },
-            state: c.state.as_str(),
+            state: state_name(c.state),
             select: Selection::Consumer(c.client_id.clone()),
             kind: "consumer",
             group: Some(group),

@@ -6,42 +6,24 @@
 //!
 //! Test contract: nodes are `node-broker-<addr>`, `node-namesrv-<name>`, `node-producer-<group>`,
 //! `node-consumer-<clientId>` (with `data-group`), each with `data-state` (`running`, `frozen`,
-//! `killed`, `stopped`; a NameServer `up`). Above
-//! [`COLLAPSE_ABOVE`] brokers each group is one node, `node-group-<name>`. A group's box and its
-//! label carry `data-group=<name>` and the classes of its state (`read-only`, `no-master`, `gone`).
+//! `killed`, `stopped`; a NameServer `up`). Above `COLLAPSE_ABOVE` brokers (`ui/state/traffic.rs`)
+//! each group is one node, `node-group-<name>`. A group's box and its label carry
+//! `data-group=<name>` and the classes of its state (`read-only`, `no-master`, `gone`).
 //!
-//! Here: when to collapse, and the component. `traffic` keeps what moved for the pulses, `layout`
-//! places the nodes, groups and edges, `markup` writes the drawing's SVG.
+//! Here: the component. `layout` places the nodes, groups and edges, `markup` writes the drawing's
+//! SVG. When to collapse and what moved for the pulses are kept by the state (`ui/state/traffic.rs`),
+//! whose reducer records traffic only while the picture is shown.
 
 mod layout;
 mod markup;
-mod traffic;
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::state::{Msg, Selection};
+use super::state::{collapsed, Msg, Selection, Traffic};
 use super::Store;
-use crate::sim::Sim;
 use layout::{picture, read_only_groups, Picture, W};
 use markup::{drawing, px};
-pub use traffic::{record_traffic, Traffic};
-
-/// Above this many brokers the picture shows one node per broker group.
-pub const COLLAPSE_ABOVE: usize = 20;
-/// Whether the picture shows one node per broker group: for a cluster of more than
-/// [`COLLAPSE_ABOVE`] brokers, counting those the scenario starts later (a rolling start adds them
-/// one by one: the picture should not change its kind halfway through).
-pub fn collapsed(sim: &Sim) -> bool {
-    let planned = sim.scenario().brokers.len()
-        + sim
-            .scenario()
-            .actions
-            .iter()
-            .filter(|a| matches!(a.action, crate::sim::Action::AddBroker(_)))
-            .count();
-    sim.brokers().len().max(planned) > COLLAPSE_ABOVE
-}
 
 /// How many pulses move at once at most: at high speed or rate the rest only thicken the edges.
 /// Each is animated on the main thread (an SVG element): 36 took a sixth of the page's main-thread

@@ -1,8 +1,27 @@
-//! What moved along the picture's edges (heartbeats, route polls, sends), kept for its pulses.
+//! What the state keeps for the cluster's picture: what moved along its edges (heartbeats, route
+//! polls, sends), for its pulses, and whether it collapses to one node per broker group. Both live
+//! here, not with the picture's component (`ui/topology/`), because the reducer needs them: it
+//! records traffic only while the picture is shown, which by default depends on the cluster's size.
 
 use std::collections::VecDeque;
 
-use crate::sim::{Sim, SimEvent, SimEventKind};
+use crate::sim::{Action, Sim, SimEvent, SimEventKind};
+
+/// Above this many brokers the picture shows one node per broker group.
+pub const COLLAPSE_ABOVE: usize = 20;
+/// Whether the picture shows one node per broker group: for a cluster of more than
+/// [`COLLAPSE_ABOVE`] brokers, counting those the scenario starts later (a rolling start adds them
+/// one by one: the picture should not change its kind halfway through).
+pub fn collapsed(sim: &Sim) -> bool {
+    let planned = sim.scenario().brokers.len()
+        + sim
+            .scenario()
+            .actions
+            .iter()
+            .filter(|a| matches!(a.action, Action::AddBroker(_)))
+            .count();
+    sim.brokers().len().max(planned) > COLLAPSE_ABOVE
+}
 
 /// How many traffic records are kept for the pulses.
 const TRAFFIC_KEPT: usize = 128;
