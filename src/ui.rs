@@ -48,7 +48,7 @@ pub use vlist::{window, VirtualList, VirtualListProps};
 use yew::prelude::*;
 
 use crate::i18n::ProcessWord;
-use crate::sim::{BrokerState, ConsumerState};
+use crate::sim::ProcessState;
 
 /// The state handle every panel receives: the reducer's handle, whose `dispatch` stamps each
 /// message with the page's wall clock (`Msg::At`), so the reducer never reads a clock itself.
@@ -120,26 +120,16 @@ pub(crate) fn contains_ci(hay: &str, needle: &str) -> bool {
             .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-// The simulator's two process states are the same four; the pages word both through the one
-// table in `i18n::process` (here, as the catalogue does not know the simulator).
-impl From<BrokerState> for ProcessWord {
-    fn from(s: BrokerState) -> Self {
+// A broker's and a consumer member's state are the simulator's one `ProcessState`; the pages say
+// it through the one table in `i18n::process` (converted here, as the catalogue does not know the
+// simulator).
+impl From<ProcessState> for ProcessWord {
+    fn from(s: ProcessState) -> Self {
         match s {
-            BrokerState::Running => ProcessWord::Running,
-            BrokerState::Frozen => ProcessWord::Frozen,
-            BrokerState::Killed => ProcessWord::Killed,
-            BrokerState::Stopped => ProcessWord::Stopped,
-        }
-    }
-}
-
-impl From<ConsumerState> for ProcessWord {
-    fn from(s: ConsumerState) -> Self {
-        match s {
-            ConsumerState::Running => ProcessWord::Running,
-            ConsumerState::Frozen => ProcessWord::Frozen,
-            ConsumerState::Killed => ProcessWord::Killed,
-            ConsumerState::Stopped => ProcessWord::Stopped,
+            ProcessState::Running => ProcessWord::Running,
+            ProcessState::Frozen => ProcessWord::Frozen,
+            ProcessState::Killed => ProcessWord::Killed,
+            ProcessState::Stopped => ProcessWord::Stopped,
         }
     }
 }
