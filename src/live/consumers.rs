@@ -158,33 +158,37 @@ fn shape(v: &ConsumersView) -> Shape<'_> {
     (groups, brokers)
 }
 
+/// A view of `groups` (name, member ids) at `at`, for tests here and in `live::history`.
+#[cfg(test)]
+pub(crate) fn test_view(at: u64, groups: &[(&str, &[&str])]) -> ConsumersView {
+    ConsumersView {
+        fetched_at_ms: at,
+        brokers: Vec::new(),
+        groups: groups
+            .iter()
+            .map(|(g, ids)| GroupView {
+                group: (*g).into(),
+                members: ids
+                    .iter()
+                    .map(|id| MemberView {
+                        client_id: (*id).into(),
+                        client_addr: format!("{id}:1"),
+                        ..MemberView::default()
+                    })
+                    .collect(),
+                ..GroupView::default()
+            })
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    fn view(at: u64, groups: &[(&str, &[&str])]) -> ConsumersView {
-        ConsumersView {
-            fetched_at_ms: at,
-            brokers: Vec::new(),
-            groups: groups
-                .iter()
-                .map(|(g, ids)| GroupView {
-                    group: (*g).into(),
-                    members: ids
-                        .iter()
-                        .map(|id| MemberView {
-                            client_id: (*id).into(),
-                            client_addr: format!("{id}:1"),
-                            ..MemberView::default()
-                        })
-                        .collect(),
-                    ..GroupView::default()
-                })
-                .collect(),
-        }
-    }
+    use super::test_view as view;
 
     fn owned(at: u64, known: bool, owners: &[Option<&str>]) -> ConsumersView {
         let mut v = view(at, &[("G", &["m1", "m2"])]);

@@ -104,31 +104,11 @@ pub fn consumer_changes(before: &ConsumersView, after: &ConsumersView) -> Vec<Re
 mod tests {
     use super::consumer_changes as changes;
     use super::*;
-    use crate::live::consumers::{MemberView, QueueOffsets};
+    use crate::live::consumers::QueueOffsets;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    fn view(at: u64, groups: &[(&str, &[&str])]) -> ConsumersView {
-        ConsumersView {
-            fetched_at_ms: at,
-            brokers: Vec::new(),
-            groups: groups
-                .iter()
-                .map(|(g, ids)| GroupView {
-                    group: (*g).into(),
-                    members: ids
-                        .iter()
-                        .map(|id| MemberView {
-                            client_id: (*id).into(),
-                            client_addr: format!("{id}:1"),
-                            ..MemberView::default()
-                        })
-                        .collect(),
-                    ..GroupView::default()
-                })
-                .collect(),
-        }
-    }
+    use crate::live::consumers::test_view as view;
 
     /// Leaving first, then joining; a group that disappeared takes its members with it.
     #[test]
