@@ -182,31 +182,33 @@ pub(crate) fn test_view(at: u64, groups: &[(&str, &[&str])]) -> ConsumersView {
     }
 }
 
+/// [`test_view`] of group G (m1, m2) with queues of T on b held by `owners`, for tests.
+#[cfg(test)]
+pub(crate) fn test_owned(at: u64, known: bool, owners: &[Option<&str>]) -> ConsumersView {
+    let mut v = test_view(at, &[("G", &["m1", "m2"])]);
+    let g = &mut v.groups[0];
+    g.owners_known = known;
+    g.queues = owners
+        .iter()
+        .enumerate()
+        .map(|(i, o)| QueueOffsets {
+            topic: "T".into(),
+            broker_name: "b".into(),
+            queue_id: i as i32,
+            owner: o.map(str::to_owned),
+            ..QueueOffsets::default()
+        })
+        .collect();
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    use super::test_view as view;
-
-    fn owned(at: u64, known: bool, owners: &[Option<&str>]) -> ConsumersView {
-        let mut v = view(at, &[("G", &["m1", "m2"])]);
-        let g = &mut v.groups[0];
-        g.owners_known = known;
-        g.queues = owners
-            .iter()
-            .enumerate()
-            .map(|(i, o)| QueueOffsets {
-                topic: "T".into(),
-                broker_name: "b".into(),
-                queue_id: i as i32,
-                owner: o.map(str::to_owned),
-                ..QueueOffsets::default()
-            })
-            .collect();
-        v
-    }
+    use super::test_owned as owned;
 
     /// The history keeps the first view, any change of who is online or holds what at once, and
     /// moving offsets once a minute.

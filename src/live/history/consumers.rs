@@ -104,7 +104,6 @@ pub fn consumer_changes(before: &ConsumersView, after: &ConsumersView) -> Vec<Re
 mod tests {
     use super::consumer_changes as changes;
     use super::*;
-    use crate::live::consumers::QueueOffsets;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -140,23 +139,7 @@ mod tests {
         assert!(changes(&after, &after).is_empty());
     }
 
-    fn owned(at: u64, known: bool, owners: &[Option<&str>]) -> ConsumersView {
-        let mut v = view(at, &[("G", &["m1", "m2"])]);
-        let g = &mut v.groups[0];
-        g.owners_known = known;
-        g.queues = owners
-            .iter()
-            .enumerate()
-            .map(|(i, o)| QueueOffsets {
-                topic: "T".into(),
-                broker_name: "b".into(),
-                queue_id: i as i32,
-                owner: o.map(str::to_owned),
-                ..QueueOffsets::default()
-            })
-            .collect();
-        v
-    }
+    use crate::live::consumers::test_owned as owned;
 
     /// A rebalance is recorded with the queues that changed hands, only when both polls knew every
     /// member's queues (a silent member's queues are not "nobody's").
