@@ -569,12 +569,12 @@ fn route_poll_every_30s_from_one_namesrv() {
             .collect();
         let times: Vec<u64> = polls.iter().map(|(t, _)| *t).collect();
         assert_eq!(times, vec![10, 30_010, 60_010, 90_010], "{group}");
-        let ns = s.producers()[p].namesrv.expect("chosen");
+        let ns = s.producers()[p].namesrv().expect("chosen");
         assert!(polls.iter().all(|(_, n)| *n == s.namesrvs()[ns].name));
         assert_eq!(s.producers()[p].next_poll, Some(120_010));
-        assert_eq!(s.producers()[p].route_fetched_at, Some(90_010));
+        assert_eq!(s.producers()[p].route_fetched_at(), Some(90_010));
     }
-    assert_eq!(s.producers()[1].namesrv, Some(2));
+    assert_eq!(s.producers()[1].namesrv(), Some(2));
 }
 
 /// Route-poll staleness: the producer keeps its own copy of the route, so a killed broker stays in it
@@ -595,7 +595,7 @@ fn route_poll_staleness_keeps_killed_broker_until_next_poll() {
         cached_route_brokers(&s, 0),
         vec!["broker-a".to_owned(), "broker-b".into()]
     );
-    assert_eq!(s.producers()[0].route_fetched_at, Some(30_010));
+    assert_eq!(s.producers()[0].route_fetched_at(), Some(30_010));
     let stale = attempts(&s.drain_events(), "pg");
     let refused: Vec<&Attempt> = stale
         .iter()
@@ -608,7 +608,7 @@ fn route_poll_staleness_keeps_killed_broker_until_next_poll() {
 
     s.advance_to(60_010);
     assert_eq!(cached_route_brokers(&s, 0), vec!["broker-b".to_owned()]);
-    assert_eq!(s.producers()[0].route_fetched_at, Some(60_010));
+    assert_eq!(s.producers()[0].route_fetched_at(), Some(60_010));
     assert!(s.drain_events().iter().any(|e| e.t == 60_010
         && matches!(
             e.kind,

@@ -1,46 +1,128 @@
-//! What every simulated client does to get routes, producer or consumer member alike: the one rule
-//! for which NameServer it asks, and the client code it runs when the scenario names none. In RocketMQ one `MQClientInstance` (its `NettyRemotingClient`)
-//! does this for every producer and consumer of a process; here each producer and each member is a
-//! client instance of its own, so each keeps its own choice, made when it first needs one.
+//! What every simulated client keeps of routes, producer or consumer member alike: the NameServer
+//! it asks and its copy of each topic's route — RocketMQ's `MQClientInstance` with its
+//! `topicRouteTable`. In RocketMQ one instance serves every producer and consumer of a process;
+//! here each producer and each member is a client instance of its own, so each keeps its own
+//! [`ClientRoutes`].
 //!
-//! Only the rule is shared, not a struct the nodes embed. The nodes keep their own route copies
-//! because what they build from a route differs and must stay as it is:
+//! What each role builds from a copy stays with the role, as in Java: a producer's publish info
+//! (`topicPublishInfoTable`, in `producer`) and a member's readable queues
+//! (`topicSubscribeInfoTable`, in `consumer`).
 //!
-//! - a producer keeps its copy inside its publish info and compares a new route with the route that
-//!   info was built from; one table for both roles that took every answer would make a producer
-//!   whose publish info could not be built from a route report a later answer as "changed" where it
-//!   reports "unchanged" today (a different `route_polled` event);
-//! - `ProducerNode::namesrv`, `route_fetched_at` and `next_poll` are public fields the tests and
-//!   the dashboard read; moving them into an embedded struct changes those reads.
-//!
-//! Same draws as before: the choice draws once from the seeded RNG at the same moment (a
-//! producer's first route poll or send, a member's start), and not at all for a client bound to a
-//! NameServer by the scenario.
+//! The NameServer choice draws once from the seeded RNG, at a producer's first route poll or send
+//! and at a member's start, and not at all for a client bound to a NameServer by the scenario.
 
 use super::{NamesrvNode, Sim};
+use crate::model::TopicRouteData;
 use crate::namesrv::Profile;
 use crate::producer::ClientProfile;
 use crate::rng::SeededRng;
 
-/// The client's NameServer (an index into `namesrvs`), chosen on first use and kept in `chosen`:
-/// the one named `bound` (the scenario's `namesrv`; the first NameServer if none has that name),
-/// else one drawn with the seeded RNG, as the client picks from a shuffled list and sticks to it
-/// while it answers.
-pub(super) fn client_namesrv(
-    chosen: &mut Option<usize>,
-    bound: Option<&str>,
-    namesrvs: &[NamesrvNode],
-    rng: &mut SeededRng,
-) -> usize {
-    if let Some(ns) = *chosen {
-        return ns;
+/// A client's NameServer and route copies.
+#[derive(Clone, Debug, Default)]
+pub struct ClientRoutes {
+    namesrv: Option<usize>,
+    copies: Vec<RouteCopy>,
+}
+
+/// The client's copy of one topic's route.
+#[derive(Clone, Debug)]
+pub struct RouteCopy {
+    pub topic: String,
+    pub route: TopicRouteData,
+    /// When a NameServer last answered with a route for the topic (virtual ms).
+    pub fetched_at: u64,
+}
+
+impl ClientRoutes {
+    /// The NameServer it asks (an index into the simulator's NameServers), once chosen.
+    pub fn namesrv(&self) -> Option<usize> {
+        self.namesrv
     }
-    let ns = match bound {
-        Some(name) => namesrvs.iter().position(|n| n.name == name).unwrap_or(0),
-        None => rng.next_below(namesrvs.len() as u64) as usize,
-    };
-    *chosen = Some(ns);
-    ns
+
+    /// Its copies, in the order their topics first got a route.
+    pub fn copies(&self) -> &[RouteCopy] {
+        &self.copies
+    }
+
+    /// Its copy of `topic`'s route.
+    pub fn route(&self, topic: &str) -> Option<&TopicRouteData> {
+        self.copy(topic).map(|c| &c.route)
+    }
+
+    /// When it last got a route for `topic`.
+    pub fn fetched_at(&self, topic: &str) -> Option<u64> {
+        self.copy(topic).map(|c| c.fetched_at)
+    }
+
+    fn copy(&self, topic: &str) -> Option<&RouteCopy> {
+        self.copies.iter().find(|c| c.topic == topic)
+    }
+
+    /// The client's NameServer, chosen on first use and kept: the one named `bound` (the
+    /// scenario's `namesrv`; the first NameServer if none has that name), else one drawn with the
+    /// seeded RNG, as the client picks from a shuffled list and sticks to it while it answers.
+    pub(super) fn choose_namesrv(
+        &mut self,
+        bound: Option<&str>,
+        namesrvs: &[NamesrvNode],
+        rng: &mut SeededRng,
+    ) -> usize {
+        if let Some(ns) = self.namesrv {
+            return ns;
+        }
+        let ns = match bound {
+            Some(name) => namesrvs.iter().position(|n| n.name == name).unwrap_or(0),
+            None => rng.next_below(namesrvs.len() as u64) as usize,
+        };
+        self.namesrv = Some(ns);
+        ns
+    }
+
+    /// Keeps a NameServer's answer for `topic` at `now` (`topicRouteDataChanged`): the new copy
+    /// when it differs from the copy kept or none was kept; None when it is the same, which only
+    /// renews `fetched_at`.
+    pub(super) fn keep(
+        &mut self,
+        topic: &str,
+        route: TopicRouteData,
+        now: u64,
+    ) -> Option<&TopicRouteData> {
+        let Some(i) = self.copies.iter().position(|c| c.topic == topic) else {
+            self.copies.push(RouteCopy {
+                topic: topic.to_owned(),
+                route,
+                fetched_at: now,
+            });
+            return self.copies.last().map(|c| &c.route);
+        };
+        let c = &mut self.copies[i];
+        c.fetched_at = now;
+        if c.route.sorted() == route.sorted() {
+            return None;
+        }
+        c.route = route;
+        Some(&c.route)
+    }
+
+    /// A restart: the copies go with the process's memory; the NameServer choice stays (the
+    /// client's list and its pick are configuration).
+    pub(super) fn forget(&mut self) {
+        self.copies.clear();
+    }
+
+    /// Every broker address in its copies (`brokerAddrTable`), masters and slaves, sorted, once
+    /// each.
+    pub fn broker_addrs(&self) -> Vec<String> {
+        let mut addrs: Vec<String> = self
+            .copies
+            .iter()
+            .flat_map(|c| c.route.broker_datas.iter())
+            .flat_map(|bd| bd.broker_addrs.values().map(|a| a.to_string()))
+            .collect();
+        crate::sort::sort_by(&mut addrs, |a, b| a.cmp(b));
+        addrs.dedup();
+        addrs
+    }
 }
 
 impl Sim {

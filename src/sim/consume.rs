@@ -235,9 +235,10 @@ impl Sim {
     /// in its routes, else a slave. None when that broker does not answer.
     fn offset_broker(&self, m: usize, mq: &MessageQueue) -> Option<usize> {
         let bd = self.consumers[m]
-            .topics
+            .routes
+            .copies()
             .iter()
-            .find_map(|t| t.route.broker_data(mq.broker_name.as_str()))?;
+            .find_map(|c| c.route.broker_data(mq.broker_name.as_str()))?;
         let addr = bd
             .master_addr()
             .or_else(|| bd.broker_addrs.values().next())?;

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::client_routes::client_namesrv;
+use super::client_routes::ClientRoutes;
 use super::event::SimEventKind;
 use super::process::ProcessState;
 use super::scenario::{made_up_client_id, ConsumerGroupSpec};
@@ -67,10 +67,9 @@ pub struct ConsumerNode {
     pub rate: f64,
     /// Which client code it runs.
     pub client: ClientProfile,
-    /// The NameServer it asks (index), once chosen.
-    pub namesrv: Option<usize>,
-    /// Its route copy (`topicRouteTable`) and readable queues (`topicSubscribeInfoTable`) of each
-    /// topic it has had a route for.
+    /// Its NameServer and route copies (`topicRouteTable`), as every client keeps them.
+    pub routes: ClientRoutes,
+    /// The readable queues (`topicSubscribeInfoTable`) of each topic it has had a route for.
     pub topics: Vec<MemberTopic>,
     /// The queues it reads (`processQueueTable`), in `MessageQueue` order.
     pub owned: Vec<OwnedQueue>,
@@ -90,23 +89,18 @@ pub struct ConsumerNode {
     pub(crate) ended: Vec<(u64, ConsumerState)>,
 }
 
-/// What a member knows of one topic.
+/// The queues a member can read of one topic.
 #[derive(Clone, Debug)]
 pub struct MemberTopic {
     pub topic: String,
-    /// Its copy of the route.
-    pub route: TopicRouteData,
-    /// The route's readable queues, sorted as Java sorts them.
+    /// Its route copy's readable queues, sorted as Java sorts them.
     pub queues: Vec<MessageQueue>,
 }
 
 impl ConsumerNode {
     /// Its route copy of `topic`.
     pub fn route(&self, topic: &str) -> Option<&TopicRouteData> {
-        self.topics
-            .iter()
-            .find(|t| t.topic == topic)
-            .map(|t| &t.route)
+        self.routes.route(topic)
     }
 
     /// Its readable queues of `topic`, if it has had a route for it.
@@ -239,7 +233,7 @@ impl Sim {
             state: ConsumerState::Stopped,
             rate: spec.rate,
             client,
-            namesrv: None,
+            routes: ClientRoutes::default(),
             topics: Vec::new(),
             owned: Vec::new(),
             stats: ConsumerStats::default(),
@@ -261,6 +255,7 @@ impl Sim {
         let node = &mut self.consumers[m];
         node.state = ConsumerState::Running;
         node.epoch += 1;
+        node.routes.forget();
         node.topics.clear();
         node.owned.clear();
         node.next_rebalance = None;
@@ -317,8 +312,7 @@ impl Sim {
         // The member's NameServer, chosen on first use (the rule every client follows).
         let node = &mut self.consumers[m];
         let g = node.group;
-        let ns = client_namesrv(
-            &mut node.namesrv,
+        let ns = node.routes.choose_namesrv(
             self.groups[g].spec.namesrv.as_deref(),
             &self.namesrvs,
             &mut self.rng,
@@ -329,16 +323,14 @@ impl Sim {
                 continue;
             };
             let node = &mut self.consumers[m];
-            let queues = consumer::subscribe_queues(topic, &route);
+            let Some(route) = node.routes.keep(topic, route, self.now) else {
+                continue;
+            };
+            let queues = consumer::subscribe_queues(topic, route);
             match node.topics.iter_mut().find(|t| t.topic == *topic) {
-                Some(t) if t.route.sorted() == route.sorted() => {}
-                Some(t) => {
-                    t.route = route;
-                    t.queues = queues;
-                }
+                Some(t) => t.queues = queues,
                 None => node.topics.push(MemberTopic {
                     topic: topic.clone(),
-                    route,
                     queues,
                 }),
             }
@@ -347,15 +339,7 @@ impl Sim {
 
     /// Every broker address in the member's routes (`brokerAddrTable`), masters and slaves.
     pub(crate) fn consumer_broker_addrs(&self, m: usize) -> Vec<String> {
-        let mut addrs: Vec<String> = self.consumers[m]
-            .topics
-            .iter()
-            .flat_map(|t| t.route.broker_datas.iter())
-            .flat_map(|bd| bd.broker_addrs.values().map(|a| a.to_string()))
-            .collect();
-        crate::sort::sort_by(&mut addrs, |a, b| a.cmp(b));
-        addrs.dedup();
-        addrs
+        self.consumers[m].routes.broker_addrs()
     }
 
     /// The running broker at `addr`, if any.

@@ -20,13 +20,13 @@
 //! - `namesrv_node`: a simulated NameServer (its route manager and scan timer).
 //! - `broker`: broker processes: registration timers, channels, kill / freeze / stop / restart;
 //!   `process`: [`ProcessState`], a broker's or a consumer member's state.
-//! - `consumer`: consumer groups and their members (route copies, heartbeats, kill / freeze / stop /
+//! - `consumer`: consumer groups and their members (readable queues, heartbeats, kill / freeze / stop /
 //!   restart); `broker_consumers`: the brokers' consumer tables, notices and the slaves' offset
 //!   sync; `consume`: rebalance, pulls and commits; `report_consumers`: what groups consumed
 //!   (`consumerProgress`, `topicStatus`) and the report's consumer part.
 //! - `producer`: route polling and sends with retries and fault isolation.
-//! - `client_routes`: the rule every client (producer or member) follows to choose its NameServer,
-//!   and its default client code.
+//! - `client_routes`: what every client (producer or member) keeps of routes, as RocketMQ's
+//!   `MQClientInstance`: its NameServer, chosen once, and its route copy of each topic.
 //! - `report`: the final state in RocketMQ's table names, and the text format.
 //! - `presets`: the scenarios that ship with RouteLab; `action_words`: an action in plain words.
 //! - [`lesson`]: guided lessons — the format, questions the simulator answers, a headless walk and
@@ -68,6 +68,7 @@ mod timing;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
+pub use client_routes::{ClientRoutes, RouteCopy};
 pub use consumer::{
     ConsumerGroup, ConsumerNode, ConsumerState, ConsumerStats, MemberTopic, OwnedQueue,
     PULL_TICK_MS,

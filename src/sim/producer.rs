@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::client_routes::client_namesrv;
+use super::client_routes::ClientRoutes;
 use super::event::SimEventKind;
 use super::scenario::ProducerSpec;
 use super::{Sim, Timer, FIRST_ROUTE_POLL_MS, SEND_ATTEMPTS};
@@ -54,12 +54,10 @@ pub struct ProducerNode {
     pub client: ClientProfile,
     /// Its fault strategy (and fault table).
     pub strategy: MqFaultStrategy,
-    /// Its cached publish info (its own copy of the route).
+    /// Its publish info (`topicPublishInfoTable`), built from its route copy.
     pub info: Option<TopicPublishInfo>,
-    /// When the cached route was last fetched successfully.
-    pub route_fetched_at: Option<u64>,
-    /// The NameServer it talks to (index), once chosen.
-    pub namesrv: Option<usize>,
+    /// Its NameServer and route copy, as every client keeps them.
+    pub routes: ClientRoutes,
     /// Broker addresses it cannot reach.
     pub cut_brokers: BTreeSet<String>,
     /// Counters.
@@ -88,8 +86,7 @@ impl Sim {
             client,
             strategy: MqFaultStrategy::new(client, spec.fault_tolerance),
             info: None,
-            route_fetched_at: None,
-            namesrv: None,
+            routes: ClientRoutes::default(),
             cut_brokers: BTreeSet::new(),
             stats: ProducerStats::default(),
             next_poll: Some(self.now + FIRST_ROUTE_POLL_MS),
@@ -170,12 +167,8 @@ impl Sim {
     /// The producer's NameServer, chosen on first use (the rule every client follows).
     fn producer_namesrv(&mut self, p: usize) -> usize {
         let node = &mut self.producers[p];
-        client_namesrv(
-            &mut node.namesrv,
-            node.spec.namesrv.as_deref(),
-            &self.namesrvs,
-            &mut self.rng,
-        )
+        node.routes
+            .choose_namesrv(node.spec.namesrv.as_deref(), &self.namesrvs, &mut self.rng)
     }
 
     /// Records a route answer for the producer's topic (`asked` is the topic asked for: the producer's
@@ -191,17 +184,19 @@ impl Sim {
         let node = &mut self.producers[p];
         let ok = route.is_some();
         let mut changed = false;
+        // The answer is kept under the producer's own topic even when it asked for TBW102, as
+        // `updateTopicRouteInfoFromNameServer(topic, isDefault, producer)` does. The publish info
+        // is rebuilt when the copy changed to a route it was not built from; a route it cannot be
+        // built from leaves the info as it was (and the answer counts as unchanged).
         if let Some(route) = route {
-            node.route_fetched_at = Some(self.now);
-            let same = node
-                .info
-                .as_ref()
-                .is_some_and(|i| i.topic_route_data.sorted() == route.sorted());
-            if !same {
-                if let Ok(info) = TopicPublishInfo::from_route(&topic, &route, node.client) {
-                    node.targets = super::targets::targets_of(&info, &self.brokers);
-                    node.info = Some(info);
-                    changed = true;
+            if let Some(route) = node.routes.keep(&topic, route, self.now) {
+                let built_from = node.info.as_ref().map(|i| i.topic_route_data.sorted());
+                if built_from.as_ref() != Some(&route.sorted()) {
+                    if let Ok(info) = TopicPublishInfo::from_route(&topic, route, node.client) {
+                        node.targets = super::targets::targets_of(&info, &self.brokers);
+                        node.info = Some(info);
+                        changed = true;
+                    }
                 }
             }
         }
@@ -484,5 +479,17 @@ impl Sim {
             node.stats.failed += 1;
         }
         self.next_send(p, f.first_begin);
+    }
+}
+
+impl ProducerNode {
+    /// The NameServer it asks (index), once chosen.
+    pub fn namesrv(&self) -> Option<usize> {
+        self.routes.namesrv()
+    }
+
+    /// When a NameServer last answered with a route for its topic.
+    pub fn route_fetched_at(&self) -> Option<u64> {
+        self.routes.fetched_at(&self.spec.topic)
     }
 }

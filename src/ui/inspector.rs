@@ -230,7 +230,7 @@ fn namesrv(lang: Lang, sim: &Sim, i: usize) -> Html {
 fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
     let lang = store.lang;
     let now = sim.now();
-    let ns = p.namesrv.and_then(|n| sim.namesrvs().get(n)).map_or_else(
+    let ns = p.namesrv().and_then(|n| sim.namesrvs().get(n)).map_or_else(
         || lang.t(controls::NOT_CHOSEN_YET).to_owned(),
         |n| n.name.clone(),
     );
@@ -255,7 +255,7 @@ fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
             groups.join(", ")
         },
     );
-    let age = p.route_fetched_at.map_or_else(
+    let age = p.route_fetched_at().map_or_else(
         || lang.t(controls::NEVER_FETCHED).to_owned(),
         |t| {
             lang.fill(

@@ -185,8 +185,8 @@ pub fn RouteView(props: &RouteViewProps) -> Html {
                 html!{ <li class="none">{ lang.fill(workshop::NO_PRODUCER_SENDS_TO, &[("topic", &topic)]) }</li> }
             } else { html!{} } }
             { for senders.iter().map(|p| {
-                let ns = p.namesrv.and_then(|i| sim.namesrvs().get(i)).map(|n| n.name.clone()).unwrap_or_else(|| lang.t(workshop::NO_NAMESRV_YET).into());
-                let age = p.route_fetched_at.map(|t| lang.fill(workshop::FETCHED_AGO, &[("age", &fmt_secs(now.saturating_sub(t)))])).unwrap_or_else(|| lang.t(workshop::NOT_FETCHED_YET).into());
+                let ns = p.namesrv().and_then(|i| sim.namesrvs().get(i)).map(|n| n.name.clone()).unwrap_or_else(|| lang.t(workshop::NO_NAMESRV_YET).into());
+                let age = p.route_fetched_at().map(|t| lang.fill(workshop::FETCHED_AGO, &[("age", &fmt_secs(now.saturating_sub(t)))])).unwrap_or_else(|| lang.t(workshop::NOT_FETCHED_YET).into());
                 let cached = p.info.as_ref().map(|i| i.topic_route_data.sorted());
                 let fresh = routes.iter().find(|(n, _)| *n == ns).map(|(_, r)| r.clone());
                 let stale = matches!((&cached, &fresh), (Some(c), Some(Some(f))) if c != f) || matches!((&cached, &fresh), (Some(_), Some(None)));

@@ -20,6 +20,7 @@
 //! - `walk`: a lesson run start to end without a learner.
 //! - `player`: where a learner is, what they did, Back and Next.
 
+mod known;
 pub mod player;
 pub mod predict;
 mod question;
@@ -37,7 +38,8 @@ pub use crate::i18n::{Lang, Points, Text};
 
 // From the scenario's leaves, not its top file: the scenario embeds the lesson.
 use super::scenario::action::Action;
-use super::scenario::error::{check_namesrv, ScenarioError};
+use super::scenario::error::ScenarioError;
+pub(crate) use known::Known;
 
 /// A scenario's lesson.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -138,47 +140,6 @@ impl Step {
             u.validate(&format!("{path}.until"), known)?;
         }
         Ok(())
-    }
-}
-
-/// The names a scenario declares by the time a step begins, for checking references.
-pub(crate) struct Known<'a> {
-    pub namesrvs: &'a [String],
-    pub addrs: &'a [&'a str],
-    pub producers: &'a [&'a str],
-    /// Consumer groups and members.
-    pub groups: &'a [&'a str],
-    pub client_ids: &'a [&'a str],
-}
-
-impl Known<'_> {
-    fn namesrv(&self, path: &str, ns: &str) -> Result<(), ScenarioError> {
-        check_namesrv(self.namesrvs, path, ns)
-    }
-
-    fn broker(&self, path: &str, addr: &str) -> Result<(), ScenarioError> {
-        named(self.addrs, path, addr, "no broker has address")
-    }
-
-    fn group(&self, path: &str, group: &str) -> Result<(), ScenarioError> {
-        named(self.groups, path, group, "no consumer group is named")
-    }
-
-    fn client_id(&self, path: &str, id: &str) -> Result<(), ScenarioError> {
-        named(self.client_ids, path, id, "no consumer has client id")
-    }
-
-    fn producer(&self, path: &str, group: &str) -> Result<(), ScenarioError> {
-        named(self.producers, path, group, "no producer has group")
-    }
-}
-
-/// `name` is one of `known`, or the error at `path`: "`missing` \"name\"".
-fn named(known: &[&str], path: &str, name: &str, missing: &str) -> Result<(), ScenarioError> {
-    if known.contains(&name) {
-        Ok(())
-    } else {
-        Err(ScenarioError::at(path, format!("{missing} {name:?}")))
     }
 }
 

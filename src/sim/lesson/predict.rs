@@ -4,7 +4,8 @@
 //! that decides it (at most [`HORIZON_MS`]). Nothing in the lesson file says which choice is right,
 //! so a lesson cannot teach a wrong answer after a change to the rules.
 
-use super::{Ask, Predict, HORIZON_MS};
+use super::question::{Ask, Predict};
+use super::until::HORIZON_MS;
 use crate::sim::{Action, Sim, SimEvent, SimEventKind};
 
 /// What really happened after a question was asked.

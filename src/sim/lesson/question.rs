@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Known, Lang, Text};
+use super::known::Known;
+use crate::i18n::{Lang, Text};
 use crate::sim::scenario::error::ScenarioError;
 
 /// A question about what happens next.

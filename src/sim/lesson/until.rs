@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Known, Lang};
+use super::known::Known;
+use crate::i18n::Lang;
 use crate::sim::event::SimEventKind;
 use crate::sim::scenario::error::ScenarioError;
 

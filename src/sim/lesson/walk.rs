@@ -4,7 +4,7 @@
 //! what `routelab sim` prints for a lesson file.
 
 use super::predict::{outcome, Outcome};
-use super::{Until, HORIZON_MS};
+use super::until::{Until, HORIZON_MS};
 use crate::sim::{Scenario, Sim, SimEvent};
 
 /// What happened at one step of a walk.

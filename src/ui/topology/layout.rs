@@ -248,7 +248,7 @@ pub(super) fn picture(
             kind: "producer",
             group: None,
         });
-        if let Some(ns) = p.namesrv.and_then(|n| sim.namesrvs().get(n)) {
+        if let Some(ns) = p.namesrv().and_then(|n| sim.namesrvs().get(n)) {
             edges.push((
                 id.clone(),
                 format!("n:{}", ns.name),
@@ -281,7 +281,7 @@ pub(super) fn picture(
                 .count();
             // A route entry the producer's NameServer no longer holds: the producer's copy is stale.
             let stale = p
-                .namesrv
+                .namesrv()
                 .and_then(|n| sim.namesrvs().get(n))
                 .is_some_and(|ns| {
                     !ns.manager
