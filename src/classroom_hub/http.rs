@@ -4,10 +4,10 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -24,6 +24,7 @@ use crate::host::clock::now_ms;
 use crate::host::web::access::{check_origin, check_token, Refusal};
 use crate::host::web::assets::Assets;
 use crate::host::web::files::asset_response;
+use crate::host::web::ws_close::{close_with, POLICY_VIOLATION};
 
 /// What the handlers share.
 #[derive(Debug)]
@@ -266,21 +267,16 @@ async fn serve(app: Arc<App>, socket: WebSocket, role: Role, slot: Option<OwnedS
     };
     app.hub.disconnect(id);
     drop(slot);
-    let close = |code: u16, why: &str| CloseFrame {
-        code,
-        reason: truncate(why, 120).into(),
-    };
-    let frame = match end {
+    let close: Option<(u16, String)> = match end {
         End::Refused(why) => {
             tracing::info!(connection = id, "closing a student's page: {why}");
-            // 1008: policy violation.
-            Some(close(1008, &why))
+            Some((POLICY_VIOLATION, why))
         }
         End::Replaced => {
             tracing::info!(connection = id, "another teacher's page took over");
-            Some(close(
+            Some((
                 REPLACED_CLOSE_CODE,
-                "another page took over as the teacher's",
+                "another page took over as the teacher's".into(),
             ))
         }
         End::Kicked => {
@@ -296,21 +292,7 @@ async fn serve(app: Arc<App>, socket: WebSocket, role: Role, slot: Option<OwnedS
             None
         }
     };
-    if let Some(frame) = frame {
-        // Bounded: the page may not be reading either.
-        let _ = tokio::time::timeout(
-            Duration::from_secs(1),
-            sink.send(Message::Close(Some(frame))),
-        )
-        .await;
+    if let Some((code, why)) = close {
+        close_with(&mut sink, code, &why).await;
     }
-}
-
-/// At most `max` bytes of `s`, cut at a character boundary (a close frame's reason is short).
-fn truncate(s: &str, max: usize) -> &str {
-    let mut end = s.len().min(max);
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }

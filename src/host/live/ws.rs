@@ -3,10 +3,9 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,6 +16,7 @@ use super::app::{App, ViewerSlot};
 use super::hub::{MessageKind, Outgoing};
 use super::metrics::Metrics;
 use crate::host::web::access::{check_origin, check_token, Refusal};
+use crate::host::web::ws_close::{close_with, POLICY_VIOLATION};
 use crate::live::ClientMessage;
 
 /// Largest message a viewer may send: a resync request is about 20 bytes.
@@ -137,15 +137,11 @@ async fn serve_viewer(app: Arc<App>, socket: WebSocket, slot: ViewerSlot) {
             app.metrics
                 .viewers_closed_bad_input
                 .fetch_add(1, Ordering::Relaxed);
-            let frame = CloseFrame {
-                // 1008: policy violation — the only thing a viewer may send is a resync request.
-                code: 1008,
-                reason: "only {\"type\":\"resync\"} is accepted".into(),
-            };
-            // Bounded: the viewer may not be reading either.
-            let _ = tokio::time::timeout(
-                Duration::from_secs(1),
-                sink.send(Message::Close(Some(frame))),
+            // The only thing a viewer may send is a resync request.
+            close_with(
+                &mut sink,
+                POLICY_VIOLATION,
+                "only {\"type\":\"resync\"} is accepted",
             )
             .await;
         }

@@ -11,6 +11,7 @@
 //! - [`files`]: one file as an HTTP response, by those rules.
 //! - [`page`]: live.html with the live marker, the "not built" page, the URL to open (pure).
 //! - [`conn_limit`]: the cap on open HTTP connections.
+//! - [`ws_close`]: ending a WebSocket with a close frame and its reason.
 
 pub mod access;
 pub mod args;
@@ -19,6 +20,7 @@ pub mod conn_limit;
 pub mod delivery;
 pub mod files;
 pub mod page;
+pub mod ws_close;
 
 pub use args::{HttpAccess, HttpArgs};
 pub use assets::Assets;
