@@ -2,11 +2,12 @@
 //!
 //! `routelab namesrv` (the release binary, in a process of its own, one profile after the other)
 //! and rocketmq-rust's NameServer (skipped with a note when not installed) are sent the same
-//! registrations of one broker with 1,000 topics, one at a time on one connection: with the
-//! DataVersion bumped every time (the topic table is read and stored), with it unchanged (a
-//! heartbeat), and with the DataVersion and one topic changing every time. What counts is the server's own CPU time, `utime + stime` of `/proc/PID/stat`, over
-//! a fixed number of requests after a warm-up — not the time the load generator, sharing the two
-//! cores, waits. Tests never assert on time.
+//! registrations of one broker with 100, 1,000 and 10,000 topics, one at a time on one
+//! connection: with the DataVersion bumped every time (the topic table is read and stored), with
+//! it unchanged (a heartbeat), and with the DataVersion and one topic changing every time (one
+//! created, one deleted: the table keeps its size). What counts is the server's own CPU time,
+//! `utime + stime` of `/proc/PID/stat`, over a fixed number of requests after a warm-up — not the
+//! time the load generator, sharing the two cores, waits. Tests never assert on time.
 // A bench may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -37,10 +38,20 @@ mod cpu {
     use routelab::remoting::headers::RegisterBrokerRequestHeader;
     use serde_json::json;
 
-    const TOPICS: usize = 1_000;
-    const WARM_UP: usize = 100;
-    /// Measured requests per case: about a second of our server's CPU, 100 clock ticks.
-    const REQUESTS: usize = 2_000;
+    /// Topics per broker: a small broker, a usual one, and the big end of what real clusters run.
+    const SIZES: [usize; 3] = [100, 1_000, 10_000];
+
+    /// Measured requests per case: fewer for bigger tables, so that each case takes a few
+    /// seconds, yet enough for the 10 ms clock ticks of `/proc` (at least 50 of them on our
+    /// server's cheapest case).
+    fn requests(topics: usize) -> usize {
+        (4_000_000 / topics).clamp(400, 8_000)
+    }
+
+    /// Requests before the measured ones (connection set up, caches filled, the JIT warm for Java).
+    fn warm_up(topics: usize) -> usize {
+        requests(topics) / 10
+    }
 
     /// What changes from one registration to the next.
     #[derive(Clone, Copy, PartialEq)]
@@ -53,13 +64,13 @@ mod cpu {
         Topics,
     }
 
-    fn body(counter: i64, change: Change) -> RegisterBrokerBody {
+    fn body(topics: usize, counter: i64, change: Change) -> RegisterBrokerBody {
         let moving = (change == Change::Topics).then(|| format!("Moving-{counter}"));
         RegisterBrokerBody {
             filter_server_list: Vec::new(),
             topic_config_serialize_wrapper: TopicConfigSerializeWrapper::new(
                 DataVersion::new(counter, 1_700_000_000_000 + counter),
-                (0..TOPICS).map(|i| match (&moving, i) {
+                (0..topics).map(|i| match (&moving, i) {
                     (Some(name), 0) => TopicConfig::new(name, 8, 8, 6),
                     _ => TopicConfig::new(&format!("BenchTopic-{i:04}"), 8, 8, 6),
                 }),
@@ -102,49 +113,45 @@ mod cpu {
         })
     }
 
-    /// µs of server CPU per registration: DataVersion changed, unchanged, and changed with a topic.
-    async fn measure(addr: &str, pid: u32) -> (f64, f64, f64) {
+    /// µs of server CPU per registration of `topics` topics: DataVersion changed, unchanged, and
+    /// changed with a topic.
+    async fn measure(addr: &str, pid: u32, topics: usize) -> [f64; 3] {
         let config = ClientConfig {
-            request_timeout: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(60),
             ..ClientConfig::default()
         };
         let c = NamesrvClient::connect(addr, config).await.unwrap();
         let h = header();
+        let (warm_up, requests) = (warm_up(topics), requests(topics));
         let mut counter = 1;
-        let mut run = |change: Change| {
-            let c = c.clone();
-            let h = h.clone();
+        let mut out = [0.0; 3];
+        for (slot, change) in [Change::Version, Change::Nothing, Change::Topics]
+            .into_iter()
+            .enumerate()
+        {
             let start = counter;
             if change != Change::Nothing {
-                counter += (WARM_UP + REQUESTS) as i64;
+                counter += (warm_up + requests) as i64;
             }
-            async move {
-                // Bodies made beforehand: the load generator's own work stays out of the way.
-                let bodies: Vec<RegisterBrokerBody> = (0..WARM_UP + REQUESTS)
-                    .map(|i| {
-                        let n = if change == Change::Nothing {
-                            start
-                        } else {
-                            start + i as i64
-                        };
-                        body(n, change)
-                    })
-                    .collect();
-                let mut before = 0.0;
-                for (i, b) in bodies.iter().enumerate() {
-                    if i == WARM_UP {
-                        before = cpu_secs(pid);
-                    }
-                    c.register_broker(&h, b).await.expect("register");
+            let mut before = 0.0;
+            for i in 0..warm_up + requests {
+                let n = if change == Change::Nothing {
+                    start
+                } else {
+                    start + i as i64
+                };
+                // Made while the server waits: at 10,000 topics the bodies of a whole case would
+                // not fit in memory. The server's CPU is what is counted, not this.
+                let b = body(topics, n, change);
+                if i == warm_up {
+                    before = cpu_secs(pid);
                 }
-                (cpu_secs(pid) - before) * 1e6 / REQUESTS as f64
+                c.register_broker(&h, &b).await.expect("register");
             }
-        };
-        let changed = run(Change::Version).await;
-        let unchanged = run(Change::Nothing).await;
-        let topics = run(Change::Topics).await;
+            out[slot] = (cpu_secs(pid) - before) * 1e6 / requests as f64;
+        }
         c.close();
-        (changed, unchanged, topics)
+        out
     }
 
     fn ours(profile: &str) -> (Child, String) {
@@ -176,45 +183,53 @@ mod cpu {
             .unwrap();
         let mut rows = Vec::new();
         let mut figures = serde_json::Map::new();
+        let mut put = |who: &str, topics: usize, us: [f64; 3]| {
+            for (kind, v) in ["changed", "unchanged", "topics_changed"].iter().zip(us) {
+                figures.insert(format!("{who}_{topics}_{kind}_us"), json!(v));
+            }
+        };
         for profile in ["4.x", "5.x"] {
-            let (mut child, addr) = ours(profile);
-            let (changed, unchanged, topics) = rt.block_on(measure(&addr, child.id()));
-            let _ = child.kill();
-            let _ = child.wait();
-            rows.push(format!(
-                "| routelab namesrv ({profile}) | {changed:.0} µs | {unchanged:.0} µs | {topics:.0} µs |"
-            ));
-            figures.insert(format!("ours_{profile}_changed_us"), json!(changed));
-            figures.insert(format!("ours_{profile}_unchanged_us"), json!(unchanged));
-            figures.insert(format!("ours_{profile}_topics_changed_us"), json!(topics));
+            for topics in SIZES {
+                // A server of its own per size: each starts with empty tables.
+                let (mut child, addr) = ours(profile);
+                let us = rt.block_on(measure(&addr, child.id(), topics));
+                let _ = child.kill();
+                let _ = child.wait();
+                rows.push(row(&format!("routelab namesrv ({profile})"), topics, us));
+                put(&format!("ours_{profile}"), topics, us);
+            }
         }
-        match std::panic::catch_unwind(peer::Peer::start) {
-            Ok(p) => {
-                let (changed, unchanged, topics) =
-                    rt.block_on(measure(&p.addr(), p.pid().unwrap()));
-                rows.push(format!(
-                    "| rocketmq-rust namesrv | {changed:.0} µs | {unchanged:.0} µs | {topics:.0} µs |"
-                ));
-                figures.insert("peer_topics_changed_us".into(), json!(topics));
-                figures.insert("peer_changed_us".into(), json!(changed));
-                figures.insert("peer_unchanged_us".into(), json!(unchanged));
-                if let Some(ours) = figures.get("ours_5.x_changed_us").and_then(|v| v.as_f64()) {
-                    rows.push(format!(
-                        "rocketmq-rust spends {:.1}× our CPU per registration with a changed DataVersion (5.x)",
-                        changed / ours
-                    ));
+        for topics in SIZES {
+            match std::panic::catch_unwind(peer::Peer::start) {
+                Ok(p) => {
+                    let us = rt.block_on(measure(&p.addr(), p.pid().unwrap(), topics));
+                    rows.push(row("rocketmq-rust namesrv", topics, us));
+                    put("peer", topics, us);
+                }
+                Err(_) => {
+                    rows.push(
+                        "rocketmq-rust's NameServer is not installed: scripts/setup --peer".into(),
+                    );
+                    break;
                 }
             }
-            Err(_) => rows
-                .push("rocketmq-rust's NameServer is not installed: scripts/setup --peer".into()),
         }
-        println!("server CPU per REGISTER_BROKER of {TOPICS} topics ({REQUESTS} requests after {WARM_UP}; utime + stime):");
-        println!("| server | DataVersion changed | unchanged (heartbeat) | DataVersion and a topic changed |\n| --- | ---: | ---: | ---: |");
+        println!(
+            "server CPU per REGISTER_BROKER (utime + stime; requests per case: {}):",
+            SIZES
+                .map(|t| format!("{} at {t} topics", requests(t)))
+                .join(", ")
+        );
+        println!("| server | topics | DataVersion changed | unchanged (heartbeat) | DataVersion and a topic changed |\n| --- | ---: | ---: | ---: | ---: |");
         for r in rows {
             println!("{r}");
         }
         if let Some(path) = json_out {
             std::fs::write(path, serde_json::to_vec_pretty(&figures).unwrap()).unwrap();
         }
+    }
+
+    fn row(who: &str, topics: usize, [changed, unchanged, moved]: [f64; 3]) -> String {
+        format!("| {who} | {topics} | {changed:.0} µs | {unchanged:.0} µs | {moved:.0} µs |")
     }
 }
