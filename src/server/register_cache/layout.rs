@@ -1,0 +1,327 @@
+//! Where things are in a REGISTER_BROKER body's bytes: the wrapper's DataVersions and each
+//! `topicConfigTable` entry. A body is read in full once per connection; after that, each new
+//! body is walked beside the last one's layout, the unchanged pieces recognised by comparing bytes
+//! (as fast as memory is read) and only what differs looked at token by token.
+//!
+//! Only names are read here, never values: a value is skipped to where it ends. The walk accepts
+//! strict JSON only (JSON's four whitespace bytes, double-quoted names without escapes): anything
+//! else returns `None` and the body is read in full, by the same reader as always.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+const WRAPPER: &[u8] = b"topicConfigSerializeWrapper";
+const TABLE: &[u8] = b"topicConfigTable";
+/// The wrapper's members a broker bumps without changing its topics: its DataVersion, and (5.x)
+/// the static topics' one. Their values are read again from every body.
+pub(super) const VERSIONS: [&[u8]; 2] = [b"dataVersion", b"mappingDataVersion"];
+
+/// One `topicConfigTable` entry: its name (without the quotes) and value, both as byte ranges;
+/// `whole` runs from the name's opening quote to the value's end.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Entry {
+    pub whole: Range<usize>,
+    pub name: Range<usize>,
+    pub value: Range<usize>,
+}
+
+/// A plain-JSON register body's layout.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Layout {
+    /// The wrapper's version values, in the order written: (index into [`VERSIONS`], range).
+    pub versions: Vec<(usize, Range<usize>)>,
+    /// The table's object, `{` to `}` inclusive.
+    pub table: Range<usize>,
+    /// The table's entries, in the order written.
+    pub entries: Vec<Entry>,
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).copied().is_some_and(is_space) {
+        at += 1;
+    }
+    at
+}
+
+/// The end of the string whose opening quote is at `at` (just past its closing quote).
+fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+}
+
+/// The end of the value starting at `at`. Exact for JSON; what it does with anything else does
+/// not matter, because every value it skips is either compared with bytes that were read as JSON
+/// or read as JSON afterwards.
+pub(super) fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+    match *bytes.get(at)? {
+        b'"' => skip_string(bytes, at),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            loop {
+                match *bytes.get(i)? {
+                    b'"' => {
+                        i = skip_string(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            // A number, true, false or null: up to the next delimiter.
+            let len = bytes[at..]
+                .iter()
+                .position(|&b| matches!(b, b',' | b'}' | b']') || is_space(b))
+                .unwrap_or(bytes.len() - at);
+            (len > 0).then_some(at + len)
+        }
+    }
+}
+
+/// A member's name at `at` (its opening quote): the range inside the quotes and where the name
+/// ends. Names with escapes or control characters are left to the full reader.
+fn name_at(bytes: &[u8], at: usize) -> Option<(Range<usize>, usize)> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let len = bytes.get(at + 1..)?.iter().position(|&b| b == b'"')?;
+    let name = at + 1..at + 1 + len;
+    if bytes[name.clone()].iter().any(|&b| b == b'\\' || b < 0x20) {
+        return None;
+    }
+    Some((name, at + len + 2))
+}
+
+/// The member at `at` (its opening quote): name range and value range.
+fn member_at(bytes: &[u8], at: usize) -> Option<Member> {
+    let (name, after) = name_at(bytes, at)?;
+    let colon = skip_space(bytes, after);
+    if bytes.get(colon) != Some(&b':') {
+        return None;
+    }
+    let start = skip_space(bytes, colon + 1);
+    let end = skip_value(bytes, start)?;
+    Some((name, start..end))
+}
+
+/// After a member ending at `at`: the next member's start, or `Err(end)` just past the object's
+/// closing brace; `None` for anything else.
+fn next_member(bytes: &[u8], at: usize) -> Option<Result<usize, usize>> {
+    let at = skip_space(bytes, at);
+    match bytes.get(at)? {
+        b',' => Some(Ok(skip_space(bytes, at + 1))),
+        b'}' => Some(Err(at + 1)),
+        _ => None,
+    }
+}
+
+/// An object member's name and value, as byte ranges.
+type Member = (Range<usize>, Range<usize>);
+
+/// The members of the object whose `{` is at `at` (after any space), and the object's end.
+fn members(bytes: &[u8], at: usize) -> Option<(Vec<Member>, usize)> {
+    let at = skip_space(bytes, at);
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut at = skip_space(bytes, at + 1);
+    let mut out = Vec::new();
+    if bytes.get(at) == Some(&b'}') {
+        return Some((out, at + 1));
+    }
+    loop {
+        let (name, value) = member_at(bytes, at)?;
+        let end = value.end;
+        out.push((name, value));
+        match next_member(bytes, end)? {
+            Ok(next) => at = next,
+            Err(end) => return Some((out, end)),
+        }
+    }
+}
+
+/// The one member named `name`, if exactly one is.
+fn only<'a>(bytes: &[u8], members: &'a [Member], name: &[u8]) -> Option<&'a Range<usize>> {
+    let mut found = members.iter().filter(|(n, _)| &bytes[n.clone()] == name);
+    let (_, value) = found.next()?;
+    found.next().is_none().then_some(value)
+}
+
+/// The layout of `bytes`, read from scratch; `None` when they are not a plain-JSON register body
+/// this walk understands (one wrapper, one object table, a `dataVersion`, no repeated name).
+pub(super) fn scan(bytes: &[u8]) -> Option<Layout> {
+    let (outer, end) = members(bytes, 0)?;
+    if skip_space(bytes, end) != bytes.len() {
+        return None;
+    }
+    let wrapper = only(bytes, &outer, WRAPPER)?;
+    let (inner, _) = members(bytes, wrapper.start)?;
+    let table = only(bytes, &inner, TABLE)?.clone();
+    let mut versions = Vec::new();
+    for (name, value) in &inner {
+        if let Some(which) = VERSIONS.iter().position(|v| *v == &bytes[name.clone()]) {
+            if versions.iter().any(|(w, _)| *w == which) {
+                return None;
+            }
+            versions.push((which, value.clone()));
+        }
+    }
+    if !versions.iter().any(|(w, _)| *w == 0) {
+        return None;
+    }
+    let (entries, _) = members(bytes, table.start)?;
+    let entries: Vec<Entry> = entries
+        .into_iter()
+        .map(|(name, value)| Entry {
+            whole: name.start - 1..value.end,
+            name,
+            value,
+        })
+        .collect();
+    let layout = Layout {
+        versions,
+        table,
+        entries,
+    };
+    distinct_names(bytes, &layout.entries).then_some(layout)
+}
+
+fn distinct_names(bytes: &[u8], entries: &[Entry]) -> bool {
+    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    entries.iter().all(|e| seen.insert(&bytes[e.name.clone()]))
+}
+
+/// A new body's table, walked beside the last body's: which entries are the last body's
+/// byte for byte, and which must be read.
+#[derive(Debug)]
+pub(super) struct Walked {
+    /// The new table's entries, in the order written (ranges in the new bytes).
+    pub entries: Vec<Entry>,
+    /// For each of them, the last body's entry it repeats byte for byte, if any.
+    pub same_as: Vec<Option<usize>>,
+    /// Just past the table's closing brace.
+    pub end: usize,
+}
+
+/// Walks the table whose `{` is at `at` in `new`, beside the last body's table (`old`, `last`):
+/// each entry is first compared whole with the entry after the last one matched (a table sent
+/// again is the same entries in the same order), then by name with any of the last entries, and
+/// only then skipped token by token. `None` when the table is not one this walk understands or
+/// repeats a name.
+pub(super) fn walk_table(new: &[u8], at: usize, old: &[u8], last: &[Entry]) -> Option<Walked> {
+    if new.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut entries = Vec::with_capacity(last.len() + 1);
+    let mut same_as = Vec::with_capacity(last.len() + 1);
+    let mut used = vec![false; last.len()];
+    let mut by_name: Option<HashMap<&[u8], usize>> = None;
+    let mut expected = 0;
+    let mut p = skip_space(new, at + 1);
+    if new.get(p) == Some(&b'}') {
+        return Some(Walked {
+            entries,
+            same_as,
+            end: p + 1,
+        });
+    }
+    loop {
+        let repeated = last
+            .get(expected)
+            .filter(|e| new.get(p..p + e.whole.len()) == Some(&old[e.whole.clone()]))
+            .map(|_| expected);
+        let (entry, matched) = match repeated {
+            Some(j) => (shifted(&last[j], p), Some(j)),
+            None => {
+                let (name, value) = member_at(new, p)?;
+                let names = by_name.get_or_insert_with(|| {
+                    last.iter()
+                        .enumerate()
+                        .map(|(i, e)| (&old[e.name.clone()], i))
+                        .collect()
+                });
+                let j = names
+                    .get(&new[name.clone()])
+                    .copied()
+                    .filter(|&j| new[value.clone()] == old[last[j].value.clone()]);
+                let entry = Entry {
+                    whole: p..value.end,
+                    name,
+                    value,
+                };
+                (entry, j)
+            }
+        };
+        if let Some(j) = matched {
+            if std::mem::replace(&mut used[j], true) {
+                return None;
+            }
+            expected = j + 1;
+        }
+        let end = entry.whole.end;
+        entries.push(entry);
+        same_as.push(matched);
+        match next_member(new, end)? {
+            Ok(next) => p = next,
+            Err(end) => {
+                let walked = Walked {
+                    entries,
+                    same_as,
+                    end,
+                };
+                return repeats_no_name(new, &walked, by_name.as_ref(), &used).then_some(walked);
+            }
+        }
+    }
+}
+
+/// Whether no name repeats in the walked table. Entries matched to the last body's are distinct
+/// (each last entry is matched once at most), so only the names read token by token are checked:
+/// against each other, and against the last body's names that were matched.
+fn repeats_no_name(
+    new: &[u8],
+    walked: &Walked,
+    by_name: Option<&HashMap<&[u8], usize>>,
+    used: &[bool],
+) -> bool {
+    let mut read = std::collections::HashSet::new();
+    walked
+        .entries
+        .iter()
+        .zip(&walked.same_as)
+        .filter(|(_, same)| same.is_none())
+        .all(|(e, _)| {
+            let name = &new[e.name.clone()];
+            let matched = by_name.and_then(|m| m.get(name)).is_some_and(|&j| used[j]);
+            !matched && read.insert(name)
+        })
+}
+
+/// The last body's entry `e` placed at `at` in the new bytes.
+fn shifted(e: &Entry, at: usize) -> Entry {
+    let by = |r: &Range<usize>| r.start - e.whole.start + at..r.end - e.whole.start + at;
+    Entry {
+        whole: by(&e.whole),
+        name: by(&e.name),
+        value: by(&e.value),
+    }
+}
