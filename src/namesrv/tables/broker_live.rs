@@ -111,6 +111,10 @@ pub struct BrokerLiveTable {
     filled: crate::shared::Shared<BTreeMap<BrokerAddrInfo, FilledTopics>>,
     /// The keys as RocketMQ's `HashMap(256)` (4.x) / `ConcurrentHashMap(256)` (5.x) holds them.
     order: JavaTable<BrokerAddrInfo>,
+    /// How many entries each channel carries. Every connection that closes is looked up here, and
+    /// most carried no registration (a client, a probe, garbage): they cost one lookup instead of
+    /// a walk of every live broker under the route manager's lock.
+    channels: BTreeMap<ChannelId, u32>,
 }
 
 /// An entry of [`BrokerLiveTable`] with its insertion number, its tie-breaker in the deadline index.
@@ -163,6 +167,7 @@ impl BrokerLiveTable {
             deadline_floor: u64::MAX,
             filled: Default::default(),
             order: route_table(v5, 256),
+            channels: BTreeMap::new(),
         }
     }
 }
@@ -208,6 +213,9 @@ impl BrokerLiveTable {
     /// The entry registered on `channel`, if any: when several brokers share one connection, the
     /// first in Java's order, as `onChannelDestroy`'s walk of the table meets them.
     pub fn find_by_channel(&self, channel: ChannelId) -> Option<&BrokerAddrInfo> {
+        if !self.channels.contains_key(&channel) {
+            return None;
+        }
         self.java_iter()
             .find(|(_, info)| info.channel == channel)
             .map(|(k, _)| k)
@@ -243,9 +251,11 @@ impl BrokerLiveTable {
     pub(crate) fn insert(&mut self, key: BrokerAddrInfo, info: BrokerLiveInfo) {
         let at = (info.deadline(), self.next_seq);
         self.next_seq += 1;
+        *self.channels.entry(info.channel).or_default() += 1;
         let entry = LiveEntry { info, seq: at.1 };
         match self.map.insert(key.clone(), entry) {
             Some(old) => {
+                self.forget_channel(old.info.channel);
                 self.by_deadline.remove(&old.index_key());
                 if self.order.kind() == TableKind::ConcurrentHashMap {
                     // A 5.x `put` of a key held still walks its bucket (and may treeify it).
@@ -282,8 +292,19 @@ impl BrokerLiveTable {
             self.order.remove(key);
         }
         self.by_deadline.remove(&old.index_key());
+        self.forget_channel(old.info.channel);
         self.sync_floor();
         Some(old.info)
+    }
+
+    /// One entry fewer on `channel`.
+    fn forget_channel(&mut self, channel: ChannelId) {
+        if let Some(n) = self.channels.get_mut(&channel) {
+            *n -= 1;
+            if *n == 0 {
+                self.channels.remove(&channel);
+            }
+        }
     }
 
     /// What the broker's last 5.x topic update left in place, if remembered.
@@ -325,5 +346,47 @@ impl Serialize for BrokerLiveTable {
             broker_addr: k.broker_addr.as_str(),
             info,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn live(channel: u64) -> BrokerLiveInfo {
+        BrokerLiveInfo {
+            last_update_timestamp: 0,
+            heartbeat_timeout_millis: 120_000,
+            data_version: DataVersion::default(),
+            channel: ChannelId(channel),
+            ha_server_addr: String::new(),
+        }
+    }
+
+    fn key(addr: &str) -> BrokerAddrInfo {
+        BrokerAddrInfo {
+            cluster_name: "C".into(),
+            broker_addr: addr.into(),
+        }
+    }
+
+    /// The channel index follows every insert, replacement and removal: a channel is found while
+    /// an entry carries it, and only then.
+    #[test]
+    fn a_channel_is_found_while_an_entry_carries_it() {
+        let mut t = BrokerLiveTable::new(true);
+        t.insert(key("a:1"), live(1));
+        t.insert(key("b:1"), live(1));
+        assert_eq!(t.find_by_channel(ChannelId(2)), None);
+        assert!(t.find_by_channel(ChannelId(1)).is_some());
+        // a re-registers on another connection: channel 1 still carries b.
+        t.insert(key("a:1"), live(2));
+        assert_eq!(t.find_by_channel(ChannelId(1)), Some(&key("b:1")));
+        assert_eq!(t.find_by_channel(ChannelId(2)), Some(&key("a:1")));
+        t.remove(&key("b:1"));
+        assert_eq!(t.find_by_channel(ChannelId(1)), None);
+        t.remove_while_scanning(&key("a:1"));
+        assert_eq!(t.find_by_channel(ChannelId(2)), None);
+        assert!(t.channels.is_empty());
     }
 }
