@@ -174,8 +174,20 @@ mod cpu {
         (child, addr)
     }
 
+    /// The value after `flag` on the command line.
+    fn arg(flag: &str) -> Option<String> {
+        std::env::args().skip_while(|a| a != flag).nth(1)
+    }
+
     pub fn main() {
-        let json_out = std::env::args().skip_while(|a| a != "--json").nth(1);
+        // `--profile 5.x` and `--sizes 10000` narrow the run (to look at one case under a
+        // profiler); `--no-peer` leaves rocketmq-rust out.
+        let json_out = arg("--json");
+        let only_profile = arg("--profile");
+        let sizes: Vec<usize> = arg("--sizes").map_or(SIZES.to_vec(), |s| {
+            s.split(',').filter_map(|n| n.trim().parse().ok()).collect()
+        });
+        let with_peer = !std::env::args().any(|a| a == "--no-peer");
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -189,7 +201,10 @@ mod cpu {
             }
         };
         for profile in ["4.x", "5.x"] {
-            for topics in SIZES {
+            if only_profile.as_deref().is_some_and(|p| p != profile) {
+                continue;
+            }
+            for &topics in &sizes {
                 // A server of its own per size: each starts with empty tables.
                 let (mut child, addr) = ours(profile);
                 let us = rt.block_on(measure(&addr, child.id(), topics));
@@ -199,7 +214,7 @@ mod cpu {
                 put(&format!("ours_{profile}"), topics, us);
             }
         }
-        for topics in SIZES {
+        for &topics in sizes.iter().filter(|_| with_peer) {
             match std::panic::catch_unwind(peer::Peer::start) {
                 Ok(p) => {
                     let us = rt.block_on(measure(&p.addr(), p.pid().unwrap(), topics));

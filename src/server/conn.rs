@@ -105,12 +105,13 @@ pub(super) async fn serve(
         .fetch_add(1, Ordering::Relaxed);
     let token = shared.shutdown.child_token();
     super::lock(&shared.conns).insert(channel, token.clone());
-    let (idle, max_frame, write_timeout, json) = shared.with_state(|s| {
+    let (idle, max_frame, write_timeout, json, v5) = shared.with_state(|s| {
         (
             s.config.idle_timeout,
             s.config.max_frame_len,
             s.config.write_timeout,
             s.config.json,
+            s.config.profile.is_v5(),
         )
     });
     let _ = stream.set_nodelay(true);
@@ -167,6 +168,15 @@ pub(super) async fn serve(
         if frame.command.is_response() {
             // The NameServer sends no requests it would wait for; a stray response is dropped.
             continue;
+        }
+        if frame.command.code == crate::remoting::RequestCode::REGISTER_BROKER {
+            super::handlers::broker::read_register_body(
+                &register_bodies,
+                &frame.command,
+                &frame.body,
+                v5,
+                json,
+            );
         }
         let ctx = Ctx {
             now_ms: shared.now_ms(),

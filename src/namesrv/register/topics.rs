@@ -216,6 +216,11 @@ impl RouteManager {
     ) -> Vec<&'b TopicConfig> {
         match self.changed_since_last(key, name, body, written) {
             Some(changed) if changed.is_empty() => Vec::new(),
+            // One topic has no order to find: a broker that creates a topic is spared laying out
+            // its whole table in Java's order.
+            Some(changed) if changed.len() == 1 => {
+                body.get(changed[0]).map_or_else(Vec::new, |tc| vec![tc])
+            }
             Some(changed) => in_java_order(body, &|tc| {
                 changed.binary_search(&tc.topic_name.as_str()).is_ok()
             }),

@@ -22,6 +22,28 @@ fn crc32(bytes: &[u8]) -> i32 {
     crate::remoting::crc::body_crc32(bytes)
 }
 
+/// Reads a REGISTER_BROKER body into the connection's cache before the request is dispatched, so
+/// that the reading happens outside the lock every request takes: Java's processor also decodes
+/// the body before `registerBroker` takes the route table's write lock, and a 10,000-topic body
+/// read under the lock would hold up every route query meanwhile. [`register`] then finds the body
+/// read. Nothing is answered from here: a header or body that does not read is left for
+/// [`register`] to refuse, in Java's order.
+pub fn read_register_body(
+    cache: &std::sync::Mutex<crate::server::register_cache::RegisterBodyCache>,
+    cmd: &crate::remoting::RemotingCommand,
+    body: &[u8],
+    v5: bool,
+    json: crate::model::lenient::Dialect,
+) {
+    let Ok(h) = RegisterBrokerRequestHeader::from_ext_fields(&cmd.ext_fields) else {
+        return;
+    };
+    let mut cache = lock(cache);
+    if let Ok(read) = cache.take(body, h.compressed, cmd.version, v5, json) {
+        cache.give_back(read);
+    }
+}
+
 /// REGISTER_BROKER. Order as Java: header, CRC (only when `bodyCrc32` is non-zero), body (JSON,
 /// compressed, or the pre-3.0.11 bare wrapper), then the route manager. The answer carries the
 /// master's addresses for a slave and, as a body, the ORDER_TOPIC_CONFIG namespace when it exists.

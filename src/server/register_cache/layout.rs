@@ -224,17 +224,29 @@ pub(super) struct Walked {
 
 /// Walks the table whose `{` is at `at` in `new`, beside the last body's table (`old`, `last`):
 /// each entry is first compared whole with the entry after the last one matched (a table sent
-/// again is the same entries in the same order), then by name with any of the last entries, and
-/// only then skipped token by token. `None` when the table is not one this walk understands or
-/// repeats a name.
-pub(super) fn walk_table(new: &[u8], at: usize, old: &[u8], last: &[Entry]) -> Option<Walked> {
+/// again is the same entries in the same order), then by name with that entry (a topic changed in
+/// place), and only then read token by token. `is_old_name` says whether a name was in the last
+/// table; only a name that was, yet not where expected (the order moved, as Java's map does when
+/// it grows), needs the last entries looked up by name, for which a map is built the first time.
+/// `None` when the table is not one this walk understands, or repeats a name.
+pub(super) fn walk_table(
+    new: &[u8],
+    at: usize,
+    old: &[u8],
+    last: &[Entry],
+    is_old_name: &dyn Fn(&[u8]) -> bool,
+) -> Option<Walked> {
     if new.get(at) != Some(&b'{') {
         return None;
     }
     let mut entries = Vec::with_capacity(last.len() + 1);
     let mut same_as = Vec::with_capacity(last.len() + 1);
-    let mut used = vec![false; last.len()];
+    // Each last entry is owned by one new entry at most (repeated, or its name given a new
+    // value): a second owner is a repeated name.
+    let mut taken = vec![false; last.len()];
     let mut by_name: Option<HashMap<&[u8], usize>> = None;
+    // Names the last table did not have: they may repeat only each other.
+    let mut new_names = std::collections::HashSet::new();
     let mut expected = 0;
     let mut p = skip_space(new, at + 1);
     if new.get(p) == Some(&b'}') {
@@ -247,35 +259,47 @@ pub(super) fn walk_table(new: &[u8], at: usize, old: &[u8], last: &[Entry]) -> O
     loop {
         let repeated = last
             .get(expected)
-            .filter(|e| new.get(p..p + e.whole.len()) == Some(&old[e.whole.clone()]))
-            .map(|_| expected);
-        let (entry, matched) = match repeated {
-            Some(j) => (shifted(&last[j], p), Some(j)),
+            .filter(|e| new.get(p..p + e.whole.len()) == Some(&old[e.whole.clone()]));
+        let (entry, owner, matched) = match repeated {
+            Some(e) => (shifted(e, p), Some(expected), Some(expected)),
             None => {
                 let (name, value) = member_at(new, p)?;
-                let names = by_name.get_or_insert_with(|| {
-                    last.iter()
-                        .enumerate()
-                        .map(|(i, e)| (&old[e.name.clone()], i))
-                        .collect()
-                });
-                let j = names
-                    .get(&new[name.clone()])
-                    .copied()
-                    .filter(|&j| new[value.clone()] == old[last[j].value.clone()]);
+                let named = &new[name.clone()];
+                let owner = if last
+                    .get(expected)
+                    .is_some_and(|e| &old[e.name.clone()] == named)
+                {
+                    Some(expected)
+                } else if is_old_name(named) {
+                    let names = by_name.get_or_insert_with(|| {
+                        last.iter()
+                            .enumerate()
+                            .map(|(i, e)| (&old[e.name.clone()], i))
+                            .collect()
+                    });
+                    Some(*names.get(named)?)
+                } else {
+                    if !new_names.insert(named) {
+                        return None;
+                    }
+                    None
+                };
+                let matched = owner.filter(|&j| new[value.clone()] == old[last[j].value.clone()]);
                 let entry = Entry {
                     whole: p..value.end,
                     name,
                     value,
                 };
-                (entry, j)
+                (entry, owner, matched)
             }
         };
-        if let Some(j) = matched {
-            if std::mem::replace(&mut used[j], true) {
+        if let Some(j) = owner {
+            if std::mem::replace(&mut taken[j], true) {
                 return None;
             }
-            expected = j + 1;
+            if matched.is_some() || j == expected {
+                expected = j + 1;
+            }
         }
         let end = entry.whole.end;
         entries.push(entry);
@@ -283,37 +307,14 @@ pub(super) fn walk_table(new: &[u8], at: usize, old: &[u8], last: &[Entry]) -> O
         match next_member(new, end)? {
             Ok(next) => p = next,
             Err(end) => {
-                let walked = Walked {
+                return Some(Walked {
                     entries,
                     same_as,
                     end,
-                };
-                return repeats_no_name(new, &walked, by_name.as_ref(), &used).then_some(walked);
+                })
             }
         }
     }
-}
-
-/// Whether no name repeats in the walked table. Entries matched to the last body's are distinct
-/// (each last entry is matched once at most), so only the names read token by token are checked:
-/// against each other, and against the last body's names that were matched.
-fn repeats_no_name(
-    new: &[u8],
-    walked: &Walked,
-    by_name: Option<&HashMap<&[u8], usize>>,
-    used: &[bool],
-) -> bool {
-    let mut read = std::collections::HashSet::new();
-    walked
-        .entries
-        .iter()
-        .zip(&walked.same_as)
-        .filter(|(_, same)| same.is_none())
-        .all(|(e, _)| {
-            let name = &new[e.name.clone()];
-            let matched = by_name.and_then(|m| m.get(name)).is_some_and(|&j| used[j]);
-            !matched && read.insert(name)
-        })
 }
 
 /// The last body's entry `e` placed at `at` in the new bytes.

@@ -148,7 +148,13 @@ impl RegisterBodyCache {
                     end
                 }
                 None => {
-                    let walked = layout::walk_table(bytes, at_new, old, &layout.entries)?;
+                    let kept = &last.body.as_ref()?.topic_config_serialize_wrapper;
+                    let is_old_name = |name: &[u8]| {
+                        std::str::from_utf8(name)
+                            .is_ok_and(|n| kept.topic_config_table.contains_key(n))
+                    };
+                    let walked =
+                        layout::walk_table(bytes, at_new, old, &layout.entries, &is_old_name)?;
                     let end = walked.end;
                     table = Some((at_new..end, walked));
                     end
