@@ -18,6 +18,9 @@ use crate::namesrv::{NamesrvConfig, Profile};
 /// Enough for a large cluster's brokers and clients, each holding one connection, while keeping a
 /// flood of connections from exhausting file descriptors and memory.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+/// `--register-cache-mb`'s default: about fifty brokers of 10,000 topics, or every broker of a
+/// usual cluster.
+pub const DEFAULT_REGISTER_CACHE_MB: usize = 256;
 
 /// Keys UPDATE_NAMESRV_CONFIG always refuses (Java adds `rocketmqHome` to `configBlackList`).
 const ALWAYS_BLACK_LISTED: &str = "rocketmqHome";
@@ -67,6 +70,8 @@ pub struct ServerConfig {
     pub write_timeout: Duration,
     /// Connections open at once (RouteLab's bound; Java has none): beyond it, closed on accept.
     pub max_connections: usize,
+    /// What the connections' kept register bodies may take together (`--register-cache-mb`).
+    pub register_cache_bytes: usize,
     /// `--ws`: the dashboard, WebSocket and /metrics address.
     pub ws: Option<SocketAddr>,
     /// `--dist`, `--allow-origin`, `--token` for `--ws`.
@@ -98,6 +103,7 @@ impl ServerConfig {
             max_frame_len: crate::remoting::DEFAULT_MAX_FRAME_LEN,
             write_timeout: Duration::from_secs(10),
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            register_cache_bytes: DEFAULT_REGISTER_CACHE_MB << 20,
             ws: None,
             ws_access: HttpAccess::default(),
             ws_history: crate::host::history::HistoryConfig::default(),
@@ -154,6 +160,9 @@ impl ServerConfig {
                 return Err("--max-connections must be at least 1".into());
             }
             config.max_connections = n;
+        }
+        if let Some(mb) = args.register_cache_mb {
+            config.register_cache_bytes = mb.saturating_mul(1 << 20);
         }
         if args.ws.is_some() {
             config.ws = args.ws;

@@ -34,6 +34,9 @@ use crate::remoting::frame;
 /// Responses queued per connection before the peer counts as not reading.
 const WRITE_QUEUE: usize = 256;
 
+/// The read buffer a connection keeps between frames; a bigger one is freed once drained.
+const KEPT_READ_BUFFER: usize = 64 * 1024;
+
 /// When a connection counts as idle, as Java's pipeline has it: `IdleStateHandler(0, 0,
 /// serverChannelMaxIdleTimeSeconds)` sits after `NettyDecoder` and before the request handler, so
 /// its ALL_IDLE timer is reset by every decoded frame (bytes of an unfinished frame never reach it)
@@ -127,9 +130,9 @@ pub(super) async fn serve(
     ));
     let mut frames = FramedRead::new(read_half, RemotingCodec::new(max_frame).with_dialect(json));
     let remote = BrokerAddr::from(peer.to_string().as_str());
-    let register_bodies: std::sync::Arc<
-        std::sync::Mutex<super::register_cache::RegisterBodyCache>,
-    > = std::sync::Arc::default();
+    let register_bodies = Arc::new(std::sync::Mutex::new(
+        super::register_cache::RegisterBodyCache::with_budget(Arc::clone(&shared.register_cache)),
+    ));
     tracing::debug!(%peer, ?channel, "connection opened");
     let reason = loop {
         let deadline = clock.deadline();
@@ -162,6 +165,13 @@ pub(super) async fn serve(
             }
             Ok(Some(Ok(frame))) => {
                 clock.read(Instant::now());
+                // A broker's registration of thousands of topics grows the read buffer to
+                // megabytes; kept, every broker connection would hold that between its
+                // registrations 30 s apart. Given back once the buffer is drained.
+                let buf = frames.read_buffer_mut();
+                if buf.is_empty() && buf.capacity() > KEPT_READ_BUFFER {
+                    *buf = bytes::BytesMut::new();
+                }
                 frame
             }
         };

@@ -98,6 +98,8 @@ pub struct Shared {
     config_written: tokio::sync::Mutex<u64>,
     shutdown: CancellationToken,
     metrics: metrics::ServerMetrics,
+    /// What the connections' kept register bodies may take together.
+    register_cache: Arc<register_cache::CacheBudget>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -295,6 +297,9 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
     let access = config.ws_access.clone();
     let history = config.ws_history.clone();
     let commands = config.ws_commands.clone();
+    let register_cache = Arc::new(register_cache::CacheBudget::new(
+        config.register_cache_bytes,
+    ));
     let mut state = State::new(config);
     state.routes.restore_kv(kv);
     let shared = Arc::new(Shared {
@@ -309,6 +314,7 @@ pub async fn run(config: ServerConfig) -> io::Result<ServerHandle> {
         config_written: tokio::sync::Mutex::new(0),
         shutdown: CancellationToken::new(),
         metrics: metrics::ServerMetrics::default(),
+        register_cache,
     });
     let mut tasks = JoinSet::new();
     let (ws_addr, history_line) = match ws {

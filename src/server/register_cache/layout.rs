@@ -16,13 +16,55 @@ const TABLE: &[u8] = b"topicConfigTable";
 /// the static topics' one. Their values are read again from every body.
 pub(super) const VERSIONS: [&[u8]; 2] = [b"dataVersion", b"mappingDataVersion"];
 
-/// One `topicConfigTable` entry: its name (without the quotes) and value, both as byte ranges;
-/// `whole` runs from the name's opening quote to the value's end.
-#[derive(Clone, Debug, PartialEq)]
+/// One `topicConfigTable` entry, as offsets into the body's bytes: every broker connection keeps
+/// its last body's entries, so each is four `u32`s (bodies are at most a frame, 16 MiB) rather
+/// than three ranges.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Entry {
-    pub whole: Range<usize>,
-    pub name: Range<usize>,
-    pub value: Range<usize>,
+    /// The name's opening quote.
+    start: u32,
+    /// The name's closing quote.
+    name_end: u32,
+    value_start: u32,
+    end: u32,
+}
+
+impl Entry {
+    /// The entry whose name (inside the quotes) and value are these; `None` past 4 GiB.
+    fn new(name: &Range<usize>, value: &Range<usize>) -> Option<Self> {
+        let at = |n: usize| u32::try_from(n).ok();
+        Some(Self {
+            start: at(name.start.checked_sub(1)?)?,
+            name_end: at(name.end)?,
+            value_start: at(value.start)?,
+            end: at(value.end)?,
+        })
+    }
+
+    /// From the name's opening quote to the value's end.
+    pub fn whole(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// The name, without its quotes.
+    pub fn name(&self) -> Range<usize> {
+        self.start as usize + 1..self.name_end as usize
+    }
+
+    pub fn value(&self) -> Range<usize> {
+        self.value_start as usize..self.end as usize
+    }
+
+    /// The same entry placed at `at` (its opening quote) in other bytes.
+    fn shifted(&self, at: usize) -> Option<Self> {
+        let by = |n: u32| u32::try_from(n as usize - self.start as usize + at).ok();
+        Some(Self {
+            start: by(self.start)?,
+            name_end: by(self.name_end)?,
+            value_start: by(self.value_start)?,
+            end: by(self.end)?,
+        })
+    }
 }
 
 /// A plain-JSON register body's layout.
@@ -190,13 +232,9 @@ pub(super) fn scan(bytes: &[u8]) -> Option<Layout> {
     }
     let (entries, _) = members(bytes, table.start)?;
     let entries: Vec<Entry> = entries
-        .into_iter()
-        .map(|(name, value)| Entry {
-            whole: name.start - 1..value.end,
-            name,
-            value,
-        })
-        .collect();
+        .iter()
+        .map(|(name, value)| Entry::new(name, value))
+        .collect::<Option<_>>()?;
     let layout = Layout {
         versions,
         table,
@@ -207,7 +245,7 @@ pub(super) fn scan(bytes: &[u8]) -> Option<Layout> {
 
 fn distinct_names(bytes: &[u8], entries: &[Entry]) -> bool {
     let mut seen = std::collections::HashSet::with_capacity(entries.len());
-    entries.iter().all(|e| seen.insert(&bytes[e.name.clone()]))
+    entries.iter().all(|e| seen.insert(&bytes[e.name()]))
 }
 
 /// A new body's table, walked beside the last body's: which entries are the last body's
@@ -259,22 +297,19 @@ pub(super) fn walk_table(
     loop {
         let repeated = last
             .get(expected)
-            .filter(|e| new.get(p..p + e.whole.len()) == Some(&old[e.whole.clone()]));
+            .filter(|e| new.get(p..p + e.whole().len()) == Some(&old[e.whole()]));
         let (entry, owner, matched) = match repeated {
-            Some(e) => (shifted(e, p), Some(expected), Some(expected)),
+            Some(e) => (e.shifted(p)?, Some(expected), Some(expected)),
             None => {
                 let (name, value) = member_at(new, p)?;
                 let named = &new[name.clone()];
-                let owner = if last
-                    .get(expected)
-                    .is_some_and(|e| &old[e.name.clone()] == named)
-                {
+                let owner = if last.get(expected).is_some_and(|e| &old[e.name()] == named) {
                     Some(expected)
                 } else if is_old_name(named) {
                     let names = by_name.get_or_insert_with(|| {
                         last.iter()
                             .enumerate()
-                            .map(|(i, e)| (&old[e.name.clone()], i))
+                            .map(|(i, e)| (&old[e.name()], i))
                             .collect()
                     });
                     Some(*names.get(named)?)
@@ -284,12 +319,8 @@ pub(super) fn walk_table(
                     }
                     None
                 };
-                let matched = owner.filter(|&j| new[value.clone()] == old[last[j].value.clone()]);
-                let entry = Entry {
-                    whole: p..value.end,
-                    name,
-                    value,
-                };
+                let matched = owner.filter(|&j| new[value.clone()] == old[last[j].value()]);
+                let entry = Entry::new(&name, &value)?;
                 (entry, owner, matched)
             }
         };
@@ -301,7 +332,7 @@ pub(super) fn walk_table(
                 expected = j + 1;
             }
         }
-        let end = entry.whole.end;
+        let end = entry.whole().end;
         entries.push(entry);
         same_as.push(matched);
         match next_member(new, end)? {
@@ -314,15 +345,5 @@ pub(super) fn walk_table(
                 })
             }
         }
-    }
-}
-
-/// The last body's entry `e` placed at `at` in the new bytes.
-fn shifted(e: &Entry, at: usize) -> Entry {
-    let by = |r: &Range<usize>| r.start - e.whole.start + at..r.end - e.whole.start + at;
-    Entry {
-        whole: by(&e.whole),
-        name: by(&e.name),
-        value: by(&e.value),
     }
 }

@@ -33,6 +33,65 @@ type Reading = (bool, bool, bool);
 #[derive(Debug, Default)]
 pub struct RegisterBodyCache {
     last: Option<Last>,
+    /// The server's budget for every connection's kept body (`None`: unbounded).
+    budget: Option<std::sync::Arc<CacheBudget>>,
+    /// What this connection's kept body counts against the budget.
+    charged: usize,
+}
+
+/// The memory every connection's kept register body may take together (`--register-cache-mb`).
+/// A broker with 10,000 topics keeps about 5 MB (its body's bytes, the body read, where each
+/// topic is): with a budget, a cluster of hundreds of such brokers holds at most the budget, and
+/// the brokers beyond it have their bodies read in full each time, as without the cache.
+#[derive(Debug)]
+pub struct CacheBudget {
+    limit: usize,
+    used: std::sync::atomic::AtomicUsize,
+}
+
+impl CacheBudget {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            used: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// Bytes charged now, over every connection.
+    pub fn used(&self) -> usize {
+        self.used.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Charges `n` more bytes if they fit.
+    fn charge(&self, n: usize) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.used
+            .fetch_update(Relaxed, Relaxed, |u| {
+                u.checked_add(n).filter(|&total| total <= self.limit)
+            })
+            .is_ok()
+    }
+
+    fn release(&self, n: usize) {
+        self.used.fetch_sub(n, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// What keeping a body costs, roughly: its bytes, the body read (about twice its JSON), and where
+/// each topic is.
+fn keeping_cost(bytes: &[u8], layout: Option<&Layout>) -> usize {
+    bytes.len() * 3
+        + layout.map_or(0, |l| {
+            l.entries.len() * std::mem::size_of::<layout::Entry>()
+        })
+}
+
+impl Drop for RegisterBodyCache {
+    fn drop(&mut self) {
+        if let Some(b) = &self.budget {
+            b.release(self.charged);
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -49,6 +108,34 @@ struct Last {
 }
 
 impl RegisterBodyCache {
+    /// A cache whose kept bodies count against `budget`, shared by every connection.
+    pub fn with_budget(budget: std::sync::Arc<CacheBudget>) -> Self {
+        Self {
+            last: None,
+            budget: Some(budget),
+            charged: 0,
+        }
+    }
+
+    /// Gives up the kept body and its share of the budget.
+    fn forget(&mut self) {
+        self.last = None;
+        if let Some(b) = &self.budget {
+            b.release(std::mem::take(&mut self.charged));
+        }
+    }
+
+    /// Keeps `last` if the budget has room for it (the body kept before is given up first).
+    fn keep(&mut self, last: Last) {
+        let cost = keeping_cost(&last.bytes, last.layout.as_ref());
+        self.forget();
+        if self.budget.as_ref().is_some_and(|b| !b.charge(cost)) {
+            return;
+        }
+        self.charged = cost;
+        self.last = Some(last);
+    }
+
     /// The body of `bytes`, as [`register_body`] reads it: the one kept when the connection's last
     /// register body was the same bytes read the same way, the kept one with what changed read
     /// when the bytes differ in a few places, else read in full. Hand it back with
@@ -73,7 +160,7 @@ impl RegisterBodyCache {
         if let Some(body) = self.walk(bytes, reading) {
             return Ok(body);
         }
-        self.last = None;
+        self.forget();
         // Plain JSON (every broker's) is read strictly first, as `register_body` does, so that it
         // is known to have been: only then may a later body reuse its pieces.
         let plain = !compressed && version >= V3_0_11;
@@ -91,7 +178,7 @@ impl RegisterBodyCache {
             }
             None => (register_body(bytes, compressed, version, v5, json)?, None),
         };
-        self.last = Some(Last {
+        self.keep(Last {
             reading,
             bytes: bytes.to_vec(),
             body: None,
@@ -182,19 +269,24 @@ impl RegisterBodyCache {
         }
         let table = &mut wrapper.topic_config_table;
         for (e, _) in layout.entries.iter().zip(&repeated).filter(|(_, r)| !**r) {
-            if let Ok(name) = std::str::from_utf8(&old[e.name.clone()]) {
+            if let Ok(name) = std::str::from_utf8(&old[e.name()]) {
                 table.remove(name);
             }
         }
         for (name, tc) in read {
             table.insert(name, tc);
         }
-        last.layout = Some(Layout {
-            versions: spans,
-            table: table_range,
-            entries: walked.entries,
-        });
-        last.bytes = bytes.to_vec();
+        let last = Last {
+            reading,
+            bytes: bytes.to_vec(),
+            body: None,
+            layout: Some(Layout {
+                versions: spans,
+                table: table_range,
+                entries: walked.entries,
+            }),
+        };
+        self.keep(last);
         Some(body)
     }
 }
@@ -217,8 +309,8 @@ fn read_entries(bytes: &[u8], walked: &Walked) -> Option<Vec<(String, TopicConfi
         .zip(&walked.same_as)
         .filter(|(_, same)| same.is_none())
         .map(|(e, _)| {
-            let name = std::str::from_utf8(&bytes[e.name.clone()]).ok()?;
-            let tc = serde_json::from_slice::<TopicConfig>(&bytes[e.value.clone()]).ok()?;
+            let name = std::str::from_utf8(&bytes[e.name()]).ok()?;
+            let tc = serde_json::from_slice::<TopicConfig>(&bytes[e.value()]).ok()?;
             Some((name.to_owned(), tc))
         })
         .collect()

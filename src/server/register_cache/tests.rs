@@ -415,3 +415,43 @@ mod edits {
         );
     }
 }
+
+/// Kept bodies count against the server's budget: a connection whose body does not fit keeps
+/// none (its next body is read in full, correctly), and a connection that ends gives its share
+/// back.
+#[test]
+fn kept_bodies_stay_within_the_budget() {
+    let one = keeping_cost(&bytes(1), layout::scan(&bytes(1)).as_ref());
+    let budget = std::sync::Arc::new(CacheBudget::new(one + one / 2));
+    let take = |c: &mut RegisterBodyCache| {
+        c.take(&bytes(1), false, 479, true, Dialect::Fastjson1)
+            .unwrap()
+    };
+    let mut a = RegisterBodyCache::with_budget(budget.clone());
+    let mut kept = take(&mut a);
+    kept.filter_server_list.push("marker".into());
+    a.give_back(kept);
+    assert_eq!(budget.used(), one);
+    let mut b = RegisterBodyCache::with_budget(budget.clone());
+    let mut not_kept = take(&mut b);
+    not_kept.filter_server_list.push("marker".into());
+    b.give_back(not_kept);
+    assert!(take(&mut b).filter_server_list.is_empty(), "b kept nothing");
+    assert_eq!(
+        take(&mut a).filter_server_list,
+        ["marker"],
+        "a kept its body"
+    );
+    drop(a);
+    assert_eq!(budget.used(), 0);
+    let mut kept = take(&mut b);
+    kept.filter_server_list.push("marker".into());
+    b.give_back(kept);
+    assert_eq!(
+        take(&mut b).filter_server_list,
+        ["marker"],
+        "b has room now"
+    );
+    drop(b);
+    assert_eq!(budget.used(), 0);
+}
