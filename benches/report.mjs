@@ -136,6 +136,12 @@ if (storm) {
   rows.push([`… under a storm (${fmt(storm.storm_registrations_per_s, 0)} registrations/s, 50 slowloris, 50 garbage senders): p50 / p99 / worst`,
     `${fmt(storm.storm_p50_ms, 2)} / ${fmt(storm.storm_p99_ms, 2)} / ${fmt(storm.storm_max_ms, 2)} ms`, 'worst < 3 s (the Java client\'s timeout)', met(storm.storm_max_ms < 3000)]);
 }
+const memory = load('namesrv_memory.json');
+if (memory) {
+  rows.push([`NameServer resident memory, ${memory.brokers} brokers × ${fmt(memory.topics, 0)} topics registered (5.x, --register-cache-mb 256)`,
+    `${fmt(memory.ours_rss_mb, 0)} MB${memory.peer_rss_mb ? ` (rocketmq-rust ${fmt(memory.peer_rss_mb, 0)} MB)` : ''}`,
+    memory.peer_rss_mb ? '≤ rocketmq-rust\'s' : '–', memory.peer_rss_mb ? met(memory.ours_rss_mb <= memory.peer_rss_mb) : '–']);
+}
 const history = load('history.json');
 if (history) {
   // What recording adds to the publication after a poll, against the full refresh it follows.

@@ -13,7 +13,7 @@
 //! - [`dispatch`](mod@dispatch): request code → handler, pure over `&mut State` + context.
 //! - [`handlers`]: the handlers, grouped by table (broker, routes, kv, config).
 //! - [`body`]: legacy / standard JSON bodies, the JSON and zlib register bodies.
-//! - [`register_cache`]: each connection's last register body, kept parsed for the next heartbeat.
+//! - [`register_cache`]: each connection's last register body, kept read, so the next costs what changed in it.
 //! - `conn`: the per-connection task (frames, idle close, bounded write queue, write timeout).
 //! - `liveness`: the expiry scan timer and the periodic KV log.
 //! - [`kv_store`]: the KV file (load at start, atomic rewrite).
