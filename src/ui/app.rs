@@ -59,7 +59,7 @@ fn initial_state() -> AppState {
         }
     };
     s.lang = lang;
-    s.class = super::classroom::class_from_url().map(|c| Rc::new(std::cell::RefCell::new(c)));
+    s.class = super::classroom::class_from_url().map(Rc::new);
     s
 }
 

@@ -85,13 +85,13 @@ fn student_id() -> String {
 pub fn use_classroom(store: Store) {
     let current: Rc<RefCell<Option<Socket>>> = use_mut_ref(|| None);
     let class = store.class.clone();
-    let generation = class.as_ref().map(|c| c.borrow().generation);
+    let generation = class.as_ref().map(|c| c.generation);
     {
         let current = current.clone();
         let dispatcher = store.clone();
         let class = class.clone();
         use_effect_with(generation, move |_| {
-            if let Some(url) = class.as_ref().and_then(|c| socket_url(&c.borrow())) {
+            if let Some(url) = class.as_deref().and_then(socket_url) {
                 let d = (dispatcher.clone(), dispatcher.clone(), dispatcher.clone());
                 let opened = Socket::open(
                     &url,
@@ -122,7 +122,7 @@ pub fn use_classroom(store: Store) {
             {
                 // What was said before the connection dropped is not sent: it is said again after
                 // the welcome.
-                if class.borrow().link == Link::Open {
+                if class.link == Link::Open {
                     let skip = (first - store.outbox_first) as usize;
                     for text in store.outbox.iter().skip(skip) {
                         socket.send(text);
@@ -133,7 +133,7 @@ pub fn use_classroom(store: Store) {
             }
         });
     }
-    let retry = class.as_ref().and_then(|c| match c.borrow().link {
+    let retry = class.as_ref().and_then(|c| match c.link {
         Link::Lost { retry_ms } => Some(retry_ms),
         _ => None,
     });
@@ -159,7 +159,7 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
     let Some(class) = store.class.clone() else {
         return html! {};
     };
-    let c = class.borrow();
+    let c = &*class;
     let lang = store.lang;
     let send = |m: ClassMsg| {
         let store = store.clone();
@@ -206,7 +206,7 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
                             </span>
                         } } else { html! {} } }
                     </div>
-                    { tally(store, &c, lang, send(ClassMsg::Reveal)) }
+                    { tally(store, c, lang, send(ClassMsg::Reveal)) }
                     // What the projector should show once the class has joined.
                     <button class="class-present" data-testid="class-present" title={lang.t(crate::i18n::workshop::PRESENT_HINT)}
                         onclick={ let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::Present(Some(true)))) }>

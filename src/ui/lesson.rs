@@ -48,7 +48,7 @@ pub fn LessonView(props: &LessonProps) -> Html {
         html! { <span class={classes!("dot", class)} title={format!("{} {}", k + 1, run.lesson.steps[k].title.get(lang))} /> }
     });
     // A student following the teacher: the steps are the teacher's, an answer waits for the reveal.
-    let following = store.class.as_ref().is_some_and(|c| c.borrow().following());
+    let following = store.class.as_ref().is_some_and(|c| c.following());
     let task = step.task.as_ref().map(|t| {
         let done = player.task_done();
         let label = match (done, following) {
@@ -67,7 +67,7 @@ pub fn LessonView(props: &LessonProps) -> Html {
     let waiting = store
         .class
         .as_ref()
-        .and_then(|c| c.borrow().pending.as_ref().map(|(s, a)| (*s, a.chosen)))
+        .and_then(|c| c.pending.as_ref().map(|(s, a)| (*s, a.chosen)))
         .filter(|(s, _)| *s == i)
         .map(|(_, chosen)| chosen);
     let predict = step.predict.as_ref().map(|p| {
