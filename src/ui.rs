@@ -23,6 +23,7 @@ mod inspector;
 mod lang_toggle;
 mod lesson;
 pub mod live;
+mod panel;
 mod producers;
 mod ring;
 mod root;
@@ -69,6 +70,15 @@ impl Store {
             msg: Box::new(msg),
         });
     }
+
+    /// A callback that dispatches `make(x)` for each `x`: the `on_*` props the panels take. A
+    /// function pointer, not a closure, so every callback of one argument type shares one body
+    /// (and not inlined: the page makes some twenty).
+    #[inline(never)]
+    pub fn on<T: 'static>(&self, make: fn(T) -> Msg) -> Callback<T> {
+        let store = self.clone();
+        Callback::from(move |x: T| store.dispatch(make(x)))
+    }
 }
 
 impl std::ops::Deref for Store {
@@ -77,6 +87,14 @@ impl std::ops::Deref for Store {
     fn deref(&self) -> &AppState {
         &self.0
     }
+}
+
+/// A click that emits `value` to `on`. One closure type per value type for every button of the
+/// workshop: a `reform` closure per button would add code of its own for each.
+#[inline(never)]
+pub(crate) fn click<T: Clone + 'static>(on: &Callback<T>, value: T) -> Callback<MouseEvent> {
+    let on = on.clone();
+    Callback::from(move |_: MouseEvent| on.emit(value.clone()))
 }
 
 /// A number typed into a form, read as JavaScript's `Number(text)` reads it (decimals, exponents,

@@ -13,9 +13,10 @@ use std::rc::Rc;
 use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
+use super::lesson::LessonProps;
 use super::socket::Socket;
-use super::state::{Class, ClassMsg, Link, Msg, Role};
-use super::Store;
+use super::state::{Class, ClassMsg, LessonRun, Link, Msg, Role};
+use super::{click, Store};
 use crate::i18n::{classroom as words, Lang};
 
 /// The session-storage key of a student's id: a reload is the same student, another tab another.
@@ -145,26 +146,16 @@ pub fn use_classroom(store: Store) {
     });
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ClassBarProps {
-    pub store: Store,
-}
-
 /// The bar under the header: the teacher's room, link, QR code, who follows and the answers; or
 /// the student's state with Explore / Follow.
 #[component]
-pub fn ClassBar(props: &ClassBarProps) -> Html {
-    let store = &props.store;
+pub fn ClassBar(props: &LessonProps) -> Html {
     let big_qr = use_state(|| false);
-    let Some(class) = store.class.clone() else {
+    let Some(c) = props.class.as_deref() else {
         return html! {};
     };
-    let c = &*class;
-    let lang = store.lang;
-    let send = |m: ClassMsg| {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Class(m.clone())))
-    };
+    let lang = props.lang;
+    let send = |m: ClassMsg| click(&props.on_class, m);
     let refused = c.refused.as_ref().map(|why| {
         html! { <p class="class-refused" role="alert">{ lang.fill(words::REFUSED, &[("why", why)]) }</p> }
     });
@@ -206,10 +197,10 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
                             </span>
                         } } else { html! {} } }
                     </div>
-                    { tally(store, c, lang, send(ClassMsg::Reveal)) }
+                    { tally(props.lesson.as_deref(), c, lang, send(ClassMsg::Reveal)) }
                     // What the projector should show once the class has joined.
                     <button class="class-present" data-testid="class-present" title={lang.t(crate::i18n::workshop::PRESENT_HINT)}
-                        onclick={ let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::Present(Some(true)))) }>
+                        onclick={props.on_present.clone()}>
                         { lang.t(crate::i18n::workshop::PRESENT) }</button>
                     <button class="class-qr" onclick={toggle} title={lang.t(if *big_qr { words::SMALLER_QR } else { words::BIGGER_QR })}>
                         <img data-testid="class-qr" src="/room/qr.svg" alt={lang.t(words::QR_LABEL)} />
@@ -255,8 +246,7 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
 }
 
 /// The answers to the current question as bars, with the Reveal button.
-fn tally(store: &Store, c: &Class, lang: Lang, reveal: Callback<MouseEvent>) -> Html {
-    let run = store.lesson.as_ref();
+fn tally(run: Option<&LessonRun>, c: &Class, lang: Lang, reveal: Callback<MouseEvent>) -> Html {
     let question = run.and_then(|r| r.step().and_then(|s| s.predict.as_ref()).map(|p| (r, p)));
     let Some((run, p)) = question else {
         return html! { <p class="class-tally hint">{ lang.t(words::NO_QUESTION) }</p> };

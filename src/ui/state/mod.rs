@@ -7,7 +7,7 @@
 //!
 //! Here: the state and how time moves it. `msg` holds the messages, `load` the constructors and
 //! preset loading, `reduce` the reducer; `class`, `class_follow` and `class_publish` the
-//! classroom's part; `lesson` the lesson's.
+//! classroom's part; `lesson` the lesson's; `sim_ref` the panels' handle on the world shown.
 
 mod changes;
 mod class;
@@ -18,6 +18,7 @@ mod lesson;
 mod load;
 mod msg;
 mod reduce;
+mod sim_ref;
 mod traffic;
 
 use changes::{changed_keys, touches_tables};
@@ -26,6 +27,7 @@ pub use frames::{Budget, Panels};
 pub use lesson::{LessonMsg, LessonRun};
 pub use load::DEFAULT_PRESET;
 pub use msg::Msg;
+pub use sim_ref::SimRef;
 use traffic::record_traffic;
 pub use traffic::{collapsed, Traffic};
 
@@ -144,10 +146,9 @@ impl AppState {
         self.picture.unwrap_or_else(|| !collapsed(&self.sim()))
     }
 
-    /// What views derived from the route tables are kept by: the world shown and its tables'
-    /// version (`tables_version`), so they are made again only when a table changed.
-    pub fn tables_key(&self) -> (usize, u64) {
-        (Rc::as_ptr(&self.timeline) as usize, self.tables_version)
+    /// A panel's handle on the world shown (see [`SimRef`]).
+    pub fn sim_ref(&self) -> SimRef {
+        SimRef::new(self.timeline.clone(), self.version)
     }
 
     /// The world at the moment shown.
