@@ -8,7 +8,9 @@
 //! track live mode's history uses too; `topology` draws the cluster as a picture and `inspector`
 //! shows the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub
 //! and the class bar) and `socket` the WebSocket it shares with live mode; `lang_toggle` is the
-//! language toggle both pages show; each other module is one panel.
+//! language toggle both pages show; `panel` holds the props the panels and bars share; each other
+//! module is one panel. Only the page (`app`) and its hooks hold the [`Store`]: a panel gets what it
+//! draws and `on_*` callbacks.
 
 mod app;
 mod classroom;
@@ -51,7 +53,7 @@ use yew::prelude::*;
 use crate::i18n::ProcessWord;
 use crate::sim::ProcessState;
 
-/// The state handle every panel receives: the reducer's handle, whose `dispatch` stamps each
+/// The state handle of the page and its hooks: the reducer's handle, whose `dispatch` stamps each
 /// message with the page's wall clock (`Msg::At`), so the reducer never reads a clock itself.
 #[derive(Clone, PartialEq)]
 pub struct Store(UseReducerHandle<AppState>);

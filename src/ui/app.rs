@@ -15,9 +15,9 @@ use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
 use super::inspector::Inspector;
 use super::lang_toggle::{initial_lang, lang_toggle};
-use super::lesson::{LessonList, LessonProps, LessonStrip, LessonView};
+use super::lesson::{LessonData, LessonList, LessonProps, LessonStrip, LessonView};
 use super::live::LiveConnect;
-use super::panel::{ClusterPart, PanelProps};
+use super::panel::{ClusterPart, PanelData, PanelProps};
 use super::producers::ProducersView;
 use super::route::RouteView;
 use super::scenario_bar::{use_preset_fetch, ScenarioBar};
@@ -153,7 +153,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     let on_open = store.on(Msg::LoadPreset);
     let on_load = store.on(|s: Scenario| Msg::Load(Box::new(s)));
     let sim = store.sim_ref();
-    let panel = PanelProps {
+    let data = PanelData {
         sim: sim.clone(),
         lang,
         selection: store.selection.clone(),
@@ -166,7 +166,6 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         playing: store.playing,
         speed: store.speed,
         traffic: store.traffic.clone(),
-        part: ClusterPart::Cards,
         on_apply,
         on_select: select.clone(),
         on_topic: store.on(Msg::SelectTopic),
@@ -186,7 +185,11 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         on_expiry: store.on(|_: MouseEvent| Msg::AdvanceToExpiry),
         on_seek: store.on(Msg::Seek),
     };
-    let lesson = LessonProps {
+    let panel = PanelProps {
+        part: ClusterPart::Cards,
+        data: Rc::new(data),
+    };
+    let lesson = LessonData {
         lang,
         lesson: store.lesson.clone(),
         preset: store.preset.clone(),
@@ -195,6 +198,9 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         on_open: on_open.clone(),
         on_class: store.on(Msg::Class),
         on_present: store.on(|_: MouseEvent| Msg::Present(Some(true))),
+    };
+    let lesson = LessonProps {
+        data: Rc::new(lesson),
     };
     let lesson_view = html! { <LessonView ..lesson.clone() /> };
     let cluster = store.panel_key(Panels::Cluster);

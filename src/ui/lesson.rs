@@ -23,6 +23,21 @@ use crate::sim::lesson::player::StepState;
 /// about a kilobyte of Yew's props code to the bundle): each uses some of them.
 #[derive(Properties, Clone)]
 pub struct LessonProps {
+    /// Shared by the four of a render: copying the props is a count, not eight fields.
+    pub data: Rc<LessonData>,
+}
+
+impl std::ops::Deref for LessonProps {
+    type Target = LessonData;
+
+    fn deref(&self) -> &LessonData {
+        &self.data
+    }
+}
+
+/// What the lesson's panels and the class bar draw and the callbacks they answer (see
+/// [`LessonProps`]).
+pub struct LessonData {
     pub lang: Lang,
     /// The lesson being walked.
     pub lesson: Option<Rc<LessonRun>>,

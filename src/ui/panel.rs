@@ -19,6 +19,23 @@ use crate::sim::{Action, Scenario};
 
 #[derive(Properties, Clone)]
 pub struct PanelProps {
+    /// Which part of the cluster panel (the cluster view only).
+    pub part: ClusterPart,
+    /// The rest, shared by every panel of a render: copying the props is a count, not thirty
+    /// fields (the copy's code weighed most of this type's in the bundle).
+    pub data: Rc<PanelData>,
+}
+
+impl std::ops::Deref for PanelProps {
+    type Target = PanelData;
+
+    fn deref(&self) -> &PanelData {
+        &self.data
+    }
+}
+
+/// What the panels draw and the callbacks they answer (see [`PanelProps`]).
+pub struct PanelData {
     pub sim: SimRef,
     pub lang: Lang,
     /// What the inspector shows (its card or member is marked).
@@ -42,8 +59,6 @@ pub struct PanelProps {
     pub speed: f64,
     /// Recent heartbeats, polls and sends, for the picture's pulses.
     pub traffic: Rc<VecDeque<Traffic>>,
-    /// Which part of the cluster panel (the cluster view only).
-    pub part: ClusterPart,
     /// A button or form: kill, freeze, cut a link, add a member …
     pub on_apply: Callback<Action>,
     /// A card, a member or a node was clicked; the inspector's close gives `None`.

@@ -67,7 +67,7 @@ impl AppState {
     }
 
     /// Starts the room's scenario: a new state at once for a scenario's text, or the preset
-    /// fetched as the scenario bar fetches one.
+    /// fetched as any preset is (`ui::scenario_bar::use_preset_fetch`).
     pub(super) fn load_room_world(&mut self) -> Option<Rc<AppState>> {
         let c = self.class_mut()?;
         let source = c.follower.room().source.clone()?;

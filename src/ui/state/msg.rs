@@ -22,7 +22,7 @@ pub enum Msg {
     AdvanceToExpiry,
     Apply(Action),
     Load(Box<Scenario>),
-    /// Loads a preset: at once if compiled in, else `loading` asks the scenario bar to fetch it.
+    /// Loads a preset: at once if compiled in, else `loading` asks the page to fetch it.
     LoadPreset(String),
     /// A preset's file as fetched (or why it could not be).
     PresetFetched {
