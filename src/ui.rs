@@ -8,7 +8,9 @@
 //! track live mode's history uses too; `topology` draws the cluster as a picture and `inspector`
 //! shows the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub
 //! and the class bar) and `socket` the WebSocket it shares with live mode; `lang_toggle` is the
-//! language toggle both pages show; each other module is one panel.
+//! language toggle both pages show; `panel` holds the props the panels and bars share; each other
+//! module is one panel. Only the page (`app`) and its hooks hold the [`Store`]: a panel gets what it
+//! draws and `on_*` callbacks.
 
 mod app;
 mod classroom;
@@ -23,6 +25,7 @@ mod inspector;
 mod lang_toggle;
 mod lesson;
 pub mod live;
+mod panel;
 mod producers;
 mod ring;
 mod root;
@@ -50,7 +53,7 @@ use yew::prelude::*;
 use crate::i18n::ProcessWord;
 use crate::sim::ProcessState;
 
-/// The state handle every panel receives: the reducer's handle, whose `dispatch` stamps each
+/// The state handle of the page and its hooks: the reducer's handle, whose `dispatch` stamps each
 /// message with the page's wall clock (`Msg::At`), so the reducer never reads a clock itself.
 #[derive(Clone, PartialEq)]
 pub struct Store(UseReducerHandle<AppState>);
@@ -69,6 +72,15 @@ impl Store {
             msg: Box::new(msg),
         });
     }
+
+    /// A callback that dispatches `make(x)` for each `x`: the `on_*` props the panels take. A
+    /// function pointer, not a closure, so every callback of one argument type shares one body
+    /// (and not inlined: the page makes some twenty).
+    #[inline(never)]
+    pub fn on<T: 'static>(&self, make: fn(T) -> Msg) -> Callback<T> {
+        let store = self.clone();
+        Callback::from(move |x: T| store.dispatch(make(x)))
+    }
 }
 
 impl std::ops::Deref for Store {
@@ -77,6 +89,14 @@ impl std::ops::Deref for Store {
     fn deref(&self) -> &AppState {
         &self.0
     }
+}
+
+/// A click that emits `value` to `on`. One closure type per value type for every button of the
+/// workshop: a `reform` closure per button would add code of its own for each.
+#[inline(never)]
+pub(crate) fn click<T: Clone + 'static>(on: &Callback<T>, value: T) -> Callback<MouseEvent> {
+    let on = on.clone();
+    Callback::from(move |_: MouseEvent| on.emit(value.clone()))
 }
 
 /// A number typed into a form, read as JavaScript's `Number(text)` reads it (decimals, exponents,

@@ -8,18 +8,19 @@ use yew::Reducible;
 
 use super::classroom::{use_classroom, ClassBar};
 use super::clock::{use_shortcuts, use_sim_clock, SHORTCUTS};
-use super::cluster::{ClusterPart, ClusterView};
+use super::cluster::ClusterView;
 use super::consumers::ConsumersView;
 use super::feed::feed_view;
 use super::forms::{ActionsForm, AddBrokerForm, AddProducerForm, TimingForm};
 use super::gate::Gate;
 use super::inspector::Inspector;
 use super::lang_toggle::{initial_lang, lang_toggle};
-use super::lesson::{LessonList, LessonStrip, LessonView};
+use super::lesson::{LessonData, LessonList, LessonProps, LessonStrip, LessonView};
 use super::live::LiveConnect;
+use super::panel::{ClusterPart, PanelData, PanelProps};
 use super::producers::ProducersView;
 use super::route::RouteView;
-use super::scenario_bar::ScenarioBar;
+use super::scenario_bar::{use_preset_fetch, ScenarioBar};
 use super::state::{AppState, Msg, Panels};
 use super::tables::{MqadminView, TablesView};
 use super::timebar::TimeBar;
@@ -59,7 +60,7 @@ fn initial_state() -> AppState {
         }
     };
     s.lang = lang;
-    s.class = super::classroom::class_from_url().map(|c| Rc::new(std::cell::RefCell::new(c)));
+    s.class = super::classroom::class_from_url().map(Rc::new);
     s
 }
 
@@ -127,6 +128,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
     use_sim_clock(store.clone());
     use_shortcuts(store.clone());
     use_classroom(store.clone());
+    use_preset_fetch(store.clone());
     let tab = use_state(|| Tab::Tables);
     let note = store.base.note.clone();
     let lang = store.lang;
@@ -138,18 +140,72 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         let store = store.clone();
         Callback::from(move |lang| store.dispatch(Msg::SetLang(lang)))
     };
-    let present = {
-        let store = store.clone();
-        Callback::from(move |on| store.dispatch(Msg::Present(Some(on))))
+    let presenting = store.presenting;
+    // The header's button toggles presentation mode; the teacher's class bar enters it.
+    let toggle_present: fn(MouseEvent) -> Msg = if presenting {
+        |_| Msg::Present(Some(false))
+    } else {
+        |_| Msg::Present(Some(true))
     };
-    let select = {
-        let store = store.clone();
-        Callback::from(move |target| store.dispatch(Msg::Select(target)))
+    let select = store.on(Msg::Select);
+    // The panels' callbacks: each dispatches to the store, stamped with the time.
+    let on_apply = store.on(Msg::Apply);
+    let on_open = store.on(Msg::LoadPreset);
+    let on_load = store.on(|s: Scenario| Msg::Load(Box::new(s)));
+    let sim = store.sim_ref();
+    let data = PanelData {
+        sim: sim.clone(),
+        lang,
+        selection: store.selection.clone(),
+        picks: store.picks.clone(),
+        topic: store.topic.clone(),
+        topics_version: store.topics_version,
+        tables_version: store.tables_version,
+        changed: store.changed.clone(),
+        base: store.base.clone(),
+        playing: store.playing,
+        speed: store.speed,
+        traffic: store.traffic.clone(),
+        on_apply,
+        on_select: select.clone(),
+        on_topic: store.on(Msg::SelectTopic),
+        on_load,
+        preset: store.preset.clone(),
+        loading: store.loading.clone(),
+        lesson: store.lesson.as_ref().map(|run| run.name.clone()),
+        behind: store.falling_behind(),
+        marks_epoch: store.marks_epoch,
+        on_preset: on_open.clone(),
+        on_reset: store.on(|_: MouseEvent| Msg::Reset),
+        on_error: store.on(Msg::Error),
+        on_play: store.on(|_: MouseEvent| Msg::TogglePlay),
+        on_speed: store.on(|x: u64| Msg::SetSpeed(x as f64)),
+        on_step: store.on(|_: MouseEvent| Msg::Step),
+        on_advance: store.on(Msg::Advance),
+        on_expiry: store.on(|_: MouseEvent| Msg::AdvanceToExpiry),
+        on_seek: store.on(Msg::Seek),
     };
+    let panel = PanelProps {
+        part: ClusterPart::Cards,
+        data: Rc::new(data),
+    };
+    let lesson = LessonData {
+        lang,
+        lesson: store.lesson.clone(),
+        preset: store.preset.clone(),
+        class: store.class.clone(),
+        on_lesson: store.on(Msg::Lesson),
+        on_open: on_open.clone(),
+        on_class: store.on(Msg::Class),
+        on_present: store.on(|_: MouseEvent| Msg::Present(Some(true))),
+    };
+    let lesson = LessonProps {
+        data: Rc::new(lesson),
+    };
+    let lesson_view = html! { <LessonView ..lesson.clone() /> };
     let cluster = store.panel_key(Panels::Cluster);
     let traffic = store.panel_key(Panels::Traffic);
     let time = store.panel_key(Panels::Time);
-    let presenting = store.presenting;
     // On a phone the header's controls wait behind "Menu", so the clock and the picture come first.
     let menu_open = use_state(|| false);
     let toggle_menu = {
@@ -163,16 +219,16 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <button class="menu-toggle" data-testid="menu-toggle" aria-expanded={menu_open.to_string()}
                     aria-controls="top-controls" onclick={toggle_menu}>{ lang.t(workshop::MENU) }</button>
                 <div id="top-controls" class={classes!("top-controls", menu_open.then_some("open"))}>
-                    <Gate key_of_group={time}><ScenarioBar store={store.clone()} /></Gate>
-                    <LessonList store={store.clone()} />
+                    <Gate key_of_group={time}><ScenarioBar ..panel.clone() /></Gate>
+                    <LessonList ..lesson.clone() />
                     { lang_toggle(lang, set_lang) }
-                    { present_button(lang, presenting, present) }
+                    { present_button(lang, presenting, store.on(toggle_present)) }
                     <LiveConnect url={props.live_url.clone()} on_connect={props.on_live.clone()} {lang} />
                 </div>
             </header>
             // Everything but the header and the footer: one landmark for assistive technology.
             <main class="content">
-            <ClassBar store={store.clone()} />
+            <ClassBar ..lesson.clone() />
             // The teaching note and the lessons fold into one line, so the cluster is on the
             // first screen of a 720p projector; each opens on click.
             <div class="intro">
@@ -186,13 +242,13 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                         </details>
                     }
                 }) }
-                <LessonStrip store={store.clone()} />
+                <LessonStrip ..lesson />
             </div>
             { for store.error.clone().map(|e| html!{
                 <p class="error-banner" role="alert">{ e }<button onclick={dismiss.clone()} aria-label={lang.t(workshop::DISMISS)}>{ "×" }</button></p>
             }) }
-            <Gate key_of_group={time}><TimeBar store={store.clone()} /></Gate>
-            <Gate key_of_group={time}><TimelineView store={store.clone()} /></Gate>
+            <Gate key_of_group={time}><TimeBar ..panel.clone() /></Gate>
+            <Gate key_of_group={time}><TimelineView ..panel.clone() /></Gate>
             { for store.fork_notice.map(|f| {
                 let undo = { let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::UndoFork)) };
                 let close = { let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::DismissFork)) };
@@ -203,20 +259,20 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 </p> }
             }) }
             { if store.shortcuts_open { shortcuts(&store) } else { html!{} } }
-            { picture_panel(&store, cluster) }
+            { picture_panel(&store, cluster, lesson_view.clone(), &panel) }
             // A lesson's panel sits beside the picture (where the class looks), or first in the
             // grid when the picture is hidden.
             <div class={classes!("grid", (store.lesson.is_some() && !store.picture_shown()).then_some("with-lesson"))}>
-                { if store.picture_shown() { html! {} } else { html! { <LessonView store={store.clone()} /> } } }
+                { if store.picture_shown() { html! {} } else { lesson_view } }
                 <section class="panel cluster" aria-label="cluster">
-                    <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Heading} /></Gate>
-                    <Gate key_of_group={time}><ClusterView store={store.clone()} part={ClusterPart::Chips} /></Gate>
-                    <Gate key_of_group={cluster}><ClusterView store={store.clone()} part={ClusterPart::Cards} /></Gate>
+                    { for [(cluster, ClusterPart::Heading), (time, ClusterPart::Chips), (cluster, ClusterPart::Cards)].map(|(key, part)| html! {
+                        <Gate key_of_group={key}><ClusterView {part} ..panel.clone() /></Gate>
+                    }) }
                 </section>
-                <Gate key_of_group={traffic}><RouteView store={store.clone()} /></Gate>
+                <Gate key_of_group={traffic}><RouteView ..panel.clone() /></Gate>
                 <div class="side">
-                    <Gate key_of_group={traffic}><ProducersView store={store.clone()} /></Gate>
-                    <Gate key_of_group={traffic}><ConsumersView store={store.clone()} /></Gate>
+                    <Gate key_of_group={traffic}><ProducersView ..panel.clone() /></Gate>
+                    <Gate key_of_group={traffic}><ConsumersView ..panel.clone() /></Gate>
                     <Gate key_of_group={time}>{ feed_view(store.feed.clone(), lang, select) }</Gate>
                 </div>
             </div>
@@ -229,12 +285,12 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 </nav>
                 <Gate key_of_group={store.panel_key(Panels::Tabs)} part={*tab as u32}>
                 { match *tab {
-                    Tab::Tables => html!{ <TablesView store={store.clone()} /> },
-                    Tab::Mqadmin => html!{ <MqadminView store={store.clone()} /> },
-                    Tab::AddBroker => html!{ <AddBrokerForm store={store.clone()} /> },
-                    Tab::AddProducer => html!{ <AddProducerForm store={store.clone()} /> },
-                    Tab::Actions => html!{ <ActionsForm store={store.clone()} /> },
-                    Tab::Timing => html!{ <TimingForm store={store.clone()} /> },
+                    Tab::Tables => html!{ <TablesView ..panel.clone() /> },
+                    Tab::Mqadmin => html!{ <MqadminView ..panel.clone() /> },
+                    Tab::AddBroker => html!{ <AddBrokerForm ..panel.clone() /> },
+                    Tab::AddProducer => html!{ <AddProducerForm ..panel.clone() /> },
+                    Tab::Actions => html!{ <ActionsForm ..panel.clone() /> },
+                    Tab::Timing => html!{ <TimingForm ..panel.clone() /> },
                 } }
                 </Gate>
             </section>
@@ -245,10 +301,9 @@ pub fn SimApp(props: &SimAppProps) -> Html {
 }
 
 /// Presentation mode's button (`P`): "Present" in the header, "Leave presentation" while `on`;
-/// `on_present` is asked to enter (`true`) or leave. A view function, not a component: it keeps no
+/// `on_present` enters or leaves it. A view function, not a component: it keeps no
 /// state, and a component with props of its own would add Yew's lifecycle code for one button.
-fn present_button(lang: Lang, on: bool, on_present: Callback<bool>) -> Html {
-    let onclick = on_present.reform(move |_: MouseEvent| !on);
+fn present_button(lang: Lang, on: bool, onclick: Callback<MouseEvent>) -> Html {
     html! {
         <button class={classes!("present-toggle", on.then_some("primary"))} data-testid="present-toggle"
             aria-pressed={on.to_string()} title={lang.t(workshop::PRESENT_HINT)} {onclick}>
@@ -275,8 +330,14 @@ fn shortcuts(store: &super::Store) -> Html {
     }
 }
 
-/// The picture with its inspector, or the button that shows it.
-fn picture_panel(store: &super::Store, key: (usize, u64)) -> Html {
+/// The picture with its inspector (and `lesson_view`, the lesson's panel, beside it), or the button
+/// that shows it.
+fn picture_panel(
+    store: &super::Store,
+    key: (usize, u64),
+    lesson_view: Html,
+    panel: &PanelProps,
+) -> Html {
     let lang = store.lang;
     let shown = store.picture_shown();
     let toggle = {
@@ -292,10 +353,10 @@ fn picture_panel(store: &super::Store, key: (usize, u64)) -> Html {
             </h2>
             { if shown { html!{
                 <div class={classes!("picture-body", store.lesson.is_some().then_some("with-lesson"))}>
-                    <Gate key_of_group={key}><TopologyView store={store.clone()} /></Gate>
+                    <Gate key_of_group={key}><TopologyView ..panel.clone() /></Gate>
                     <div class="picture-side">
-                        <LessonView store={store.clone()} />
-                        <Gate key_of_group={key}><Inspector store={store.clone()} /></Gate>
+                        { lesson_view }
+                        <Gate key_of_group={key}><Inspector ..panel.clone() /></Gate>
                     </div>
                 </div>
             } } else { html!{} } }

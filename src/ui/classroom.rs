@@ -13,9 +13,10 @@ use std::rc::Rc;
 use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
+use super::lesson::LessonProps;
 use super::socket::Socket;
-use super::state::{Class, ClassMsg, Link, Msg, Role};
-use super::Store;
+use super::state::{Class, ClassMsg, LessonRun, Link, Msg, Role};
+use super::{click, Store};
 use crate::i18n::{classroom as words, Lang};
 
 /// The session-storage key of a student's id: a reload is the same student, another tab another.
@@ -85,13 +86,13 @@ fn student_id() -> String {
 pub fn use_classroom(store: Store) {
     let current: Rc<RefCell<Option<Socket>>> = use_mut_ref(|| None);
     let class = store.class.clone();
-    let generation = class.as_ref().map(|c| c.borrow().generation);
+    let generation = class.as_ref().map(|c| c.generation);
     {
         let current = current.clone();
         let dispatcher = store.clone();
         let class = class.clone();
         use_effect_with(generation, move |_| {
-            if let Some(url) = class.as_ref().and_then(|c| socket_url(&c.borrow())) {
+            if let Some(url) = class.as_deref().and_then(socket_url) {
                 let d = (dispatcher.clone(), dispatcher.clone(), dispatcher.clone());
                 let opened = Socket::open(
                     &url,
@@ -122,7 +123,7 @@ pub fn use_classroom(store: Store) {
             {
                 // What was said before the connection dropped is not sent: it is said again after
                 // the welcome.
-                if class.borrow().link == Link::Open {
+                if class.link == Link::Open {
                     let skip = (first - store.outbox_first) as usize;
                     for text in store.outbox.iter().skip(skip) {
                         socket.send(text);
@@ -133,7 +134,7 @@ pub fn use_classroom(store: Store) {
             }
         });
     }
-    let retry = class.as_ref().and_then(|c| match c.borrow().link {
+    let retry = class.as_ref().and_then(|c| match c.link {
         Link::Lost { retry_ms } => Some(retry_ms),
         _ => None,
     });
@@ -145,26 +146,16 @@ pub fn use_classroom(store: Store) {
     });
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ClassBarProps {
-    pub store: Store,
-}
-
 /// The bar under the header: the teacher's room, link, QR code, who follows and the answers; or
 /// the student's state with Explore / Follow.
 #[component]
-pub fn ClassBar(props: &ClassBarProps) -> Html {
-    let store = &props.store;
+pub fn ClassBar(props: &LessonProps) -> Html {
     let big_qr = use_state(|| false);
-    let Some(class) = store.class.clone() else {
+    let Some(c) = props.class.as_deref() else {
         return html! {};
     };
-    let c = class.borrow();
-    let lang = store.lang;
-    let send = |m: ClassMsg| {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Class(m.clone())))
-    };
+    let lang = props.lang;
+    let send = |m: ClassMsg| click(&props.on_class, m);
     let refused = c.refused.as_ref().map(|why| {
         html! { <p class="class-refused" role="alert">{ lang.fill(words::REFUSED, &[("why", why)]) }</p> }
     });
@@ -206,10 +197,10 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
                             </span>
                         } } else { html! {} } }
                     </div>
-                    { tally(store, &c, lang, send(ClassMsg::Reveal)) }
+                    { tally(props.lesson.as_deref(), c, lang, send(ClassMsg::Reveal)) }
                     // What the projector should show once the class has joined.
                     <button class="class-present" data-testid="class-present" title={lang.t(crate::i18n::workshop::PRESENT_HINT)}
-                        onclick={ let store = store.clone(); Callback::from(move |_: MouseEvent| store.dispatch(Msg::Present(Some(true)))) }>
+                        onclick={props.on_present.clone()}>
                         { lang.t(crate::i18n::workshop::PRESENT) }</button>
                     <button class="class-qr" onclick={toggle} title={lang.t(if *big_qr { words::SMALLER_QR } else { words::BIGGER_QR })}>
                         <img data-testid="class-qr" src="/room/qr.svg" alt={lang.t(words::QR_LABEL)} />
@@ -255,8 +246,7 @@ pub fn ClassBar(props: &ClassBarProps) -> Html {
 }
 
 /// The answers to the current question as bars, with the Reveal button.
-fn tally(store: &Store, c: &Class, lang: Lang, reveal: Callback<MouseEvent>) -> Html {
-    let run = store.lesson.as_ref();
+fn tally(run: Option<&LessonRun>, c: &Class, lang: Lang, reveal: Callback<MouseEvent>) -> Html {
     let question = run.and_then(|r| r.step().and_then(|s| s.predict.as_ref()).map(|p| (r, p)));
     let Some((run, p)) = question else {
         return html! { <p class="class-tally hint">{ lang.t(words::NO_QUESTION) }</p> };

@@ -6,26 +6,13 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
+use super::panel::{ClusterPart, PanelProps};
 use super::ring::Ring;
-use super::state::{Msg, Selection};
+use super::state::Selection;
 use super::vlist::VirtualList;
-use super::{fmt_secs, state_name, Store};
+use super::{click, fmt_secs, state_name};
 use crate::i18n::{state_word, workshop, Lang};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
-
-#[derive(Properties, PartialEq)]
-pub struct ClusterViewProps {
-    pub store: Store,
-    pub part: ClusterPart,
-}
-
-/// The parts of the cluster panel, each behind its own gate (see [`ClusterView`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum ClusterPart {
-    Heading,
-    Chips,
-    Cards,
-}
 
 /// A group's members with their indices in the simulator's broker list.
 type Members<'a> = Vec<(usize, &'a BrokerNode)>;
@@ -36,12 +23,12 @@ type Members<'a> = Vec<(usize, &'a BrokerNode)>;
 /// light anyway, and the cards' frames lay out inside the cards only. One component for the three
 /// parts: each component type costs the bundle about 1 KB.
 #[component]
-pub fn ClusterView(props: &ClusterViewProps) -> Html {
-    let lang = props.store.lang;
+pub fn ClusterView(props: &PanelProps) -> Html {
+    let lang = props.lang;
     match props.part {
-        ClusterPart::Heading => heading(&props.store.sim(), lang),
-        ClusterPart::Chips => chips(&props.store.sim(), lang),
-        ClusterPart::Cards => cards(&props.store),
+        ClusterPart::Heading => heading(&props.sim.sim(), lang),
+        ClusterPart::Chips => chips(&props.sim.sim(), lang),
+        ClusterPart::Cards => cards(props),
     }
 }
 
@@ -83,8 +70,8 @@ fn tree(sim: &Sim) -> BTreeMap<&str, BTreeMap<&str, Members<'_>>> {
 }
 
 /// The cards: clusters → groups → members, or a windowed list of them in a big cluster.
-fn cards(store: &Store) -> Html {
-    let sim = store.sim();
+fn cards(props: &PanelProps) -> Html {
+    let sim = props.sim.sim();
     let mut tree = tree(&sim);
     for groups in tree.values_mut() {
         for members in groups.values_mut() {
@@ -100,10 +87,10 @@ fn cards(store: &Store) -> Html {
             .collect();
         return html! {
             <VirtualList len={order.len()} row_height={CARD_PX} viewport={CLUSTER_PX} class="broker-cards"
-                testid="broker-list" rows={card_rows(store, std::rc::Rc::new(order))} />
+                testid="broker-list" rows={card_rows(props, std::rc::Rc::new(order))} />
         };
     }
-    group_tree(&tree, |(_, b)| broker_card(store, &sim, b))
+    group_tree(&tree, |(_, b)| broker_card(props, &sim, b))
 }
 
 /// Clusters → broker groups → member cards, the markup the simulator's and live mode's cluster
@@ -136,38 +123,28 @@ const CLUSTER_PX: u32 = 700;
 
 /// The cards of the brokers `order[range]` (indices into the simulator's brokers).
 fn card_rows(
-    store: &Store,
+    props: &PanelProps,
     order: std::rc::Rc<Vec<usize>>,
 ) -> Callback<std::ops::Range<usize>, Html> {
-    let store = store.clone();
+    let props = props.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim();
+        let sim = props.sim.sim();
         html! { <>{ for order[range].iter().filter_map(|&i| sim.brokers().get(i)).map(|b| html! {
             <div class="vrow" key={b.addr.clone()}>
                 <div class="group-name">{ format!("{} · {}", b.spec.cluster, b.spec.name) }</div>
-                { broker_card(&store, &sim, b) }
+                { broker_card(&props, &sim, b) }
             </div>
         }) }</> }
     })
 }
 
-fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
-    let lang = store.lang;
+fn broker_card(props: &PanelProps, sim: &Sim, b: &BrokerNode) -> Html {
+    let lang = props.lang;
     let now = sim.now();
     let addr = b.addr.clone();
-    let act = |make: fn(String) -> Action| {
-        let store = store.clone();
-        let addr = addr.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Apply(make(addr.clone()))))
-    };
-    let select = {
-        let store = store.clone();
-        let addr = addr.clone();
-        Callback::from(move |_: MouseEvent| {
-            store.dispatch(Msg::Select(Some(Selection::Broker(addr.clone()))))
-        })
-    };
-    let selected = store.selection == Some(Selection::Broker(addr.clone()));
+    let act = |make: fn(String) -> Action| click(&props.on_apply, make(addr.clone()));
+    let select = click(&props.on_select, Some(Selection::Broker(addr.clone())));
+    let selected = props.selection == Some(Selection::Broker(addr.clone()));
     let role = if b.spec.id == 0 {
         "master".to_owned()
     } else {
@@ -201,13 +178,8 @@ fn broker_card(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
                     let cut = sim.is_link_cut(&addr, i);
                     let ns_name = ns.name.clone();
                     let toggle = {
-                        let store = store.clone();
-                        let addr = addr.clone();
-                        let ns_name = ns_name.clone();
-                        Callback::from(move |_: MouseEvent| {
-                            let link = Link { broker: Some(addr.clone()), namesrv: Some(ns_name.clone()), producer: None };
-                            store.dispatch(Msg::Apply(if cut { Action::Heal(link) } else { Action::Partition(link) }));
-                        })
+                        let link = Link { broker: Some(addr.clone()), namesrv: Some(ns_name.clone()), producer: None };
+                        click(&props.on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) })
                     };
                     let body = match live {
                         Some(l) => {

@@ -10,8 +10,9 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::state::{Msg, Selection};
-use super::{fmt_number, fmt_secs, parse_number, state_name, Store};
+use super::panel::PanelProps;
+use super::state::Selection;
+use super::{click, fmt_number, fmt_secs, parse_number, state_name};
 use crate::consumer::StrategyName;
 use crate::i18n::{consumers as w, state_word, Lang, Phrase};
 use crate::sim::scenario::ConsumerGroupSpec;
@@ -23,33 +24,35 @@ const BAR_FULL_AT_LEAST: u64 = 50;
 /// Owner colours cycle through this many classes (`.owner-0` … in style.css).
 pub(crate) const OWNER_COLOURS: usize = 8;
 
-#[derive(Properties, PartialEq)]
-pub struct ConsumersViewProps {
-    pub store: Store,
-}
-
-fn apply(store: &Store, action: Action) -> Callback<MouseEvent> {
-    let store = store.clone();
-    Callback::from(move |_: MouseEvent| store.dispatch(Msg::Apply(action.clone())))
+/// An event applying what `f` makes of it, if anything.
+fn apply_some<E: 'static>(
+    on_apply: &Callback<Action>,
+    f: impl Fn(E) -> Option<Action> + 'static,
+) -> Callback<E> {
+    let on_apply = on_apply.clone();
+    Callback::from(move |e: E| {
+        if let Some(action) = f(e) {
+            on_apply.emit(action);
+        }
+    })
 }
 
 #[component]
-pub fn ConsumersView(props: &ConsumersViewProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let sim = store.sim();
+pub fn ConsumersView(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let sim = props.sim.sim();
     html! {
         <section class="panel consumers" aria-label={lang.t(w::CONSUMERS_LABEL)}>
             <h2>{ lang.t(w::CONSUMERS) }</h2>
-            { for sim.consumer_groups().iter().enumerate().map(|(g, _)| group_card(store, &sim, g)) }
+            { for sim.consumer_groups().iter().enumerate().map(|(g, _)| group_card(props, &sim, g)) }
             { if sim.consumer_groups().is_empty() { html!{ <p class="hint">{ lang.t(w::NO_CONSUMER) }</p> } } else { html!{} } }
-            { add_group_form(store) }
+            { add_group_form(props) }
         </section>
     }
 }
 
-fn group_card(store: &Store, sim: &Sim, g: usize) -> Html {
-    let lang = store.lang;
+fn group_card(props: &PanelProps, sim: &Sim, g: usize) -> Html {
+    let lang = props.lang;
     let group = &sim.consumer_groups()[g];
     let name = group.spec.group.clone();
     let members: Vec<(usize, &ConsumerNode)> = sim
@@ -76,28 +79,25 @@ fn group_card(store: &Store, sim: &Sim, g: usize) -> Html {
         .max()
         .unwrap_or(0)
         .max(BAR_FULL_AT_LEAST);
-    let add = apply(
-        store,
+    let add = click(
+        &props.on_apply,
         Action::AddConsumer {
             group: name.clone(),
             client_id: None,
         },
     );
     let on_strategy = {
-        let store = store.clone();
         let name = name.clone();
-        Callback::from(move |e: Event| {
+        apply_some(&props.on_apply, move |e: Event| {
             let value = e
                 .target_dyn_into::<web_sys::HtmlSelectElement>()
                 .map(|s| s.value())
                 .unwrap_or_default();
-            if let Some(s) = StrategyName::parse(&value) {
-                store.dispatch(Msg::Apply(Action::SetConsumerGroup {
-                    group: name.clone(),
-                    strategy: Some(s),
-                    rate: None,
-                }));
-            }
+            StrategyName::parse(&value).map(|s| Action::SetConsumerGroup {
+                group: name.clone(),
+                strategy: Some(s),
+                rate: None,
+            })
         })
     };
     html! {
@@ -109,7 +109,7 @@ fn group_card(store: &Store, sim: &Sim, g: usize) -> Html {
                 <span class="badge">{ lang.fill(w::TPS_N, &[("n", &fmt_number((tps * 10.0).round() / 10.0))]) }</span>
             </div>
             <ul class="members">
-                { for members.iter().map(|(_, c)| member_row(store, c, colour(&c.client_id))) }
+                { for members.iter().map(|(_, c)| member_row(props, c, colour(&c.client_id))) }
             </ul>
             <div class="backlog" title={lang.t(w::BACKLOG_HINT)}>
                 { for progress.iter().map(|q| {
@@ -206,16 +206,13 @@ pub(crate) fn queue_bar(b: &QueueBar, lang: crate::i18n::Lang) -> Html {
     }
 }
 
-fn member_row(store: &Store, c: &ConsumerNode, colour: Option<String>) -> Html {
-    let lang = store.lang;
-    let select = {
-        let store = store.clone();
-        let id = c.client_id.clone();
-        Callback::from(move |_: MouseEvent| {
-            store.dispatch(Msg::Select(Some(Selection::Consumer(id.clone()))))
-        })
-    };
-    let selected = store.selection == Some(Selection::Consumer(c.client_id.clone()));
+fn member_row(props: &PanelProps, c: &ConsumerNode, colour: Option<String>) -> Html {
+    let lang = props.lang;
+    let select = click(
+        &props.on_select,
+        Some(Selection::Consumer(c.client_id.clone())),
+    );
+    let selected = props.selection == Some(Selection::Consumer(c.client_id.clone()));
     let queues: Vec<String> = c
         .owned
         .iter()
@@ -256,17 +253,14 @@ fn form_of(e: &SubmitEvent) -> Option<web_sys::Element> {
 
 /// A small form: a group on a topic, its strategy, how many members and how fast. Its fields keep
 /// what is typed in the page itself (read when it is sent): no component of its own, less code.
-fn add_group_form(store: &Store) -> Html {
-    let lang = store.lang;
-    let next_name = format!("cg-{}", store.sim().consumer_groups().len() + 1);
+fn add_group_form(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let next_name = format!("cg-{}", props.sim.sim().consumer_groups().len() + 1);
     let onsubmit = {
-        let store = store.clone();
         let next_name = next_name.clone();
-        Callback::from(move |e: SubmitEvent| {
+        apply_some(&props.on_apply, move |e: SubmitEvent| {
             e.prevent_default();
-            let Some(form) = form_of(&e) else {
-                return;
-            };
+            let form = form_of(&e)?;
             let name = field(&form, "group");
             let spec = ConsumerGroupSpec {
                 group: if name.trim().is_empty() {
@@ -284,7 +278,7 @@ fn add_group_form(store: &Store) -> Html {
                 config: Default::default(),
                 namesrv: None,
             };
-            store.dispatch(Msg::Apply(Action::AddConsumerGroup(spec)));
+            Some(Action::AddConsumerGroup(spec))
         })
     };
     html! {
@@ -292,7 +286,7 @@ fn add_group_form(store: &Store) -> Html {
             <summary>{ lang.t(w::ADD_GROUP) }</summary>
             <form class="row" data-testid="add-consumer-group" {onsubmit}>
                 <label>{ lang.t(w::GROUP_NAME) }<input name="group" placeholder={next_name} /></label>
-                <label>{ lang.t(w::TOPIC) }<input name="topic" value={store.topic.clone()} /></label>
+                <label>{ lang.t(w::TOPIC) }<input name="topic" value={props.topic.clone()} /></label>
                 <label>{ lang.t(w::STRATEGY) }
                     <select name="strategy">
                         { for StrategyName::ALL.iter().map(|s| html!{ <option value={s.as_str()}>{ s.as_str() }</option> }) }
@@ -308,15 +302,19 @@ fn add_group_form(store: &Store) -> Html {
 
 /// A member in the inspector: its group, state, next rebalance, the queues it reads with its offset
 /// and the broker's, and its actions (kill, freeze, stop, restart, set its rate).
-pub(crate) fn member_inspector(store: &Store, sim: &Sim, m: usize) -> Html {
-    let lang = store.lang;
+pub(crate) fn member_inspector(
+    lang: Lang,
+    on_apply: &Callback<Action>,
+    sim: &Sim,
+    m: usize,
+) -> Html {
     let c = &sim.consumers()[m];
     let group = sim.consumer_groups()[c.group].spec.group.clone();
     let id = c.client_id.clone();
     let now = sim.now();
     let up = matches!(c.state, ConsumerState::Running | ConsumerState::Frozen);
     let button = |label: Phrase, action: Action, disabled: bool| {
-        html! { <button onclick={apply(store, action)} {disabled}>{ lang.t(label) }</button> }
+        html! { <button onclick={click(on_apply, action)} {disabled}>{ lang.t(label) }</button> }
     };
     html! {
         <div class="inspect-consumer" data-testid="inspector-consumer" data-client={id.clone()}>
@@ -342,26 +340,22 @@ pub(crate) fn member_inspector(store: &Store, sim: &Sim, m: usize) -> Html {
                 { button(w::STOP, Action::StopConsumer { client_id: id.clone() }, c.state != ConsumerState::Running) }
                 { button(w::RESTART, Action::RestartConsumer { client_id: id.clone() }, false) }
             </div>
-            { rate_form(store, &id, c.rate) }
+            { rate_form(lang, on_apply, &id, c.rate) }
         </div>
     }
 }
 
 /// A member's rate, typed and set (read from the form when sent).
-fn rate_form(store: &Store, client_id: &str, rate: f64) -> Html {
-    let lang: Lang = store.lang;
+fn rate_form(lang: Lang, on_apply: &Callback<Action>, client_id: &str, rate: f64) -> Html {
     let onsubmit = {
-        let store = store.clone();
         let id = client_id.to_owned();
-        Callback::from(move |e: SubmitEvent| {
+        apply_some(on_apply, move |e: SubmitEvent| {
             e.prevent_default();
-            let Some(form) = form_of(&e) else {
-                return;
-            };
-            store.dispatch(Msg::Apply(Action::SetConsumer {
+            let form = form_of(&e)?;
+            Some(Action::SetConsumer {
                 client_id: id.clone(),
                 rate: parse_number(&field(&form, "rate")).unwrap_or(f64::NAN),
-            }));
+            })
         })
     };
     html! {

@@ -3,9 +3,8 @@
 
 use yew::prelude::*;
 
+use super::panel::PanelProps;
 use super::parse_number;
-use super::state::Msg;
-use super::Store;
 use crate::i18n::{controls, Lang};
 use crate::producer::ClientProfile;
 use crate::sim::scenario::{BrokerSpec, ProducerSpec, Timing as TimingSpec, TopicSpec};
@@ -73,40 +72,39 @@ fn parse_topics(lang: Lang, text: &str) -> Result<Vec<TopicSpec>, String> {
         .collect()
 }
 
-fn apply_or_show(store: &Store, action: Action, error: &UseStateHandle<Option<ScenarioError>>) {
+fn apply_or_show(
+    props: &PanelProps,
+    action: Action,
+    error: &UseStateHandle<Option<ScenarioError>>,
+) {
     // Validate against the live world first so a bad field is shown in place (checking, not applying
     // to a copy: a copy of a 200-broker world costs a visible pause).
-    let result = store.sim().check(&action);
+    let result = props.sim.sim().check(&action);
     match result {
         Ok(()) => {
             error.set(None);
-            store.dispatch(Msg::Apply(action));
+            props.on_apply.emit(action);
         }
         // Said in the language shown when it happened (the form's own errors are written so too).
         Err(e) => error.set(Some(ScenarioError {
-            message: e.message_in(store.lang).to_owned(),
+            message: e.message_in(props.lang).to_owned(),
             ..e
         })),
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct FormProps {
-    pub store: Store,
-}
-
 /// Add a broker: cluster, name, id, address, topics.
 #[component]
-pub fn AddBrokerForm(props: &FormProps) -> Html {
+pub fn AddBrokerForm(props: &PanelProps) -> Html {
     let cluster = use_state(|| "DefaultCluster".to_owned());
     let name = use_state(|| "broker-c".to_owned());
     let id = use_state(|| "0".to_owned());
     let addr = use_state(|| "10.0.0.9:10911".to_owned());
     let topics = use_state(|| "TopicTest:4:4:6".to_owned());
     let error = use_state(|| None::<ScenarioError>);
-    let lang = props.store.lang;
+    let lang = props.lang;
     let onsubmit = {
-        let (store, error) = (props.store.clone(), error.clone());
+        let (props, error) = (props.clone(), error.clone());
         let (cluster, name, id, addr, topics) = (
             cluster.clone(),
             name.clone(),
@@ -143,7 +141,7 @@ pub fn AddBrokerForm(props: &FormProps) -> Html {
                 heartbeat_secs: None,
                 system_topics: true,
             };
-            apply_or_show(&store, Action::AddBroker(spec), &error);
+            apply_or_show(&props, Action::AddBroker(spec), &error);
         })
     };
     let err = (*error).clone();
@@ -162,17 +160,17 @@ pub fn AddBrokerForm(props: &FormProps) -> Html {
 
 /// Add a producer.
 #[component]
-pub fn AddProducerForm(props: &FormProps) -> Html {
+pub fn AddProducerForm(props: &PanelProps) -> Html {
     let group = use_state(|| "pg-new".to_owned());
-    let topic = use_state(|| props.store.topic.clone());
+    let topic = use_state(|| props.topic.clone());
     let rate = use_state(|| "2".to_owned());
     let ft = use_state(|| false);
     let client = use_state(|| None::<ClientProfile>);
     let namesrv = use_state(String::new);
     let error = use_state(|| None::<ScenarioError>);
-    let lang = props.store.lang;
+    let lang = props.lang;
     let onsubmit = {
-        let (store, error) = (props.store.clone(), error.clone());
+        let (props, error) = (props.clone(), error.clone());
         let (group, topic, rate, ft, client, namesrv) = (
             group.clone(),
             topic.clone(),
@@ -201,7 +199,7 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
                 client: *client,
                 namesrv: (!namesrv.is_empty()).then(|| (*namesrv).clone()),
             };
-            apply_or_show(&store, Action::AddProducer(spec), &error);
+            apply_or_show(&props, Action::AddProducer(spec), &error);
         })
     };
     let on_ft = {
@@ -243,7 +241,7 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
             <label class="field"><span>{ "NameServer" }</span>
                 <select onchange={on_ns} data-testid="producer-namesrv">
                     <option value="" selected={namesrv.is_empty()}>{ lang.t(controls::ANY_NAMESRV) }</option>
-                    { for props.store.sim().namesrvs().iter().map(|n| html!{
+                    { for props.sim.sim().namesrvs().iter().map(|n| html!{
                         <option value={n.name.clone()} selected={*namesrv == n.name}>{ n.name.clone() }</option>
                     }) }
                 </select>
@@ -255,11 +253,11 @@ pub fn AddProducerForm(props: &FormProps) -> Html {
 
 /// Topic and permission actions, and adding a NameServer.
 #[component]
-pub fn ActionsForm(props: &FormProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
+pub fn ActionsForm(props: &PanelProps) -> Html {
+    let lang = props.lang;
     let broker_name = use_state(|| {
-        store
+        props
+            .sim
             .sim()
             .brokers()
             .first()
@@ -270,12 +268,12 @@ pub fn ActionsForm(props: &FormProps) -> Html {
     let queues = use_state(|| "4".to_owned());
     let perm = use_state(|| "6".to_owned());
     let namesrv = use_state(String::new);
-    let new_ns = use_state(|| format!("ns-{}", store.sim().namesrvs().len() + 1));
+    let new_ns = use_state(|| format!("ns-{}", props.sim.sim().namesrvs().len() + 1));
     let error = use_state(|| None::<ScenarioError>);
     let err = (*error).clone();
     let ns_opt = |v: &str| (!v.is_empty()).then(|| v.to_owned());
     let create = {
-        let (store, error) = (store.clone(), error.clone());
+        let (props, error) = (props.clone(), error.clone());
         let (broker_name, topic, queues, perm) = (
             broker_name.clone(),
             topic.clone(),
@@ -298,12 +296,12 @@ pub fn ActionsForm(props: &FormProps) -> Html {
                 write: q,
                 perm: p,
             };
-            apply_or_show(&store, a, &error);
+            apply_or_show(&props, a, &error);
         })
     };
     let perm_action = |wipe: bool| {
-        let (store, error, broker_name, namesrv) = (
-            store.clone(),
+        let (props, error, broker_name, namesrv) = (
+            props.clone(),
             error.clone(),
             broker_name.clone(),
             namesrv.clone(),
@@ -321,14 +319,14 @@ pub fn ActionsForm(props: &FormProps) -> Html {
                     namesrv: ns,
                 }
             };
-            apply_or_show(&store, a, &error);
+            apply_or_show(&props, a, &error);
         })
     };
     let add_ns = {
-        let (store, error, new_ns) = (store.clone(), error.clone(), new_ns.clone());
+        let (props, error, new_ns) = (props.clone(), error.clone(), new_ns.clone());
         Callback::from(move |_: MouseEvent| {
             apply_or_show(
-                &store,
+                &props,
                 Action::AddNamesrv {
                     name: (*new_ns).clone(),
                 },
@@ -345,7 +343,7 @@ pub fn ActionsForm(props: &FormProps) -> Html {
             )
         })
     };
-    let sim = store.sim();
+    let sim = props.sim.sim();
     html! {
         <div class="form actions-form">
             { field(lang.t(controls::BROKER_NAME), "broker_name", &broker_name, &err, "broker-a") }
@@ -379,10 +377,9 @@ pub fn ActionsForm(props: &FormProps) -> Html {
 
 /// The timing knobs of the scenario, with plain warnings; applying restarts the scenario with them.
 #[component]
-pub fn TimingForm(props: &FormProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let t = store.sim().timing().clone();
+pub fn TimingForm(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let t = props.sim.sim().timing().clone();
     let secs = crate::decimal::secs_short;
     let register = use_state(|| secs(t.register_ms));
     let scan = use_state(|| secs(t.scan_ms));
@@ -391,9 +388,9 @@ pub fn TimingForm(props: &FormProps) -> Html {
     let poll = use_state(|| secs(t.route_poll_ms));
     let timeout = use_state(|| t.send_timeout_ms.to_string());
     let error = use_state(|| None::<ScenarioError>);
-    let warnings = store.sim().timing().warnings_in(store.lang);
+    let warnings = props.sim.sim().timing().warnings_in(lang);
     let onsubmit = {
-        let (store, error) = (store.clone(), error.clone());
+        let (props, error) = (props.clone(), error.clone());
         let vals = (
             register.clone(),
             scan.clone(),
@@ -422,7 +419,7 @@ pub fn TimingForm(props: &FormProps) -> Html {
                     send_timeout_ms: Some(parse("send_timeout_ms", &vals.5)? as u64),
                 })
             })();
-            let mut scenario = (*store.base).clone();
+            let mut scenario = (*props.base).clone();
             match timing {
                 Ok(t) => scenario.timing = Some(t),
                 Err(e) => return error.set(Some(e)),
@@ -430,7 +427,7 @@ pub fn TimingForm(props: &FormProps) -> Html {
             match scenario.validate() {
                 Ok(()) => {
                     error.set(None);
-                    store.dispatch(Msg::Load(Box::new(scenario)));
+                    props.on_load.emit(scenario);
                 }
                 Err(e) => error.set(Some(e)),
             }

@@ -1,6 +1,6 @@
 //! A gate over a group of panels: its children render only when the group's key changes. The clock
 //! renders one group every second animation frame ([`super::state::Panels`]); the panels of the other groups
-//! keep what they showed, without being asked (their `store` props change on every frame that
+//! keep what they showed, without being asked (their world's version changes on every frame that
 //! renders, so without the gate every panel would).
 
 use yew::prelude::*;

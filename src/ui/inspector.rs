@@ -6,36 +6,32 @@
 //! Test contract: `data-testid="inspector"`; a broker's heartbeat age on a NameServer is
 //! `inspector-age` with `data-namesrv`.
 
+use std::collections::{BTreeMap, VecDeque};
+
 use yew::prelude::*;
 
-use super::state::{Msg, Selection};
-use super::{fmt_secs, Store};
+use super::panel::PanelProps;
+use super::state::{Pick, Selection};
+use super::{click, fmt_secs};
 use crate::i18n::{controls, state_word, Lang};
+use crate::model::ProducerGroup;
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
 /// Topics listed for a broker (the rest are counted).
 const TOPICS_LISTED: usize = 12;
 
-#[derive(Properties, PartialEq)]
-pub struct InspectorProps {
-    pub store: Store,
-}
-
 #[component]
-pub fn Inspector(props: &InspectorProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let sim = store.sim();
-    let close = {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Select(None)))
-    };
-    let body = match &store.selection {
+pub fn Inspector(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let sim = props.sim.sim();
+    let on_apply = &props.on_apply;
+    let close = click(&props.on_select, None);
+    let body = match &props.selection {
         Some(Selection::Broker(addr)) => sim
             .brokers()
             .iter()
             .find(|b| b.addr == *addr)
-            .map(|b| broker(store, &sim, b)),
+            .map(|b| broker(lang, on_apply, &sim, b)),
         Some(Selection::Namesrv(name)) => sim
             .namesrvs()
             .iter()
@@ -45,10 +41,10 @@ pub fn Inspector(props: &InspectorProps) -> Html {
             .producers()
             .iter()
             .find(|p| p.active && p.spec.group == *group)
-            .map(|p| producer(store, &sim, p)),
+            .map(|p| producer(lang, &props.picks, &sim, p)),
         Some(Selection::Consumer(id)) => sim
             .consumer_index(id)
-            .map(|m| super::consumers::member_inspector(store, &sim, m)),
+            .map(|m| super::consumers::member_inspector(lang, on_apply, &sim, m)),
         _ => None,
     };
     let Some(body) = body else {
@@ -66,14 +62,14 @@ pub fn Inspector(props: &InspectorProps) -> Html {
     }
 }
 
-fn act(store: &Store, action: Action) -> Callback<MouseEvent> {
-    let store = store.clone();
-    Callback::from(move |_: MouseEvent| store.dispatch(Msg::Apply(action.clone())))
-}
-
 /// A button applying `action`.
-fn action_button(store: &Store, label: &'static str, action: Action, disabled: bool) -> Html {
-    html! { <button onclick={act(store, action)} {disabled}>{ label }</button> }
+fn action_button(
+    on_apply: &Callback<Action>,
+    label: &'static str,
+    action: Action,
+    disabled: bool,
+) -> Html {
+    html! { <button onclick={click(on_apply, action)} {disabled}>{ label }</button> }
 }
 
 /// Label and value pairs as a `<dl>`.
@@ -104,8 +100,7 @@ fn due(lang: Lang, at: Option<u64>, now: u64, otherwise: &str) -> Html {
     ))
 }
 
-fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
-    let lang = store.lang;
+fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) -> Html {
     let now = sim.now();
     let addr = b.addr.clone();
     let role = if b.spec.id == 0 {
@@ -140,7 +135,7 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
         let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
         let cut = sim.is_link_cut(&addr, i);
         let link = Link { broker: Some(addr.clone()), namesrv: Some(ns.name.clone()), producer: None };
-        let toggle = act(store, if cut { Action::Heal(link) } else { Action::Partition(link) });
+        let toggle = click(on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) });
         let entry = match live {
             Some(l) => {
                 let age = now.saturating_sub(l.last_update_timestamp);
@@ -159,7 +154,7 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
     }).collect();
     let perm = if writable {
         action_button(
-            store,
+            on_apply,
             lang.t(controls::WIPE_WRITE_PERM_ACTION),
             Action::WipeWritePerm {
                 broker_name: b.spec.name.clone(),
@@ -169,7 +164,7 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
         )
     } else {
         action_button(
-            store,
+            on_apply,
             lang.t(controls::ADD_WRITE_PERM_ACTION),
             Action::AddWritePerm {
                 broker_name: b.spec.name.clone(),
@@ -192,10 +187,10 @@ fn broker(store: &Store, sim: &Sim, b: &BrokerNode) -> Html {
         <h4>{ lang.fill(controls::TOPICS_COUNT, &[("count", &topics.len().to_string())]) }</h4>
         <p class="topics">{ listed }</p>
         <div class="actions">
-            { action_button(store, lang.t(controls::KILL), Action::KillBroker { broker: addr.clone() }, gone) }
-            { action_button(store, lang.t(controls::FREEZE), Action::FreezeBroker { broker: addr.clone() }, !up) }
-            { action_button(store, lang.t(controls::STOP), Action::StopBroker { broker: addr.clone() }, !up) }
-            { action_button(store, lang.t(controls::RESTART), Action::RestartBroker { broker: addr.clone() }, false) }
+            { action_button(on_apply, lang.t(controls::KILL), Action::KillBroker { broker: addr.clone() }, gone) }
+            { action_button(on_apply, lang.t(controls::FREEZE), Action::FreezeBroker { broker: addr.clone() }, !up) }
+            { action_button(on_apply, lang.t(controls::STOP), Action::StopBroker { broker: addr.clone() }, !up) }
+            { action_button(on_apply, lang.t(controls::RESTART), Action::RestartBroker { broker: addr.clone() }, false) }
             { perm }
         </div>
     </> }
@@ -227,8 +222,12 @@ fn namesrv(lang: Lang, sim: &Sim, i: usize) -> Html {
     </> }
 }
 
-fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
-    let lang = store.lang;
+fn producer(
+    lang: Lang,
+    picks: &BTreeMap<ProducerGroup, VecDeque<Pick>>,
+    sim: &Sim,
+    p: &crate::sim::ProducerNode,
+) -> Html {
     let now = sim.now();
     let ns = p.namesrv().and_then(|n| sim.namesrvs().get(n)).map_or_else(
         || lang.t(controls::NOT_CHOSEN_YET).to_owned(),
@@ -282,8 +281,7 @@ fn producer(store: &Store, sim: &Sim, p: &crate::sim::ProducerNode) -> Html {
             rows,
         )
     };
-    let picks: Vec<_> = store
-        .picks
+    let picks: Vec<_> = picks
         .get(p.spec.group.as_str())
         .into_iter()
         .flatten()

@@ -8,35 +8,86 @@
 //! once answered), `predict-result`; `lessons-open`, `lessons`, `start-lessons`,
 //! `lesson-link` (`data-name`).
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
-use super::state::{LessonMsg, Msg};
+use super::click;
+use super::state::{Class, ClassMsg, LessonMsg, LessonRun};
 use super::timeline::clock_text;
-use super::Store;
-use crate::i18n::controls;
+use crate::i18n::{controls, Lang};
 use crate::sim::lesson::player::StepState;
 
-#[derive(Properties, PartialEq)]
+/// The props of the lesson's panel, the start page's strip of lessons, the header's list and the
+/// class bar (`ui/classroom.rs`), one type for the four (a props type of its own for each would add
+/// about a kilobyte of Yew's props code to the bundle): each uses some of them.
+#[derive(Properties, Clone)]
 pub struct LessonProps {
-    pub store: Store,
+    /// Shared by the four of a render: copying the props is a count, not eight fields.
+    pub data: Rc<LessonData>,
+}
+
+impl std::ops::Deref for LessonProps {
+    type Target = LessonData;
+
+    fn deref(&self) -> &LessonData {
+        &self.data
+    }
+}
+
+/// What the lesson's panels and the class bar draw and the callbacks they answer (see
+/// [`LessonProps`]).
+pub struct LessonData {
+    pub lang: Lang,
+    /// The lesson being walked.
+    pub lesson: Option<Rc<LessonRun>>,
+    /// The preset shown (the strip shows on the default one only).
+    pub preset: Option<String>,
+    /// The page's part in its classroom, if it is in one: a following student's steps are the
+    /// teacher's, and their answer waits for the reveal.
+    pub class: Option<Rc<Class>>,
+    /// A step's buttons: Back, Next, Run, an answer, Close.
+    pub on_lesson: Callback<LessonMsg>,
+    /// A lesson was picked (its name).
+    pub on_open: Callback<String>,
+    /// The class bar's buttons: Explore, Follow, Reveal, drive from here.
+    pub on_class: Callback<ClassMsg>,
+    /// Enter presentation mode (the teacher's class bar).
+    pub on_present: Callback<MouseEvent>,
+}
+
+/// `a` and `b` are the same `Rc` (or both `None`).
+fn same<T>(a: &Option<Rc<T>>, b: &Option<Rc<T>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
+
+impl PartialEq for LessonProps {
+    /// What is shown: the lesson and the class by identity (the reducer makes new ones whenever
+    /// they change), and not the callbacks, new on every render of the page but dispatching to the
+    /// same store.
+    fn eq(&self, other: &Self) -> bool {
+        same(&self.lesson, &other.lesson)
+            && same(&self.class, &other.class)
+            && self.lang == other.lang
+            && self.preset == other.preset
+    }
 }
 
 #[component]
 pub fn LessonView(props: &LessonProps) -> Html {
-    let store = &props.store;
-    let Some(run) = store.lesson.clone() else {
+    let Some(run) = props.lesson.clone() else {
         return html! {};
     };
-    let lang = store.lang;
+    let lang = props.lang;
     let player = &run.player;
     let (i, n) = (player.current(), player.len());
     let Some(step) = run.step() else {
         return html! {};
     };
-    let send = |m: LessonMsg| {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Lesson(m.clone())))
-    };
+    let send = |m: LessonMsg| click(&props.on_lesson, m);
     let progress = ((i + 1) * 100).checked_div(n).unwrap_or(0);
     let dots = player.states().iter().enumerate().map(|(k, st)| {
         let class = match st {
@@ -48,7 +99,7 @@ pub fn LessonView(props: &LessonProps) -> Html {
         html! { <span class={classes!("dot", class)} title={format!("{} {}", k + 1, run.lesson.steps[k].title.get(lang))} /> }
     });
     // A student following the teacher: the steps are the teacher's, an answer waits for the reveal.
-    let following = store.class.as_ref().is_some_and(|c| c.borrow().following());
+    let following = props.class.as_ref().is_some_and(|c| c.following());
     let task = step.task.as_ref().map(|t| {
         let done = player.task_done();
         let label = match (done, following) {
@@ -64,10 +115,10 @@ pub fn LessonView(props: &LessonProps) -> Html {
             </div>
         }
     });
-    let waiting = store
+    let waiting = props
         .class
         .as_ref()
-        .and_then(|c| c.borrow().pending.as_ref().map(|(s, a)| (*s, a.chosen)))
+        .and_then(|c| c.pending.as_ref().map(|(s, a)| (*s, a.chosen)))
         .filter(|(s, _)| *s == i)
         .map(|(_, chosen)| chosen);
     let predict = step.predict.as_ref().map(|p| {
@@ -157,31 +208,30 @@ pub fn LessonView(props: &LessonProps) -> Html {
 }
 
 /// A link opening lesson `l` (its URL `#lesson=NAME`, loaded at once); `then` runs after a click.
-fn lesson_link(store: &Store, l: &crate::sim::LessonFile, then: Callback<()>) -> Html {
+fn lesson_link(props: &LessonProps, l: &crate::sim::LessonFile, then: Callback<()>) -> Html {
     let name = l.name.to_owned();
     let onclick = {
-        let store = store.clone();
+        let on_open = props.on_open.clone();
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
             if let Some(w) = web_sys::window() {
                 let _ = w.location().set_hash(&format!("lesson={name}"));
             }
             then.emit(());
-            store.dispatch(Msg::LoadPreset(name.clone()));
+            on_open.emit(name.clone());
         })
     };
-    let title = l.title_in(store.lang);
+    let title = l.title_in(props.lang);
     html! { <a href={format!("#lesson={}", l.name)} data-testid="lesson-link" data-name={l.name} {onclick}>{ title }</a> }
 }
 
 /// The lessons on the start page (the default preset, no lesson open): one line under its note.
 #[component]
 pub fn LessonStrip(props: &LessonProps) -> Html {
-    let store = &props.store;
-    if store.lesson.is_some() || store.preset.as_deref() != Some(super::state::DEFAULT_PRESET) {
+    if props.lesson.is_some() || props.preset.as_deref() != Some(super::state::DEFAULT_PRESET) {
         return html! {};
     }
-    let lang = store.lang;
+    let lang = props.lang;
     let lessons = crate::sim::lessons();
     html! {
         <details class="start-lessons" data-testid="start-lessons">
@@ -190,7 +240,7 @@ pub fn LessonStrip(props: &LessonProps) -> Html {
             <nav aria-label={lang.t(controls::LESSONS_LINE)}>
                 <ol>
                 { for lessons.iter().map(|l| html! {
-                    <li class="lesson-item">{ lesson_link(store, l, Callback::noop()) }</li>
+                    <li class="lesson-item">{ lesson_link(props, l, Callback::noop()) }</li>
                 }) }
                 </ol>
             </nav>
@@ -201,9 +251,8 @@ pub fn LessonStrip(props: &LessonProps) -> Html {
 /// The lessons, opened from the header ("Lessons").
 #[component]
 pub fn LessonList(props: &LessonProps) -> Html {
-    let store = &props.store;
     let open = use_state(|| false);
-    let lang = store.lang;
+    let lang = props.lang;
     let toggle = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
@@ -215,8 +264,8 @@ pub fn LessonList(props: &LessonProps) -> Html {
                 <ol>
                 { for crate::sim::lessons().iter().map(|l| {
                     let close = { let open = open.clone(); Callback::from(move |()| open.set(false)) };
-                    let current = store.lesson.as_ref().is_some_and(|r| r.name == l.name);
-                    html! { <li class={classes!(current.then_some("current"))}>{ lesson_link(store, l, close) }</li> }
+                    let current = props.lesson.as_ref().is_some_and(|r| r.name == l.name);
+                    html! { <li class={classes!(current.then_some("current"))}>{ lesson_link(props, l, close) }</li> }
                 }) }
                 </ol>
                 <p class="hint">{ lang.t(controls::LESSONS_EXPLAINED) }</p>

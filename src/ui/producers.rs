@@ -3,71 +3,57 @@
 
 use yew::prelude::*;
 
-use super::state::{Msg, Selection};
-use super::{fmt_number, fmt_secs, Store};
+use super::panel::PanelProps;
+use super::state::Selection;
+use super::{click, fmt_number, fmt_secs};
 use crate::i18n::workshop;
 use crate::producer::ClientProfile;
 use crate::sim::{scenario::Link, Action, ProducerNode};
 
-#[derive(Properties, PartialEq)]
-pub struct ProducersViewProps {
-    pub store: Store,
-}
-
 #[component]
-pub fn ProducersView(props: &ProducersViewProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let sim = store.sim();
+pub fn ProducersView(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let sim = props.sim.sim();
     let now = sim.now();
     html! {
         <section class="panel producers" aria-label={lang.t(workshop::PRODUCERS_LABEL)}>
             <h2>{ lang.t(workshop::PRODUCERS) }</h2>
-            { for sim.producers().iter().filter(|p| p.active).map(|p| producer_card(store, p, now)) }
+            { for sim.producers().iter().filter(|p| p.active).map(|p| producer_card(props, p, now)) }
             { if sim.producers().iter().all(|p| !p.active) { html!{ <p class="hint">{ lang.t(workshop::NO_PRODUCER) }</p> } } else { html!{} } }
         </section>
     }
 }
 
-fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
-    let lang = store.lang;
+fn producer_card(props: &PanelProps, p: &ProducerNode, now: u64) -> Html {
+    let lang = props.lang;
     let group = p.spec.group.clone();
     let s = &p.stats;
     let set = |ft: Option<bool>, client: Option<ClientProfile>| {
-        let store = store.clone();
         let group = group.clone();
-        Callback::from(move |_: MouseEvent| {
-            store.dispatch(Msg::Apply(Action::SetProducer {
-                group: group.clone(),
+        click(
+            &props.on_apply,
+            Action::SetProducer {
+                group,
                 fault_tolerance: ft,
                 client,
-            }))
-        })
+            },
+        )
     };
-    let remove = {
-        let store = store.clone();
-        let group = group.clone();
-        Callback::from(move |_: MouseEvent| {
-            store.dispatch(Msg::Apply(Action::RemoveProducer {
-                group: group.clone(),
-            }))
-        })
-    };
-    let select = {
-        let store = store.clone();
-        let group = group.clone();
-        Callback::from(move |_: MouseEvent| {
-            store.dispatch(Msg::Select(Some(Selection::Producer(group.clone()))))
-        })
-    };
-    let picks = store.picks.get(group.as_str());
+    let remove = click(
+        &props.on_apply,
+        Action::RemoveProducer {
+            group: group.clone(),
+        },
+    );
+    let select = click(&props.on_select, Some(Selection::Producer(group.clone())));
+    let picks = props.picks.get(group.as_str());
     let last = picks.and_then(|p| p.back());
     let queues = p
         .info
         .as_ref()
         .map(|i| i.message_queue_list.clone())
         .unwrap_or_default();
-    let selected = store.selection == Some(Selection::Producer(group.clone()));
+    let selected = props.selection == Some(Selection::Producer(group.clone()));
     let other_client = match p.client {
         ClientProfile::V4 => ClientProfile::V5,
         ClientProfile::V5 => ClientProfile::V4,
@@ -122,13 +108,8 @@ fn producer_card(store: &Store, p: &ProducerNode, now: u64) -> Html {
                 { for route_brokers(p).into_iter().map(|(name, addr)| {
                     let cut = p.cut_brokers.contains(&addr);
                     let onclick = {
-                        let store = store.clone();
-                        let group = group.clone();
-                        let addr = addr.clone();
-                        Callback::from(move |_: MouseEvent| {
-                            let link = Link { broker: Some(addr.clone()), namesrv: None, producer: Some(group.clone()) };
-                            store.dispatch(Msg::Apply(if cut { Action::Heal(link) } else { Action::Partition(link) }));
-                        })
+                        let link = Link { broker: Some(addr.clone()), namesrv: None, producer: Some(group.clone()) };
+                        click(&props.on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) })
                     };
                     html!{ <button class={classes!("link", cut.then_some("cut"))} {onclick}>
                         { lang.fill(if cut { workshop::BROKER_LINK_CUT_HEAL } else { workshop::CUT_FROM }, &[("name", &name)]) }

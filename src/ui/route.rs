@@ -6,20 +6,15 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::Msg;
+use super::fmt_secs;
+use super::panel::PanelProps;
 use super::topic_picker::TopicPicker;
-use super::{fmt_secs, Store};
 use crate::i18n::{workshop, Lang};
 
 /// Above this many topics the chooser is a search field over a windowed list instead of a `<select>`.
 const PICKER_FROM: usize = 300;
 use crate::model::perm::perm_to_string;
 use crate::model::TopicRouteData;
-
-#[derive(Properties, PartialEq)]
-pub struct RouteViewProps {
-    pub store: Store,
-}
 
 /// The decoded route in English, for live mode's page until it passes its language
 /// ([`route_table_in`]).
@@ -85,36 +80,29 @@ pub(crate) fn TopicSelect(props: &TopicSelectProps) -> Html {
 }
 
 #[component]
-pub fn RouteView(props: &RouteViewProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let sim = store.sim();
-    let topic = store.topic.clone();
+pub fn RouteView(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let sim = props.sim.sim();
+    let topic = props.topic.clone();
     // Rebuilt only when topics come or go (not on every tick: 10,000 topics on two NameServers).
-    let topics: Rc<Vec<String>> = use_memo(
-        (Rc::as_ptr(&store.timeline) as usize, store.topics_version),
-        |_| {
-            let mut topics: BTreeSet<&str> = BTreeSet::new();
-            for ns in sim.namesrvs() {
-                topics.extend(
-                    ns.manager
-                        .topic_queue_table()
-                        .iter()
-                        .map(|(t, _)| t.as_str()),
-                );
-            }
-            topics
-                .into_iter()
-                .map(str::to_owned)
-                .collect::<Vec<String>>()
-        },
-    );
-    let on_select = {
-        let store = store.clone();
-        Callback::from(move |t: String| store.dispatch(Msg::SelectTopic(t)))
-    };
+    let topics: Rc<Vec<String>> = use_memo((props.sim.run_id(), props.topics_version), |_| {
+        let mut topics: BTreeSet<&str> = BTreeSet::new();
+        for ns in sim.namesrvs() {
+            topics.extend(
+                ns.manager
+                    .topic_queue_table()
+                    .iter()
+                    .map(|(t, _)| t.as_str()),
+            );
+        }
+        topics
+            .into_iter()
+            .map(str::to_owned)
+            .collect::<Vec<String>>()
+    });
+    let on_select = props.on_topic.clone();
     let chooser = if topics.len() > PICKER_FROM {
-        html! { <TopicPicker topics={topics} selected={topic.clone()} lang={store.lang} on_choose={on_select} /> }
+        html! { <TopicPicker topics={topics} selected={topic.clone()} {lang} on_choose={on_select} /> }
     } else {
         let topics = if topics.binary_search(&topic).is_ok() {
             topics

@@ -5,15 +5,27 @@
 use yew::prelude::*;
 
 use super::fetch::fetch_text;
+use super::panel::PanelProps;
 use super::state::Msg;
 use super::Store;
 use crate::i18n::workshop;
 use crate::sim::scenario::share::{share_hash_at, HASH_PREFIX};
 use crate::sim::{presets, Scenario};
 
-#[derive(Properties, PartialEq)]
-pub struct ScenarioBarProps {
-    pub store: Store,
+/// Fetches a preset asked for but not compiled in (`AppState::loading`), then hands it to the
+/// reducer (which drops it if another preset, a reset or an import came first). The page's effect,
+/// run as the state asks, whatever the bar shows.
+#[hook]
+pub fn use_preset_fetch(store: Store) {
+    let lang = store.lang;
+    use_effect_with(store.loading.clone(), move |loading: &Option<String>| {
+        if let Some(name) = loading.clone() {
+            js_sys::futures::spawn_local(async move {
+                let json = fetch_text(&format!("scenarios/{name}.json"), lang).await;
+                store.dispatch(Msg::PresetFetched { name, json });
+            });
+        }
+    });
 }
 
 /// The page URL without its query and hash: a share link must not carry a bridge's `token` (or
@@ -32,52 +44,31 @@ fn page_url() -> String {
 }
 
 #[component]
-pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
+pub fn ScenarioBar(props: &PanelProps) -> Html {
+    let lang = props.lang;
     let on_preset = {
-        let store = store.clone();
+        let on_preset = props.on_preset.clone();
         Callback::from(move |e: Event| {
             let name = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
             if !name.is_empty() {
-                store.dispatch(Msg::LoadPreset(name));
+                on_preset.emit(name);
             }
         })
     };
-    let reset = {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Reset))
-    };
-    // A preset asked for but not compiled in: fetch its file, then hand it to the reducer (which
-    // drops it if another preset, a reset or an import came first).
-    use_effect_with(store.loading.clone(), {
-        let store = store.clone();
-        move |loading: &Option<String>| {
-            if let Some(name) = loading.clone() {
-                js_sys::futures::spawn_local(async move {
-                    let json = fetch_text(&format!("scenarios/{name}.json"), lang).await;
-                    store.dispatch(Msg::PresetFetched { name, json });
-                });
-            }
-        }
-    });
-    let shown = store.loading.as_deref().or(store.preset.as_deref());
+    let reset = props.on_reset.clone();
+    let shown = props.loading.as_deref().or(props.preset.as_deref());
     // A shipped preset's or lesson's title in the language shown, else the file's own.
-    let preset = store.preset.as_deref();
-    let title = if store.loading.is_some() {
+    let preset = props.preset.as_deref();
+    let title = if props.loading.is_some() {
         lang.t(workshop::LOADING).into()
     } else if let Some(p) = preset.and_then(crate::sim::preset) {
         p.title_in(lang).into()
-    } else if let Some(l) = store
-        .lesson
-        .as_ref()
-        .and_then(|run| crate::sim::lesson(&run.name))
-    {
+    } else if let Some(l) = props.lesson.as_deref().and_then(crate::sim::lesson) {
         l.title_in(lang).into()
     } else {
-        store
+        props
             .base
             .title
             .clone()
@@ -86,7 +77,7 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
     // `data-preset` names the preset shown once it is loaded (tests wait for it).
     html! {
         <section class="scenario-bar" aria-label={lang.t(workshop::SCENARIO)} data-testid="scenario-bar"
-            data-preset={store.preset.clone()} aria-busy={store.loading.is_some().then_some("true")}>
+            data-preset={props.preset.clone()} aria-busy={props.loading.is_some().then_some("true")}>
             <label>{ lang.t(workshop::PRESET) }{ " " }
                 <select onchange={on_preset} data-testid="preset" aria-label={lang.t(workshop::PRESET)}>
                     <option value="" selected={shown.is_none()}>{ lang.t(workshop::CHOOSE) }</option>
@@ -96,26 +87,25 @@ pub fn ScenarioBar(props: &ScenarioBarProps) -> Html {
                 </select>
             </label>
             <span class="title">{ title }</span>
-            <span class="badge">{ format!("NameServer {}", store.base.profile) }</span>
-            <span class="badge">{ lang.fill(workshop::SEED, &[("seed", &store.base.seed.to_string())]) }</span>
+            <span class="badge">{ format!("NameServer {}", props.base.profile) }</span>
+            <span class="badge">{ lang.fill(workshop::SEED, &[("seed", &props.base.seed.to_string())]) }</span>
             <button data-testid="reset" onclick={reset} title={lang.t(workshop::RESET_HINT)}>{ lang.t(workshop::RESET) }</button>
-            <ShareDialog store={store.clone()} />
+            <ShareDialog ..props.clone() />
         </section>
     }
 }
 
 /// Export (the scenario with the teacher's actions so far), import, and the share link.
 #[component]
-fn ShareDialog(props: &ScenarioBarProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
+fn ShareDialog(props: &PanelProps) -> Html {
+    let lang = props.lang;
     let open = use_state(|| false);
     let text = use_state(String::new);
     let toggle = {
-        let (open, text, store) = (open.clone(), text.clone(), store.clone());
+        let (open, text, sim) = (open.clone(), text.clone(), props.sim.clone());
         Callback::from(move |_: MouseEvent| {
             if !*open {
-                text.set(store.timeline.borrow().branch_scenario().to_json());
+                text.set(sim.timeline().branch_scenario().to_json());
             }
             open.set(!*open);
         })
@@ -130,22 +120,23 @@ fn ShareDialog(props: &ScenarioBarProps) -> Html {
         })
     };
     let import = {
-        let (store, text, open) = (store.clone(), text.clone(), open.clone());
+        let (on_load, on_error) = (props.on_load.clone(), props.on_error.clone());
+        let (text, open) = (text.clone(), open.clone());
         Callback::from(move |_: MouseEvent| match Scenario::from_json(&text) {
             Ok(s) => {
-                store.dispatch(Msg::Load(Box::new(s)));
+                on_load.emit(s);
                 open.set(false);
             }
-            Err(e) => store.dispatch(Msg::Error(
-                lang.fill(workshop::IMPORT_ERROR, &[("error", &e.to_string())]),
-            )),
+            Err(e) => {
+                on_error.emit(lang.fill(workshop::IMPORT_ERROR, &[("error", &e.to_string())]))
+            }
         })
     };
     let with_time = use_state(|| false);
-    let now = store.timeline.borrow().now();
+    let now = props.sim.timeline().now();
     // Only while the dialog is open: encoding the scenario on every tick would cost each frame.
     let link = if *open {
-        let tl = store.timeline.borrow();
+        let tl = props.sim.timeline();
         let at = (*with_time).then_some(now);
         format!(
             "{}{}",

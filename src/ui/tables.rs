@@ -4,8 +4,9 @@
 
 use yew::prelude::*;
 
+use super::panel::PanelProps;
 use super::vlist::VirtualList;
-use super::{contains_ci, fmt_secs, Store};
+use super::{contains_ci, fmt_secs};
 use crate::i18n::{workshop, Lang};
 use crate::model::perm::perm_to_string;
 use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime, ClientOrder, ClusterLayout};
@@ -85,14 +86,8 @@ fn head(cols: &[&str]) -> Html {
     html! { <thead><tr>{ for cols.iter().map(|c| html!{ <th>{ *c }</th> }) }</tr></thead> }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct TablesViewProps {
-    pub store: Store,
-}
-
 #[component]
-pub fn TablesView(props: &TablesViewProps) -> Html {
-    let store = &props.store;
+pub fn TablesView(props: &PanelProps) -> Html {
     let filter = use_state(String::new);
     let on_filter = {
         let filter = filter.clone();
@@ -103,15 +98,15 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
             )
         })
     };
-    let lang = store.lang;
-    let sim = store.sim();
+    let lang = props.lang;
+    let sim = props.sim.sim();
     let f = filter.to_ascii_lowercase();
     html! {
         <div class="tables">
             <label class="filter">{ lang.t(workshop::FILTER_TOPICS) }{ " " }<input type="search" value={(*filter).clone()} oninput={on_filter} placeholder={lang.t(workshop::FILTER_EXAMPLE)} /></label>
             <div class="ns-tables">
             { for (0..sim.namesrvs().len()).map(|i| html! {
-                <NsTables store={store.clone()} ns={i} filter={f.clone()} />
+                <NsTables tables={props.clone()} ns={i} filter={f.clone()} />
             }) }
             </div>
         </div>
@@ -120,7 +115,7 @@ pub fn TablesView(props: &TablesViewProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct NsTablesProps {
-    store: Store,
+    tables: PanelProps,
     ns: usize,
     /// Lowercase.
     filter: String,
@@ -131,11 +126,11 @@ struct NsTablesProps {
 /// says a table changed (`tables_version`), so a frame of plain heartbeats re-renders only them.
 #[component]
 fn NsTables(props: &NsTablesProps) -> Html {
-    let (store, i) = (&props.store, props.ns);
-    let (world, version) = store.tables_key();
-    let key = (world, version, props.filter.clone());
+    let (tables, i) = (&props.tables, props.ns);
+    let tables_key = (tables.sim.run_id(), tables.tables_version);
+    let key = (tables_key.0, tables_key.1, props.filter.clone());
     let total = *use_memo(key.clone(), |(_, _, f)| {
-        store.sim().namesrvs().get(i).map_or(0, |ns| {
+        tables.sim.sim().namesrvs().get(i).map_or(0, |ns| {
             ns.manager
                 .topic_queue_table()
                 .iter()
@@ -144,14 +139,14 @@ fn NsTables(props: &NsTablesProps) -> Html {
                 .sum::<usize>()
         })
     });
-    let topic_cb = (*use_memo(key.clone(), |(_, _, f)| topic_rows(store, i, f.clone()))).clone();
-    let addr_cb = (*use_memo(store.tables_key(), |_| addr_rows(store, i))).clone();
-    let sim = store.sim();
+    let topic_cb = (*use_memo(key.clone(), |(_, _, f)| topic_rows(tables, i, f.clone()))).clone();
+    let addr_cb = (*use_memo(tables_key, |_| addr_rows(tables, i))).clone();
+    let sim = tables.sim.sim();
     let Some(ns) = sim.namesrvs().get(i) else {
         return html! {};
     };
     let m = &ns.manager;
-    let lang = store.lang;
+    let lang = tables.lang;
     let (read, write) = (
         lang.t(workshop::COLUMN_READ),
         lang.t(workshop::COLUMN_WRITE),
@@ -179,7 +174,7 @@ fn NsTables(props: &NsTablesProps) -> Html {
             <VirtualList len={m.broker_live_table().len()} row_height={ROW_PX} viewport={BROKERS_PX}
                 testid="broker-live-table"
                 head={head(&["brokerAddr", "lastUpdateTimestamp", age, timeout, "dataVersion", "haServerAddr"])}
-                rows={live_rows(store, i)} />
+                rows={live_rows(tables, i)} />
             <h4>{ "filterServerTable" }</h4>
             <p class="hint">{ if m.filter_server_table().is_empty() { lang.t(workshop::FILTER_SERVERS_EMPTY) } else { "" } }</p>
         </div>
@@ -187,10 +182,14 @@ fn NsTables(props: &NsTablesProps) -> Html {
 }
 
 /// The topicQueueTable rows of NameServer `ns` in a range (topics matching `filter`, each group a row).
-fn topic_rows(store: &Store, ns: usize, filter: String) -> Callback<std::ops::Range<usize>, Html> {
-    let store = store.clone();
+fn topic_rows(
+    tables: &PanelProps,
+    ns: usize,
+    filter: String,
+) -> Callback<std::ops::Range<usize>, Html> {
+    let tables = tables.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim();
+        let sim = tables.sim.sim();
         let Some(n) = sim.namesrvs().get(ns) else {
             return html! {};
         };
@@ -204,7 +203,7 @@ fn topic_rows(store: &Store, ns: usize, filter: String) -> Callback<std::ops::Ra
             .take(range.len());
         html! { <>{ for rows.map(|(t, qd)| {
             let key = format!("{}/{}/{}", n.name, t, qd.broker_name);
-            let changed = store.changed.contains(&key);
+            let changed = tables.changed.contains(&key);
             html!{
                 <tr key={key} class={classes!(changed.then_some("changed"))}>
                     <td>{ t.to_string() }</td><td>{ qd.broker_name.to_string() }</td><td>{ qd.read_queue_nums }</td>
@@ -216,10 +215,10 @@ fn topic_rows(store: &Store, ns: usize, filter: String) -> Callback<std::ops::Ra
 }
 
 /// The brokerAddrTable rows of NameServer `ns` in a range.
-fn addr_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
-    let store = store.clone();
+fn addr_rows(tables: &PanelProps, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
+    let tables = tables.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim();
+        let sim = tables.sim.sim();
         let Some(n) = sim.namesrvs().get(ns) else {
             return html! {};
         };
@@ -237,10 +236,10 @@ fn addr_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html>
 }
 
 /// The brokerLiveTable rows of NameServer `ns` in a range.
-fn live_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
-    let store = store.clone();
+fn live_rows(tables: &PanelProps, ns: usize) -> Callback<std::ops::Range<usize>, Html> {
+    let tables = tables.clone();
     Callback::from(move |range: std::ops::Range<usize>| {
-        let sim = store.sim();
+        let sim = tables.sim.sim();
         let now = sim.now();
         let Some(n) = sim.namesrvs().get(ns) else {
             return html! {};
@@ -253,7 +252,7 @@ fn live_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html>
             .take(range.len());
         html! { <>{ for rows.map(|(k, l)| {
             let key = format!("{}/{}", n.name, k.broker_addr);
-            let changed = store.changed.contains(&key);
+            let changed = tables.changed.contains(&key);
             html!{ <tr key={key} class={classes!(changed.then_some("changed"))}>
                 <td>{ if k.cluster_name.as_str().is_empty() { k.broker_addr.to_string() } else { format!("{} ({})", k.broker_addr, k.cluster_name) } }</td>
                 <td>{ l.last_update_timestamp }</td><td>{ fmt_secs(now.saturating_sub(l.last_update_timestamp)) }</td>
@@ -263,23 +262,17 @@ fn live_rows(store: &Store, ns: usize) -> Callback<std::ops::Range<usize>, Html>
     })
 }
 
-#[derive(Properties, PartialEq)]
-pub struct MqadminViewProps {
-    pub store: Store,
-}
-
 /// What `mqadmin clusterList` and `mqadmin topicRoute -t T` print against each NameServer.
 #[component]
-pub fn MqadminView(props: &MqadminViewProps) -> Html {
-    let store = &props.store;
-    let sim = store.sim();
+pub fn MqadminView(props: &PanelProps) -> Html {
+    let sim = props.sim.sim();
     let version = match sim.scenario().profile {
         crate::namesrv::Profile::V4 => "V4_9_8",
         crate::namesrv::Profile::V5 => "V5_3_3",
     };
     html! {
         <div class="mqadmin">
-            <p class="hint">{ store.lang.t(workshop::MQADMIN_RUNTIME_HINT) }</p>
+            <p class="hint">{ props.lang.t(workshop::MQADMIN_RUNTIME_HINT) }</p>
             { for sim.namesrvs().iter().map(|ns| {
                 let info = ns.manager.get_all_cluster_info();
                 let layout = ClusterLayout::for_profile(ns.manager.profile());
@@ -289,12 +282,12 @@ pub fn MqadminView(props: &MqadminViewProps) -> Html {
                     BrokerRuntime { version: if up { version.into() } else { String::new() }, active: up }
                 });
                 // What mqadmin decodes: the route with its lists in the NameServer's Java order.
-                let route = ns.manager.route_as_sent(&store.topic);
+                let route = ns.manager.route_as_sent(&props.topic);
                 html! { <>
                     <h3><code>{ format!("$ mqadmin clusterList -n {}:9876", ns.name) }</code></h3>
                     <pre class="terminal" tabindex="0">{ text }</pre>
-                    <h3><code>{ format!("$ mqadmin topicRoute -t {} -n {}:9876", store.topic, ns.name) }</code></h3>
-                    <pre class="terminal" tabindex="0">{ topic_route(&store.topic, route.as_ref()) }</pre>
+                    <h3><code>{ format!("$ mqadmin topicRoute -t {} -n {}:9876", props.topic, ns.name) }</code></h3>
+                    <pre class="terminal" tabindex="0">{ topic_route(&props.topic, route.as_ref()) }</pre>
                 </> }
             }) }
             { consumer_commands(&sim) }

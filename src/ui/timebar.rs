@@ -2,44 +2,27 @@
 
 use yew::prelude::*;
 
-use super::state::{Msg, SPEEDS};
-use super::{fmt_secs, Store};
+use super::panel::PanelProps;
+use super::state::SPEEDS;
+use super::{click, fmt_secs};
 use crate::i18n::workshop;
 
-#[derive(Properties, PartialEq)]
-pub struct TimeBarProps {
-    pub store: Store,
-}
-
 #[component]
-pub fn TimeBar(props: &TimeBarProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let sim = store.sim();
+pub fn TimeBar(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let sim = props.sim.sim();
     let now = sim.now();
     let next = sim.next_timer();
-    let dispatch = |msg: fn() -> Msg| {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(msg()))
-    };
-    let advance = |secs: u64| {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Advance(secs * 1000)))
-    };
-    let on_speed = {
-        let store = store.clone();
-        Callback::from(move |e: Event| {
-            // Speeds are whole numbers: read as integers (no float parser in the bundle).
-            let v = e
-                .target_unchecked_into::<web_sys::HtmlSelectElement>()
-                .value()
-                .parse::<u32>()
-                .map_or(10.0, f64::from);
-            store.dispatch(Msg::SetSpeed(v));
-        })
-    };
+    let advance = |secs: u64| click(&props.on_advance, secs * 1000);
+    let on_speed = props.on_speed.reform(|e: Event| {
+        // Speeds are whole numbers: read as integers (no float parser in the bundle).
+        e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value()
+            .parse::<u32>()
+            .map_or(10, u64::from)
+    });
     // No pause glyph: Debian's Chromium fonts lack U+23F8 and draw an empty box.
-    let play_label = lang.t(if store.playing {
+    let play_label = lang.t(if props.playing {
         workshop::PAUSE
     } else {
         workshop::PLAY
@@ -47,26 +30,26 @@ pub fn TimeBar(props: &TimeBarProps) -> Html {
     html! {
         <section class="timebar" aria-label={lang.t(workshop::TIME_CONTROLS)}>
             <span class="clock" data-testid="clock" title={lang.t(workshop::VIRTUAL_TIME)}>{ format!("t = {} s", crate::decimal::secs_fixed(now, 1)) }</span>
-            <button data-testid="play-pause" class={classes!("primary", store.playing.then_some("playing"))}
-                onclick={dispatch(|| Msg::TogglePlay)} title="Space">{ play_label }</button>
+            <button data-testid="play-pause" class={classes!("primary", props.playing.then_some("playing"))}
+                onclick={props.on_play.clone()} title="Space">{ play_label }</button>
             <label class="speed">{ lang.t(workshop::SPEED) }{ " " }
                 <select onchange={on_speed} aria-label={lang.t(workshop::SPEED)}>
                     { for SPEEDS.iter().map(|s| html! {
-                        <option value={(*s as u32).to_string()} selected={(*s - store.speed).abs() < 1e-9}>{ format!("{}×", *s as u32) }</option>
+                        <option value={(*s as u32).to_string()} selected={(*s - props.speed).abs() < 1e-9}>{ format!("{}×", *s as u32) }</option>
                     }) }
                 </select>
             </label>
-            <button data-testid="step" onclick={dispatch(|| Msg::Step)}
+            <button data-testid="step" onclick={props.on_step.clone()}
                 title={lang.t(workshop::STEP_HINT)}>{ lang.t(workshop::STEP) }</button>
             { for [10u64, 30, 120].iter().map(|s| html! {
                 <button data-testid="advance" data-secs={s.to_string()} onclick={advance(*s)}>
                     { if *s < 60 { format!("+{s} s") } else { format!("+{} min", s / 60) } }
                 </button>
             }) }
-            <button data-testid="advance-to-expiry" onclick={dispatch(|| Msg::AdvanceToExpiry)}
+            <button data-testid="advance-to-expiry" onclick={props.on_expiry.clone()}
                 title={lang.t(workshop::NEXT_EXPIRY_HINT)}>{ lang.t(workshop::NEXT_EXPIRY) }</button>
             // Always laid out, shown or hidden, so the bar does not jump while time runs.
-            <span class={classes!("behind", store.falling_behind().then_some("on"))} data-testid="behind"
+            <span class={classes!("behind", props.behind.then_some("on"))} data-testid="behind"
                 title={lang.t(workshop::BEHIND_HINT)}>
                 { lang.t(workshop::BEHIND) }</span>
             <span class="next" title={lang.t(workshop::NEXT_TIMER_HINT)}>

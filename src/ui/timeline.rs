@@ -9,9 +9,10 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
-use super::state::Msg;
+use super::dec;
+use super::panel::PanelProps;
+use super::state::SimRef;
 use super::track::Track;
-use super::{dec, Store};
 use crate::i18n::{workshop, Lang};
 use crate::sim::timeline::{Mark, MarkKind};
 
@@ -52,28 +53,16 @@ pub fn clock_text(ms: u64) -> String {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct TimelineProps {
-    pub store: Store,
-}
-
 #[component]
-pub fn TimelineView(props: &TimelineProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
+pub fn TimelineView(props: &PanelProps) -> Html {
+    let lang = props.lang;
     let (now, head, at_head, count) = {
-        let tl = store.timeline.borrow();
+        let tl = props.sim.timeline();
         (tl.now(), tl.head(), tl.at_head(), tl.marks().len())
     };
     let span = span_for(head);
-    let seek = {
-        let store = store.clone();
-        Callback::from(move |t: u64| store.dispatch(Msg::Seek(t)))
-    };
-    let to_head = {
-        let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::SeekHead))
-    };
+    let seek = props.on_seek.clone();
+    let to_head = super::click(&props.on_seek, u64::MAX);
     let where_text = if at_head {
         lang.fill(workshop::AT_HEAD, &[("t", &clock_text(now))])
     } else {
@@ -92,31 +81,34 @@ pub fn TimelineView(props: &TimelineProps) -> Html {
             </div>
             <Track from={0} to={span} reached={head} cursor={Some(now)} on_seek={seek}
                 title={lang.t(workshop::TRACK_HINT)}>
-                <MarksLayer store={store.clone()} {span} {count} epoch={store.marks_epoch} />
+                <MarksLayer sim={props.sim.clone()} {lang} {span} {count} epoch={props.marks_epoch} on_seek={props.on_seek.clone()} />
             </Track>
             <div class="tl-scale" aria-hidden="true">
                 <span>{ "0:00" }</span><span>{ clock_text(span / 2) }</span><span>{ clock_text(span) }</span>
             </div>
-            <Legend {lang} />
+            { legend(lang) }
         </section>
     }
 }
 
 #[derive(Properties)]
 struct MarksLayerProps {
-    store: Store,
+    sim: SimRef,
+    lang: Lang,
     span: u64,
     /// How many marks the branch has: the layer re-renders when it, the span, the branch or the
     /// language changes (marks are only ever added at the head, or replaced by a fork or an undo).
     count: usize,
     epoch: u64,
+    on_seek: Callback<u64>,
 }
 
 impl PartialEq for MarksLayerProps {
+    /// The run, not its version: the marks change only as the count, the span and the epoch say.
     fn eq(&self, other: &Self) -> bool {
-        std::rc::Rc::ptr_eq(&self.store.timeline, &other.store.timeline)
+        self.sim.same_run(&other.sim)
             && (self.span, self.count, self.epoch) == (other.span, other.count, other.epoch)
-            && self.store.lang == other.store.lang
+            && self.lang == other.lang
     }
 }
 
@@ -132,7 +124,7 @@ struct Gathered<'a> {
 
 #[component]
 fn MarksLayer(props: &MarksLayerProps) -> Html {
-    let tl = props.store.timeline.borrow();
+    let tl = props.sim.timeline();
     let span = props.span.max(1);
     let mut groups: BTreeMap<GatherKey, Gathered> = BTreeMap::new();
     for m in tl.marks() {
@@ -148,21 +140,17 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
             .and_modify(|g| g.n += 1)
             .or_insert(Gathered { first: m, n: 1 });
     }
-    let store = props.store.clone();
-    let lang = store.lang;
+    let lang = props.lang;
     // Removals in one column sit side by side (crash-hang-stop removes two brokers at 75 s).
     let mut beside: BTreeMap<u64, u32> = BTreeMap::new();
     html! { <>
         { for groups.into_iter().map(|((column, ..), g)| {
             let m = g.first;
             let t = m.t;
-            let onclick = {
-                let store = store.clone();
-                Callback::from(move |e: MouseEvent| {
-                    e.stop_propagation();
-                    store.dispatch(Msg::Seek(t));
-                })
-            };
+            let onclick = props.on_seek.reform(move |e: MouseEvent| {
+                e.stop_propagation();
+                t
+            });
             let title = if g.n > 1 {
                 lang.fill(workshop::MARKS_GATHERED, &[("t", &clock_text(t)), ("n", &g.n.to_string()), ("kind", kind_words(m.kind, lang)), ("text", &m.text(lang))])
             } else {
@@ -206,15 +194,9 @@ fn kind_words(k: MarkKind, lang: Lang) -> &'static str {
     })
 }
 
-#[derive(Properties, PartialEq)]
-struct LegendProps {
-    lang: Lang,
-}
-
-/// What the colours mean.
-#[component]
-fn Legend(props: &LegendProps) -> Html {
-    let lang = props.lang;
+/// What the colours mean. A view function, not a component: a dozen keys are cheaper to build
+/// again with the timeline than props of their own are in the bundle.
+fn legend(lang: Lang) -> Html {
     let removal = |reason: &'static str, words: crate::i18n::Phrase| {
         html! { <span class="key"><i class={classes!("mark", "broker_removed", reason)} />{ lang.t(words) }</span> }
     };

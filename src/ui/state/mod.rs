@@ -4,18 +4,30 @@
 //! sends leaves through the state's outbox, which the socket effect sends.
 //! What the panels show of a moment (the world, the feed, the picks) comes from the core's
 //! [`Timeline`], so a moment in the past shows exactly what it showed then.
+//!
+//! Here: the state and how time moves it. `msg` holds the messages, `load` the constructors and
+//! preset loading, `reduce` the reducer; `class`, `class_follow` and `class_publish` the
+//! classroom's part; `lesson` the lesson's; `sim_ref` the panels' handle on the world shown.
 
 mod changes;
 mod class;
+mod class_follow;
+mod class_publish;
 mod frames;
 mod lesson;
+mod load;
+mod msg;
 mod reduce;
+mod sim_ref;
 mod traffic;
 
 use changes::{changed_keys, touches_tables};
 pub use class::{Class, ClassMsg, Link, Role};
 pub use frames::{Budget, Panels};
 pub use lesson::{LessonMsg, LessonRun};
+pub use load::DEFAULT_PRESET;
+pub use msg::Msg;
+pub use sim_ref::SimRef;
 use traffic::record_traffic;
 pub use traffic::{collapsed, Traffic};
 
@@ -28,11 +40,10 @@ use crate::i18n::{controls, Lang};
 use crate::model::ProducerGroup;
 pub use crate::sim::timeline::{FeedItem, Pick, Selection};
 use crate::sim::timeline::{Fork, Timeline};
-use crate::sim::{preset_json, Action, Scenario, Sim, SimEvent, SimEventKind, BUNDLED_IN_BROWSER};
+use crate::sim::{Action, Scenario, Sim, SimEvent, SimEventKind};
+
 /// Speeds offered (virtual seconds per real second).
 pub const SPEEDS: [f64; 5] = [1.0, 5.0, 10.0, 30.0, 60.0];
-/// The preset loaded when the page opens without a share link: the one compiled in.
-pub const DEFAULT_PRESET: &str = BUNDLED_IN_BROWSER;
 
 /// The dashboard's state. The timeline sits behind `Rc<RefCell<_>>` and the bulky parts behind
 /// `Rc`/`Arc`, so a tick (one per animation frame) copies no list; `version` changes on every
@@ -97,8 +108,9 @@ pub struct AppState {
     pub world: u64,
     /// Bumped on every jump of the moment shown (seek, fork, undo), for the classroom's clock.
     pub jumps: u64,
-    /// The classroom this page is in (`?room=`), shared by every state of the page.
-    pub class: Option<Rc<RefCell<Class>>>,
+    /// The classroom this page is in (`?room=`): a new one (`Rc::make_mut`) whenever a message
+    /// changes it, so an earlier state keeps the classroom as it was.
+    pub class: Option<Rc<Class>>,
     /// The page's wall-clock time (ms) of the message being reduced, as the store stamped it
     /// (`Msg::At`): the classroom's clock. A message reduced without a stamp keeps the last one.
     pub now_ms: f64,
@@ -109,90 +121,15 @@ pub struct AppState {
     pub outbox_first: u64,
 }
 
-thread_local! {
-    /// The last world number given.
-    static WORLDS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
 impl PartialEq for AppState {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.timeline, &other.timeline) && self.version == other.version
     }
 }
 
-/// The latest time a share link's `&t=` opens at (virtual ms): further would keep the page busy
-/// simulating for long before it shows anything.
-pub const MAX_LINK_TIME_MS: u64 = 86_400_000;
-
 /// At most this many real ms of simulation are owed: when the simulator cannot keep up with the
 /// speed asked, the clock runs slower instead of falling ever further behind.
 const MAX_OWED_REAL_MS: f64 = 250.0;
-
-/// What the user (or the clock) asks for.
-pub enum Msg {
-    /// `dt_ms` real ms went by: advance the simulator by that times the speed, within the budget
-    /// (none: only owe it). `render` names the group of panels this frame shows; the others keep
-    /// what they showed (their `panel_versions` stay). Without one the state still advances but
-    /// compares equal (same `version`), so no panel renders this frame.
-    Tick {
-        dt_ms: f64,
-        budget: Option<Budget>,
-        render: Option<Panels>,
-    },
-    TogglePlay,
-    SetSpeed(f64),
-    Step,
-    Advance(u64),
-    AdvanceToExpiry,
-    Apply(Action),
-    Load(Box<Scenario>),
-    /// Loads a preset: at once if compiled in, else `loading` asks the scenario bar to fetch it.
-    LoadPreset(String),
-    /// A preset's file as fetched (or why it could not be).
-    PresetFetched {
-        name: String,
-        json: Result<String, String>,
-    },
-    Reset,
-    SelectTopic(String),
-    Select(Option<Selection>),
-    Error(String),
-    DismissError,
-    /// Shows the moment `t` (virtual ms, clamped to the furthest time reached), paused.
-    Seek(u64),
-    /// Seeks by this many virtual ms from the moment shown (negative: back).
-    SeekBy(i64),
-    /// To the previous mark (← ), or the next (→; at the furthest time, the next timer).
-    PrevMark,
-    NextMark,
-    /// Back to the furthest time reached.
-    SeekHead,
-    /// Puts back the history the last fork replaced.
-    UndoFork,
-    DismissFork,
-    /// Opens (`Some(true)`), closes or (`None`) toggles the list of keyboard shortcuts.
-    ToggleShortcuts(Option<bool>),
-    /// Enters (`Some(true)`), leaves or (`None`) toggles presentation mode.
-    Present(Option<bool>),
-    /// Escape: closes the list of shortcuts if open, else leaves presentation mode.
-    Escape,
-    /// Shows or hides the picture.
-    ShowPicture(bool),
-    /// A step of the lesson being walked.
-    Lesson(LessonMsg),
-    SetLang(Lang),
-    /// ← and →: the lesson's Back and Next while one runs, else the timeline's marks.
-    KeyBack,
-    KeyForward,
-    /// The classroom's connection, the hub's messages and the class bar's buttons.
-    Class(ClassMsg),
-    /// `msg`, dispatched when the page's wall clock read `now_ms` (the store stamps every message
-    /// so; the reducer reads no clock).
-    At {
-        now_ms: f64,
-        msg: Box<Msg>,
-    },
-}
 
 impl AppState {
     /// What a group of panels shows changed since this key last did (see [`super::gate::Gate`]).
@@ -209,10 +146,9 @@ impl AppState {
         self.picture.unwrap_or_else(|| !collapsed(&self.sim()))
     }
 
-    /// What views derived from the route tables are kept by: the world shown and its tables'
-    /// version (`tables_version`), so they are made again only when a table changed.
-    pub fn tables_key(&self) -> (usize, u64) {
-        (Rc::as_ptr(&self.timeline) as usize, self.tables_version)
+    /// A panel's handle on the world shown (see [`SimRef`]).
+    pub fn sim_ref(&self) -> SimRef {
+        SimRef::new(self.timeline.clone(), self.version)
     }
 
     /// The world at the moment shown.
@@ -224,105 +160,6 @@ impl AppState {
     /// cap): the virtual clock then runs slower than the speed shown, and the time bar says so.
     pub fn falling_behind(&self) -> bool {
         self.playing && self.owed_ms > MAX_OWED_REAL_MS * self.speed / 2.0
-    }
-
-    /// The state for a scenario, paused at t = 0.
-    pub fn new(scenario: Scenario) -> Self {
-        let topic = first_user_topic(&scenario);
-        let timeline = Timeline::new(scenario.clone());
-        let digest = timeline.digest().clone();
-        Self {
-            timeline: Rc::new(RefCell::new(timeline)),
-            version: 0,
-            base: Rc::new(scenario),
-            playing: false,
-            speed: 10.0,
-            owed_ms: 0.0,
-            feed: digest.feed,
-            topic,
-            selection: None,
-            changed: Rc::default(),
-            tables_version: 0,
-            error: None,
-            picks: digest.picks,
-            preset: None,
-            loading: None,
-            topics_version: 0,
-            panel_versions: [0; Panels::COUNT],
-            marks_epoch: 0,
-            fork_notice: None,
-            shortcuts_open: false,
-            presenting: false,
-            traffic: Rc::default(),
-            traffic_seq: 0,
-            picture: None,
-            lesson: None,
-            lang: Lang::En,
-            world: WORLDS.with(|w| {
-                w.set(w.get() + 1);
-                w.get()
-            }),
-            jumps: 0,
-            class: None,
-            now_ms: 0.0,
-            outbox: Rc::default(),
-            outbox_first: 0,
-        }
-    }
-
-    /// The state for a share link: its scenario, shown at `at_ms` when the link carries a time
-    /// (up to [`MAX_LINK_TIME_MS`]; a later one is refused with an error and the link opens at 0).
-    pub fn at_time(scenario: Scenario, at_ms: Option<u64>) -> Self {
-        let mut s = Self::new(scenario);
-        match at_ms {
-            Some(t) if t > MAX_LINK_TIME_MS => {
-                s.error = Some(s.lang.fill(
-                    controls::SHARE_LINK_TOO_LATE,
-                    &[
-                        ("asked", &(t / 1000).to_string()),
-                        ("max", &(MAX_LINK_TIME_MS / 1000).to_string()),
-                    ],
-                ));
-            }
-            Some(t) => {
-                let events = s.timeline.borrow_mut().advance_to(t);
-                s.absorb(&events);
-            }
-            None => {}
-        }
-        s
-    }
-
-    /// The default preset.
-    pub fn with_default_preset() -> Self {
-        let json = preset_json(DEFAULT_PRESET).unwrap_or("{\"routelab\":1}");
-        let mut s = Self::new(Scenario::from_json(json).unwrap_or_else(|_| empty_scenario()));
-        s.preset = Some(DEFAULT_PRESET.into());
-        s
-    }
-
-    /// The state for a preset's file, paused at t = 0; a file that does not parse leaves this state
-    /// as it is, with the error shown.
-    fn preset_loaded(mut self, name: String, json: &str) -> Rc<Self> {
-        match Scenario::from_json(json) {
-            Ok(mut sc) => {
-                let lesson = sc.lesson.take();
-                let mut next = AppState::new(sc);
-                match lesson {
-                    // A lesson's file: its scenario, walked with the player.
-                    Some(l) => next.lesson = Some(Rc::new(LessonRun::new(name, l))),
-                    None => next.preset = Some(name),
-                }
-                self.world_loaded(next)
-            }
-            Err(e) => {
-                self.error = Some(self.lang.fill(
-                    controls::PRESET_ERROR,
-                    &[("name", &name), ("error", &e.to_string())],
-                ));
-                Rc::new(self)
-            }
-        }
     }
 
     /// Takes in what the timeline did: its feed and picks, and which table rows changed.
@@ -491,34 +328,4 @@ impl AppState {
             None => self.seek(u64::MAX),
         }
     }
-}
-
-/// A scenario with one NameServer and nothing else.
-// A constant document, not input: it parses or every page load (and the UI tests) fail.
-#[allow(clippy::expect_used)]
-pub fn empty_scenario() -> Scenario {
-    Scenario::from_json("{\"routelab\":1}").expect("the empty scenario is valid")
-}
-
-/// The first topic a user declared (not a system topic), for the route view: a producer's first,
-/// also one an action adds later, so the view opens on a route some producer caches.
-fn first_user_topic(s: &Scenario) -> String {
-    s.producers
-        .first()
-        .map(|p| p.topic.clone())
-        .or_else(|| {
-            s.actions.iter().find_map(|a| match &a.action {
-                Action::AddProducer(p) => Some(p.topic.clone()),
-                _ => None,
-            })
-        })
-        .or_else(|| {
-            s.brokers
-                .iter()
-                .flat_map(|b| b.topics.iter())
-                .map(|t| t.topic.clone())
-                .next()
-        })
-        .or_else(|| s.topic_sets.first().map(|set| set.name(0)))
-        .unwrap_or_else(|| "TBW102".into())
 }

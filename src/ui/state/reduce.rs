@@ -36,12 +36,14 @@ impl Reducible for AppState {
             this = Rc::new(s);
         }
         let next = this.reduce_inner(msg, now_ms);
-        let texts = next.publish();
-        if texts.is_empty() {
+        let Some((class, texts)) = next.publish() else {
             return next;
-        }
+        };
         let mut next = Rc::unwrap_or_clone(next);
-        next.queue(texts);
+        next.class = Some(Rc::new(class));
+        for text in texts {
+            next.send(text);
+        }
         Rc::new(next)
     }
 }
@@ -75,7 +77,7 @@ impl AppState {
                 if !s.playing {
                     return self;
                 }
-                if s.class.as_ref().is_some_and(|c| c.borrow().follows_clock()) {
+                if s.class.as_ref().is_some_and(|c| c.follows_clock()) {
                     s.follow_for(budget.as_ref());
                 } else {
                     s.play_for(dt_ms, budget.as_ref());

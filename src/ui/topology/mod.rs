@@ -20,8 +20,8 @@ mod markup;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::state::{collapsed, Msg, Selection, Traffic};
-use super::Store;
+use super::panel::PanelProps;
+use super::state::{collapsed, Selection, Traffic};
 use layout::{picture, read_only_groups, Picture, W};
 use markup::{drawing, px};
 
@@ -31,24 +31,21 @@ use markup::{drawing, px};
 const MAX_PULSES: usize = 12;
 /// Real ms a pulse takes along its edge (`.pulse` in style.css).
 const PULSE_REAL_MS: f64 = 900.0;
-#[derive(Properties, PartialEq)]
-pub struct TopologyProps {
-    pub store: Store,
-}
 
 #[component]
-pub fn TopologyView(props: &TopologyProps) -> Html {
-    let store = &props.store;
-    let read_only = use_memo(store.tables_key(), |_| read_only_groups(&store.sim()));
-    let sim = store.sim();
-    let pic = picture(store.lang, &sim, &store.picks, &read_only);
+pub fn TopologyView(props: &PanelProps) -> Html {
+    let read_only = use_memo((props.sim.run_id(), props.tables_version), |_| {
+        read_only_groups(&props.sim.sim())
+    });
+    let sim = props.sim.sim();
+    let pic = picture(props.lang, &sim, &props.picks, &read_only);
     let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
     let now = sim.now();
     // Pulses of what happened within the last moment of real time at this speed; none while
     // paused (nothing moves).
-    let window = (PULSE_REAL_MS * store.speed) as u64;
-    let pulses: Vec<&Traffic> = if store.playing {
-        store
+    let window = (PULSE_REAL_MS * props.speed) as u64;
+    let pulses: Vec<&Traffic> = if props.playing {
+        props
             .traffic
             .iter()
             .rev()
@@ -59,7 +56,7 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
         Vec::new()
     };
     let collapsed = collapsed(&sim);
-    let selected = store.selection.as_ref();
+    let selected = props.selection.as_ref();
     let (x0, x1) = drawn_span(&pic);
     let view_box = format!("{} 0 {} {}", px(x0), px(x1 - x0), px(pic.height));
     // The drawing is markup (its elements written by hand are a few hundred bytes of code; as Yew
@@ -67,19 +64,19 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
     // nodes. A layer is replaced only when its markup changed, so edges thickening as sends come
     // do not make the page lay the nodes and their labels out again. Clicks are read off
     // `data-select`.
-    let [groups, edges, nodes] = drawing(store.lang, &pic, &view_box, collapsed, selected);
+    let [groups, edges, nodes] = drawing(props.lang, &pic, &view_box, collapsed, selected);
     let layer = |markup: String| Html::from_html_unchecked(AttrValue::from(markup));
     let onclick = {
-        let store = store.clone();
+        let on_select = props.on_select.clone();
         Callback::from(move |e: MouseEvent| {
             if let Some(sel) = picked(e.target()) {
-                store.dispatch(Msg::Select(Some(sel)));
+                on_select.emit(Some(sel));
             }
         })
     };
     // Enter or Space on a focused node inspects it, as a click does (and is not the page's Space).
     let onkeydown = {
-        let store = store.clone();
+        let on_select = props.on_select.clone();
         Callback::from(move |e: KeyboardEvent| {
             if !matches!(e.key().as_str(), "Enter" | " ") {
                 return;
@@ -87,7 +84,7 @@ pub fn TopologyView(props: &TopologyProps) -> Html {
             if let Some(sel) = picked(e.target()) {
                 e.prevent_default();
                 e.stop_propagation();
-                store.dispatch(Msg::Select(Some(sel)));
+                on_select.emit(Some(sel));
             }
         })
     };
