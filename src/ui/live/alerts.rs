@@ -18,8 +18,8 @@ fn clock_time(ms: u64) -> String {
 
 #[component]
 pub fn LiveAlerts(props: &LiveProps) -> Html {
-    let lang = props.store.lang;
-    let data = props.store.data.borrow();
+    let lang = props.lang;
+    let data = props.data.borrow();
     let alerts = &data.shown().alerts;
     let now = data.shown().server_time_ms;
     if alerts.is_empty() {

@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use yew::prelude::*;
 
 use super::data::LiveData;
-use super::state::LiveMsg;
 use super::LiveProps;
 use crate::i18n::{live, Lang, Phrase};
 use crate::live::compare::{has_data, members, Member};
@@ -23,8 +22,8 @@ use crate::ui::ring::Ring;
 
 #[component]
 pub fn LiveCluster(props: &LiveProps) -> Html {
-    let lang = props.store.lang;
-    let data = props.store.data.borrow();
+    let lang = props.lang;
+    let data = props.data.borrow();
     let mut tree: BTreeMap<&str, BTreeMap<&str, Vec<&Member>>> = BTreeMap::new();
     for m in data.known.values() {
         tree.entry(m.cluster.as_str())
@@ -41,10 +40,7 @@ pub fn LiveCluster(props: &LiveProps) -> Html {
     // Commands act on the cluster now: none while the past is shown.
     let on_command = (data.past.is_none()
         && data.state.source.as_ref().is_some_and(|s| s.commands))
-    .then(|| {
-        let dispatcher = props.store.dispatcher();
-        Callback::from(move |text: String| dispatcher.dispatch(LiveMsg::Command(text)))
-    });
+    .then(|| props.on_command.clone());
     html! {
         <section class="panel cluster" aria-label={lang.t(live::CLUSTER)}>
             <h2>{ lang.t(live::CLUSTER_HEADING) }</h2>

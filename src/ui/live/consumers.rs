@@ -20,8 +20,8 @@ const BAR_FULL_AT_LEAST: i64 = 20;
 
 #[component]
 pub fn LiveConsumers(props: &LiveProps) -> Html {
-    let lang = props.store.lang;
-    let data = props.store.data.borrow();
+    let lang = props.lang;
+    let data = props.data.borrow();
     // The past being looked at, with the groups the history kept by then, or the live state.
     let shown = data.shown();
     let consumers = shown.consumers.as_ref();

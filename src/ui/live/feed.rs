@@ -16,8 +16,8 @@ fn clock_time(ms: u64) -> String {
 
 #[component]
 pub fn LiveFeed(props: &LiveProps) -> Html {
-    let lang = props.store.lang;
-    let data = props.store.data.borrow();
+    let lang = props.lang;
+    let data = props.data.borrow();
     html! {
         <section class="panel feed" aria-label={lang.t(live::CHANGES_SEEN)}>
             <h2>{ lang.t(live::CHANGES_SEEN_HEADING) }</h2>

@@ -4,7 +4,8 @@
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
 
-use super::state::{Conn, LiveStore};
+use super::state::Conn;
+use super::LiveProps;
 use crate::i18n::{live, Lang};
 use crate::live::{fork, Freshness, NamesrvView, SourceKind};
 use crate::sim::Scenario;
@@ -13,28 +14,31 @@ use crate::ui::fmt_secs;
 /// How often ages and the reconnect countdown are redrawn (ms).
 const CLOCK_MS: u32 = 500;
 
-#[derive(Properties, PartialEq)]
+/// The header's props, shared by its clock: the panels' props and the connection's state.
+#[derive(Properties, PartialEq, Clone)]
 pub struct LiveHeaderProps {
-    pub store: LiveStore,
+    pub live: LiveProps,
+    pub conn: Conn,
+    /// The bridge's WebSocket URL (`None`: the page is fed by its host).
+    pub url: Option<String>,
+    /// Server clock minus page clock (ms), so ages are computed on the server's clock.
+    pub clock_offset_ms: f64,
     pub on_fork: Callback<Scenario>,
     pub on_leave: Callback<()>,
 }
 
 #[component]
 pub fn LiveHeader(props: &LiveHeaderProps) -> Html {
-    let store = &props.store;
     let fork_click = {
-        let (store, on_fork) = (store.clone(), props.on_fork.clone());
-        Callback::from(move |_: MouseEvent| {
-            on_fork.emit(fork(&store.data.borrow().shown().namesrvs))
-        })
+        let (data, on_fork) = (props.live.data.clone(), props.on_fork.clone());
+        Callback::from(move |_: MouseEvent| on_fork.emit(fork(&data.borrow().shown().namesrvs)))
     };
     let leave = props.on_leave.reform(|_: MouseEvent| ());
-    let lang = store.lang;
+    let lang = props.live.lang;
     html! {
         <section class="live-bar" aria-label={lang.t(live::LIVE_CONNECTION)}>
-            <LiveClock store={store.clone()} />
-            <Disagreement store={store.clone()} />
+            <LiveClock ..props.clone() />
+            <Disagreement ..props.live.clone() />
             <button class="primary" data-testid="fork" onclick={fork_click}
                 title={lang.t(live::FORK_WHAT)}>
                 { lang.t(live::FORK_INTO_SIMULATOR) }</button>
@@ -46,25 +50,26 @@ pub fn LiveHeader(props: &LiveHeaderProps) -> Html {
 /// The parts that move with the clock: connection state and per-NameServer freshness. Its own
 /// component so the clock redraws only this, not every panel.
 #[component]
-fn LiveClock(props: &LiveHeaderPropsStore) -> Html {
+fn LiveClock(props: &LiveHeaderProps) -> Html {
     let redraw = use_force_update();
     use_effect_with((), move |_| {
         let interval = Interval::new(CLOCK_MS, move || redraw.force_update());
         move || drop(interval)
     });
-    let store = &props.store;
-    let lang = store.lang;
+    let lang = props.live.lang;
     let local_now = js_sys::Date::now();
-    let data = store.data.borrow();
+    let data = props.live.data.borrow();
     // Looking at the past, ages are as they were then.
     let server_now = data
         .past
         .as_ref()
-        .map_or(store.server_now(local_now), |p| p.server_time_ms);
+        .map_or((local_now + props.clock_offset_ms).max(0.0) as u64, |p| {
+            p.server_time_ms
+        });
     let source = data.shown().source.as_ref();
     let interval_ms = source.map_or(2_000, |s| s.interval_ms);
-    let status = match &store.conn {
-        Conn::Connecting => match &store.url {
+    let status = match &props.conn {
+        Conn::Connecting => match &props.url {
             Some(url) => lang.fill(live::CONNECTING_TO, &[("url", url)]),
             None => lang.t(live::WAITING_FOR_DATA).to_owned(),
         },
@@ -107,8 +112,8 @@ fn LiveClock(props: &LiveHeaderPropsStore) -> Html {
         }
     };
     html! { <>
-        <span class={classes!("badge", "live-status", store.conn.name())} data-testid="live-status"
-            data-state={store.conn.name()} title={store.url.clone().unwrap_or_default()}>{ status }</span>
+        <span class={classes!("badge", "live-status", props.conn.name())} data-testid="live-status"
+            data-state={props.conn.name()} title={props.url.clone().unwrap_or_default()}>{ status }</span>
         <span class="ns-fresh-list">
             { for data.shown().namesrvs.iter().map(|v| freshness_chip(v, server_now, interval_ms, lang)) }
         </span>
@@ -156,16 +161,11 @@ fn freshness_chip(view: &NamesrvView, server_now: u64, interval_ms: u64, lang: L
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct LiveHeaderPropsStore {
-    store: LiveStore,
-}
-
 /// How many topics and brokers the NameServers disagree on (re-computed per message, not per tick).
 #[component]
-fn Disagreement(props: &LiveHeaderPropsStore) -> Html {
-    let lang = props.store.lang;
-    let data = props.store.data.borrow();
+fn Disagreement(props: &LiveProps) -> Html {
+    let lang = props.lang;
+    let data = props.data.borrow();
     let (topics, brokers) = (
         data.derived().topics_disagreeing,
         data.derived().brokers_disagreeing,

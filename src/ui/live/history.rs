@@ -68,9 +68,10 @@ fn tone(kind: &str) -> &'static str {
     }
 }
 
-#[component]
-pub fn LiveHistory(props: &LiveProps) -> Html {
-    let store = &props.store;
+/// The history's fetches, for the page: `/history/changes` now and every few seconds, and the
+/// moment asked for when one is. What they bring goes through the reducer.
+#[hook]
+pub fn use_history_fetch(store: &LiveStore) {
     // The changes: now, then every few seconds.
     {
         let store = store.clone();
@@ -106,14 +107,18 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
             }
         });
     }
+}
+
+#[component]
+pub fn LiveHistory(props: &LiveProps) -> Html {
     // A page fed its messages by its host (tests, embedding) has no bridge to ask.
-    if store.url.is_none() {
+    if !props.has_source {
         return html! {};
     }
-    let lang = store.lang;
-    let data = store.data.borrow();
+    let lang = props.lang;
+    let data = props.data.borrow();
     let now = data.state.server_time_ms;
-    let changes = match &store.history {
+    let changes = match &props.history {
         History::Loading => {
             return html! { <p class="live-history hint" data-testid="live-timeline" data-state="loading">{ lang.t(live::HISTORY_LOADING) }</p> }
         }
@@ -138,30 +143,17 @@ pub fn LiveHistory(props: &LiveProps) -> Html {
     let from = first.saturating_sub((to - first) / 20 + 1_000);
     let at = |t: u64| left(from, to, t);
     let shown_at = data.past.as_ref().map(|p| p.server_time_ms);
-    let seek = |t: u64| {
-        let dispatch = store.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(LiveMsg::Seek(t)))
-    };
+    let seek = |t: u64| props.on_seek.reform(move |_: MouseEvent| Some(t));
     // The end of the track is now.
-    let seek_or_live = {
-        let dispatch = store.dispatcher();
-        Callback::from(move |t: u64| {
-            if t + 1_000 >= to {
-                dispatch.dispatch(LiveMsg::BackToLive);
-            } else {
-                dispatch.dispatch(LiveMsg::Seek(t));
-            }
-        })
-    };
+    let seek_or_live = props
+        .on_seek
+        .reform(move |t: u64| (t + 1_000 < to).then_some(t));
     let on_scrub = seek_or_live.reform(|e: Event| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
         input.value().parse::<f64>().unwrap_or(0.0) as u64
     });
-    let back = {
-        let dispatch = store.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(LiveMsg::BackToLive))
-    };
-    let where_ = match (shown_at, store.seek) {
+    let back = props.on_seek.reform(|_: MouseEvent| None);
+    let where_ = match (shown_at, props.seek) {
         (Some(t), _) => html! {
             <span class="where past" data-testid="live-past" data-t={t.to_string()}>
                 { lang.fill(live::AS_OF, &[("time", &clock_time(t)), ("age", &fmt_secs(now.saturating_sub(t)))]) }

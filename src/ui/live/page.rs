@@ -9,11 +9,12 @@ use super::cluster::LiveCluster;
 use super::consumers::LiveConsumers;
 use super::feed::LiveFeed;
 use super::header::LiveHeader;
-use super::history::LiveHistory;
+use super::history::{use_history_fetch, LiveHistory};
 use super::route::LiveRoute;
 use super::socket::use_live_socket;
 use super::state::{LiveModel, LiveMsg, LiveStore};
 use super::tables::{LiveMqadmin, LiveTables};
+use super::LiveProps;
 use crate::i18n::live;
 use crate::sim::Scenario;
 use crate::ui::lang_toggle::lang_toggle;
@@ -42,6 +43,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
         move || LiveModel::new(url)
     });
     use_live_socket(store.clone());
+    use_history_fetch(&store);
     {
         let (store, on_store) = (store.clone(), props.on_store.clone());
         use_effect_with((), move |_| {
@@ -51,6 +53,7 @@ pub fn LivePage(props: &LivePageProps) -> Html {
         });
     }
     let tab = use_state(|| Tab::Tables);
+    let live = LiveProps::of(&store);
     let lang = store.lang;
     let set_lang = {
         let store = store.clone();
@@ -65,20 +68,21 @@ pub fn LivePage(props: &LivePageProps) -> Html {
         <div class="app live">
             <header class="top">
                 <h1>{ "RouteLab" }<span class="version" id="version">{ format!("v{}", crate::VERSION) }</span></h1>
-                <LiveHeader store={store.clone()} on_fork={props.on_fork.clone()} on_leave={props.on_leave.clone()} />
+                <LiveHeader live={live.clone()} conn={store.conn.clone()} url={store.url.clone()}
+                    clock_offset_ms={store.clock_offset_ms} on_fork={props.on_fork.clone()} on_leave={props.on_leave.clone()} />
                 { lang_toggle(lang, set_lang) }
             </header>
             // Everything but the header and the footer: one landmark for assistive technology.
             <main class="content">
             { for store.error.as_ref().map(|e| html!{ <p class="error-banner" role="alert">{ e.text(lang) }</p> }) }
-            <LiveHistory store={store.clone()} />
-            <LiveAlerts store={store.clone()} />
+            <LiveHistory ..live.clone() />
+            <LiveAlerts ..live.clone() />
             <div class="grid">
-                <LiveCluster store={store.clone()} />
-                <LiveRoute store={store.clone()} />
-                <div class="side"><LiveFeed store={store.clone()} /></div>
+                <LiveCluster ..live.clone() />
+                <LiveRoute ..live.clone() />
+                <div class="side"><LiveFeed ..live.clone() /></div>
             </div>
-            <LiveConsumers store={store.clone()} />
+            <LiveConsumers ..live.clone() />
             <section class="panel bottom">
                 <nav class="tabs" role="tablist">
                     { for tabs.iter().map(|(t, label)| {
@@ -87,8 +91,8 @@ pub fn LivePage(props: &LivePageProps) -> Html {
                     }) }
                 </nav>
                 { match *tab {
-                    Tab::Tables => html!{ <LiveTables store={store.clone()} /> },
-                    Tab::Mqadmin => html!{ <LiveMqadmin store={store.clone()} /> },
+                    Tab::Tables => html!{ <LiveTables ..live.clone() /> },
+                    Tab::Mqadmin => html!{ <LiveMqadmin ..live.clone() /> },
                 } }
             </section>
             </main>

@@ -7,7 +7,6 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::data::LiveData;
-use super::state::LiveMsg;
 use super::LiveProps;
 use crate::i18n::{live, Lang};
 use crate::live::compare::{has_data, route_differs};
@@ -42,20 +41,16 @@ pub fn chosen_topic(data: &LiveData, chosen: Option<&str>) -> String {
 
 #[component]
 pub fn LiveRoute(props: &LiveProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let data = store.data.borrow();
-    let topic = chosen_topic(&data, store.topic.as_deref());
+    let lang = props.lang;
+    let data = props.data.borrow();
+    let topic = chosen_topic(&data, props.topic.as_deref());
     let mut topics = data.topics();
     // A topic chosen earlier that no NameServer knows any more stays choosable.
     if let Err(at) = topics.binary_search(&topic) {
         Rc::make_mut(&mut topics).insert(at, topic.clone());
     }
     let disagree = route_differs(&data.shown().namesrvs, &topic);
-    let on_select = {
-        let store = store.clone();
-        Callback::from(move |t: String| store.dispatch(LiveMsg::SelectTopic(t)))
-    };
+    let on_select = props.on_select_topic.clone();
     html! {
         <section class="panel route" aria-label={lang.t(live::TOPIC_ROUTE)}>
             <h2>{ lang.t(live::TOPIC_ROUTE_HEADING) }

@@ -19,8 +19,7 @@ use crate::view::mqadmin::{cluster_list, topic_route, BrokerRuntime, ClientOrder
 
 #[component]
 pub fn LiveTables(props: &LiveProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
+    let lang = props.lang;
     let filter = use_state(String::new);
     let on_filter = {
         let filter = filter.clone();
@@ -31,7 +30,7 @@ pub fn LiveTables(props: &LiveProps) -> Html {
             )
         })
     };
-    let data = store.data.borrow();
+    let data = props.data.borrow();
     let f = filter.to_lowercase();
     let now = data.shown().server_time_ms;
     html! {
@@ -118,10 +117,9 @@ fn filter_servers(view: &NamesrvView, lang: Lang) -> Html {
 /// What `mqadmin clusterList` and `mqadmin topicRoute -t T` print against each live NameServer.
 #[component]
 pub fn LiveMqadmin(props: &LiveProps) -> Html {
-    let store = &props.store;
-    let lang = store.lang;
-    let data = store.data.borrow();
-    let topic = chosen_topic(&data, store.topic.as_deref());
+    let lang = props.lang;
+    let data = props.data.borrow();
+    let topic = chosen_topic(&data, props.topic.as_deref());
     html! {
         <div class="mqadmin">
             <p class="hint">{ lang.t(live::RUNTIME_COLUMNS_UNKNOWN) }</p>
