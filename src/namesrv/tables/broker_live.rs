@@ -111,10 +111,12 @@ pub struct BrokerLiveTable {
     filled: crate::shared::Shared<BTreeMap<BrokerAddrInfo, FilledTopics>>,
     /// The keys as RocketMQ's `HashMap(256)` (4.x) / `ConcurrentHashMap(256)` (5.x) holds them.
     order: JavaTable<BrokerAddrInfo>,
-    /// How many entries each channel carries. Every connection that closes is looked up here, and
-    /// most carried no registration (a client, a probe, garbage): they cost one lookup instead of
-    /// a walk of every live broker under the route manager's lock.
-    channels: BTreeMap<ChannelId, u32>,
+    /// The channel of every entry, sorted (a channel carrying two brokers is there twice). Every
+    /// connection that closes is looked up here, and most carried no registration (a client, a
+    /// probe, garbage): they cost a binary search instead of a walk of every live broker under the
+    /// route manager's lock. A sorted `Vec` rather than a map: the workshop's bundle carries this
+    /// table too, and a map of a new type would add its code.
+    channels: Vec<ChannelId>,
 }
 
 /// An entry of [`BrokerLiveTable`] with its insertion number, its tie-breaker in the deadline index.
@@ -167,7 +169,7 @@ impl BrokerLiveTable {
             deadline_floor: u64::MAX,
             filled: Default::default(),
             order: route_table(v5, 256),
-            channels: BTreeMap::new(),
+            channels: Vec::new(),
         }
     }
 }
@@ -213,7 +215,7 @@ impl BrokerLiveTable {
     /// The entry registered on `channel`, if any: when several brokers share one connection, the
     /// first in Java's order, as `onChannelDestroy`'s walk of the table meets them.
     pub fn find_by_channel(&self, channel: ChannelId) -> Option<&BrokerAddrInfo> {
-        if !self.channels.contains_key(&channel) {
+        if self.channels.binary_search(&channel).is_err() {
             return None;
         }
         self.java_iter()
@@ -251,7 +253,8 @@ impl BrokerLiveTable {
     pub(crate) fn insert(&mut self, key: BrokerAddrInfo, info: BrokerLiveInfo) {
         let at = (info.deadline(), self.next_seq);
         self.next_seq += 1;
-        *self.channels.entry(info.channel).or_default() += 1;
+        let slot = self.channels.partition_point(|c| *c < info.channel);
+        self.channels.insert(slot, info.channel);
         let entry = LiveEntry { info, seq: at.1 };
         match self.map.insert(key.clone(), entry) {
             Some(old) => {
@@ -299,11 +302,8 @@ impl BrokerLiveTable {
 
     /// One entry fewer on `channel`.
     fn forget_channel(&mut self, channel: ChannelId) {
-        if let Some(n) = self.channels.get_mut(&channel) {
-            *n -= 1;
-            if *n == 0 {
-                self.channels.remove(&channel);
-            }
+        if let Ok(at) = self.channels.binary_search(&channel) {
+            self.channels.remove(at);
         }
     }
 
