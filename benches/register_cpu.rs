@@ -64,6 +64,17 @@ mod cpu {
         Topics,
     }
 
+    impl Change {
+        /// Its name for `--kind`.
+        fn name(self) -> &'static str {
+            match self {
+                Change::Nothing => "heartbeat",
+                Change::Version => "version",
+                Change::Topics => "topic",
+            }
+        }
+    }
+
     fn body(topics: usize, counter: i64, change: Change) -> RegisterBrokerBody {
         let moving = (change == Change::Topics).then(|| format!("Moving-{counter}"));
         RegisterBrokerBody {
@@ -130,6 +141,9 @@ mod cpu {
             .enumerate()
         {
             let start = counter;
+            if arg("--kind").is_some_and(|k| k != change.name()) {
+                continue;
+            }
             if change != Change::Nothing {
                 counter += (warm_up + requests) as i64;
             }
@@ -180,8 +194,8 @@ mod cpu {
     }
 
     pub fn main() {
-        // `--profile 5.x` and `--sizes 10000` narrow the run (to look at one case under a
-        // profiler); `--no-peer` leaves rocketmq-rust out.
+        // `--profile 5.x`, `--sizes 10000` and `--kind version|heartbeat|topic` narrow the run
+        // (to look at one case under a profiler); `--no-peer` leaves rocketmq-rust out.
         let json_out = arg("--json");
         let only_profile = arg("--profile");
         let sizes: Vec<usize> = arg("--sizes").map_or(SIZES.to_vec(), |s| {

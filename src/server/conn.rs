@@ -179,20 +179,23 @@ pub(super) async fn serve(
             // The NameServer sends no requests it would wait for; a stray response is dropped.
             continue;
         }
-        if frame.command.code == crate::remoting::RequestCode::REGISTER_BROKER {
-            super::handlers::broker::read_register_body(
-                &register_bodies,
-                &frame.command,
-                &frame.body,
-                v5,
-                json,
-            );
-        }
+        let register_body = (frame.command.code == crate::remoting::RequestCode::REGISTER_BROKER)
+            .then(|| {
+                super::handlers::broker::read_register_body(
+                    &register_bodies,
+                    &frame.command,
+                    &frame.body,
+                    v5,
+                    json,
+                )
+            })
+            .flatten();
         let ctx = Ctx {
             now_ms: shared.now_ms(),
             channel,
             remote: Some(remote.clone()),
             register_bodies: Some(register_bodies.clone()),
+            register_body,
         };
         let outcome = shared.handle(&ctx, &frame).await;
         let Some(response) = outcome.response else {

@@ -135,9 +135,11 @@ pub(super) async fn start(
         extra_metrics: Some(ExtraMetrics(Arc::new(move || {
             let now = for_metrics.now_ms();
             for_metrics.with_state(|s| {
-                for_metrics
-                    .metrics
-                    .render(s.routes.broker_live_table(), now)
+                for_metrics.metrics.render(
+                    s.routes.broker_live_table(),
+                    now,
+                    &for_metrics.register_cache,
+                )
             })
         }))),
         commands,

@@ -55,8 +55,14 @@ impl ServerMetrics {
         }
     }
 
-    /// The text format; `live` and `now_ms` give the heartbeat ages.
-    pub fn render(&self, live: &BrokerLiveTable, now_ms: u64) -> String {
+    /// The text format; `live` and `now_ms` give the heartbeat ages, `cache` what the kept register
+    /// bodies take.
+    pub fn render(
+        &self,
+        live: &BrokerLiveTable,
+        now_ms: u64,
+        cache: &crate::server::register_cache::CacheBudget,
+    ) -> String {
         let mut out = String::new();
         let p = "routelab_namesrv_";
         let single = |out: &mut String, name: &str, help: &str, v: &AtomicU64, kind: &str| {
@@ -106,6 +112,30 @@ impl ServerMetrics {
             &self.connections_refused,
             "counter",
         );
+        for (name, kind, help, v) in [
+            (
+                "register_cache_bytes",
+                "gauge",
+                "Memory the connections' kept register bodies take (about).",
+                cache.used() as f64,
+            ),
+            (
+                "register_cache_limit_bytes",
+                "gauge",
+                "What they may take together (--register-cache-mb).",
+                cache.limit() as f64,
+            ),
+            (
+                "register_cache_refused_total",
+                "counter",
+                "Register bodies not kept because the budget was full: those brokers' bodies are read in full each time (raise --register-cache-mb).",
+                cache.refused() as f64,
+            ),
+        ] {
+            let name = format!("{p}{name}");
+            prometheus::family(&mut out, &name, kind, help);
+            prometheus::sample(&mut out, &name, &[], v);
+        }
         let broker = |key: &crate::namesrv::BrokerAddrInfo| {
             vec![
                 ("cluster", key.cluster_name.as_str().to_owned()),
@@ -166,7 +196,12 @@ mod tests {
         let m = ServerMetrics::default();
         m.observe(105, Duration::from_micros(80));
         m.observe(105, Duration::from_millis(3));
-        let text = m.render(&BrokerLiveTable::default(), 0);
+        let cache = crate::server::register_cache::CacheBudget::new(1 << 20);
+        let text = m.render(&BrokerLiveTable::default(), 0, &cache);
+        assert!(
+            text.contains("routelab_namesrv_register_cache_limit_bytes 1048576"),
+            "{text}"
+        );
         assert!(text.contains(r#"request_duration_seconds_bucket{code="105",name="GET_ROUTEINFO_BY_TOPIC",le="0.0001"} 1"#), "{text}");
         assert!(text.contains(r#"request_duration_seconds_bucket{code="105",name="GET_ROUTEINFO_BY_TOPIC",le="0.005"} 2"#), "{text}");
         assert!(text.contains(

@@ -22,6 +22,7 @@ fn ctx(now_ms: u64, channel: u64) -> Ctx {
         channel: ChannelId(channel),
         remote: None,
         register_bodies: None,
+        register_body: None,
     }
 }
 

@@ -22,26 +22,23 @@ fn crc32(bytes: &[u8]) -> i32 {
     crate::remoting::crc::body_crc32(bytes)
 }
 
-/// Reads a REGISTER_BROKER body into the connection's cache before the request is dispatched, so
-/// that the reading happens outside the lock every request takes: Java's processor also decodes
-/// the body before `registerBroker` takes the route table's write lock, and a 10,000-topic body
-/// read under the lock would hold up every route query meanwhile. [`register`] then finds the body
-/// read. Nothing is answered from here: a header or body that does not read is left for
-/// [`register`] to refuse, in Java's order.
+/// Reads a REGISTER_BROKER body before the request is dispatched, so that the reading happens
+/// outside the lock every request takes: Java's processor also decodes the body before
+/// `registerBroker` takes the route table's write lock, and a 10,000-topic body read under the lock
+/// would hold up every route query meanwhile. [`register`] takes what this returns from its
+/// [`super::Ctx`]; nothing is answered from here (a body that does not read is refused by
+/// [`register`], after the header and the CRC, in Java's order). `None`: the header does not read,
+/// and [`register`] refuses it.
 pub fn read_register_body(
     cache: &std::sync::Mutex<crate::server::register_cache::RegisterBodyCache>,
     cmd: &crate::remoting::RemotingCommand,
     body: &[u8],
     v5: bool,
     json: crate::model::lenient::Dialect,
-) {
-    let Ok(h) = RegisterBrokerRequestHeader::from_ext_fields(&cmd.ext_fields) else {
-        return;
-    };
-    let mut cache = lock(cache);
-    if let Ok(read) = cache.take(body, h.compressed, cmd.version, v5, json) {
-        cache.give_back(read);
-    }
+) -> Option<super::PreRead> {
+    let h = RegisterBrokerRequestHeader::from_ext_fields(&cmd.ext_fields).ok()?;
+    let read = lock(cache).take(body, h.compressed, cmd.version, v5, json);
+    Some(std::sync::Arc::new(std::sync::Mutex::new(Some(read))))
 }
 
 /// REGISTER_BROKER. Order as Java: header, CRC (only when `bodyCrc32` is non-zero), body (JSON,
@@ -55,9 +52,15 @@ pub fn register(routes: &mut RouteManager, settings_return_order: bool, req: &Re
     }
     let (version, v5) = (req.cmd.version, req.profile.is_v5());
     let cache = req.ctx.register_bodies.as_deref();
-    let parsed = match cache {
-        Some(c) => lock(c).take(req.body, h.compressed, version, v5, req.json),
-        None => body::register_body(req.body, h.compressed, version, v5, req.json),
+    let read_ahead = req
+        .ctx
+        .register_body
+        .as_deref()
+        .and_then(|r| lock(r).take());
+    let parsed = match (read_ahead, cache) {
+        (Some(read), _) => read,
+        (None, Some(c)) => lock(c).take(req.body, h.compressed, version, v5, req.json),
+        (None, None) => body::register_body(req.body, h.compressed, version, v5, req.json),
     }
     .map_err(|e| {
         // Java's remark names only the exception; the log says what was wrong with the body.

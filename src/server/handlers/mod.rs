@@ -37,7 +37,17 @@ pub struct Ctx {
     /// The connection's last register body, parsed (`None`: parse every time).
     pub register_bodies:
         Option<std::sync::Arc<std::sync::Mutex<crate::server::register_cache::RegisterBodyCache>>>,
+    /// A REGISTER_BROKER body read before the request was dispatched (`broker::read_register_body`),
+    /// for the handler to take instead of reading it again; `None`: the handler reads it.
+    pub register_body: Option<PreRead>,
 }
+
+/// A register body read ahead, or why it did not read (the handler answers that in Java's order).
+pub type PreRead = std::sync::Arc<
+    std::sync::Mutex<
+        Option<Result<crate::model::RegisterBrokerBody, crate::server::body::BodyError>>,
+    >,
+>;
 
 /// One request being handled.
 pub struct Req<'a> {

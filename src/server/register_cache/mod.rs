@@ -47,6 +47,9 @@ pub struct RegisterBodyCache {
 pub struct CacheBudget {
     limit: usize,
     used: std::sync::atomic::AtomicUsize,
+    /// Bodies not kept because the budget was full (`/metrics`: an operator raises the budget
+    /// when this grows).
+    refused: std::sync::atomic::AtomicU64,
 }
 
 impl CacheBudget {
@@ -54,7 +57,18 @@ impl CacheBudget {
         Self {
             limit,
             used: std::sync::atomic::AtomicUsize::new(0),
+            refused: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// The budget, bytes.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Bodies not kept since start because the budget was full.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Bytes charged now, over every connection.
@@ -65,11 +79,16 @@ impl CacheBudget {
     /// Charges `n` more bytes if they fit.
     fn charge(&self, n: usize) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
-        self.used
+        let fits = self
+            .used
             .fetch_update(Relaxed, Relaxed, |u| {
                 u.checked_add(n).filter(|&total| total <= self.limit)
             })
-            .is_ok()
+            .is_ok();
+        if !fits {
+            self.refused.fetch_add(1, Relaxed);
+        }
+        fits
     }
 
     fn release(&self, n: usize) {

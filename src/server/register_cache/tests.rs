@@ -437,6 +437,7 @@ fn kept_bodies_stay_within_the_budget() {
     not_kept.filter_server_list.push("marker".into());
     b.give_back(not_kept);
     assert!(take(&mut b).filter_server_list.is_empty(), "b kept nothing");
+    assert!(budget.refused() >= 1, "the refusal counted for /metrics");
     assert_eq!(
         take(&mut a).filter_server_list,
         ["marker"],
