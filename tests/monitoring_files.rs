@@ -26,7 +26,8 @@ fn exported() -> BTreeMap<String, String> {
     });
     let server = ServerMetrics::default();
     server.observe(105, Duration::from_micros(100));
-    let namesrv = server.render(&BrokerLiveTable::default(), 0);
+    let cache = routelab::server::register_cache::CacheBudget::new(1 << 20);
+    let namesrv = server.render(&BrokerLiveTable::default(), 0, &cache);
     let text = format!("{bridge}{}{namesrv}", render_alerts(&[]));
     text.lines()
         .filter_map(|l| l.strip_prefix("# TYPE "))
