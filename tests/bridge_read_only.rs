@@ -22,8 +22,7 @@ use routelab::remoting::RequestCode as Rc;
 
 /// Requests handled so far, by code, as `/metrics` reports them.
 fn handled(ns: &Ours) -> BTreeMap<i32, u64> {
-    let shared = ns.handle().shared();
-    let text = shared.with_state(|s| shared.metrics().render(s.routes.broker_live_table(), 0));
+    let text = ns.handle().shared().metrics_text();
     let prefix = "routelab_namesrv_request_duration_seconds_count{code=\"";
     text.lines()
         .filter_map(|l| l.strip_prefix(prefix))

@@ -132,16 +132,7 @@ pub(super) async fn start(
         allow_origins: access.allow_origins,
         token: access.token,
         shutdown: shared.shutdown.clone(),
-        extra_metrics: Some(ExtraMetrics(Arc::new(move || {
-            let now = for_metrics.now_ms();
-            for_metrics.with_state(|s| {
-                for_metrics.metrics.render(
-                    s.routes.broker_live_table(),
-                    now,
-                    &for_metrics.register_cache,
-                )
-            })
-        }))),
+        extra_metrics: Some(ExtraMetrics(Arc::new(move || for_metrics.metrics_text()))),
         commands,
         viewer_slots: ViewerSlots::new(access.max_viewers),
         history: history_path,

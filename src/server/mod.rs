@@ -124,6 +124,15 @@ impl Shared {
         &self.metrics
     }
 
+    /// The NameServer's part of `/metrics`, in the text format.
+    pub fn metrics_text(&self) -> String {
+        let now = self.now_ms();
+        self.with_state(|s| {
+            self.metrics
+                .render(s.routes.broker_live_table(), now, &self.register_cache)
+        })
+    }
+
     /// A receiver woken after each change of the tables.
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changes.subscribe()
