@@ -32,7 +32,8 @@
 //!   and the fork of a live cluster into a scenario.
 //! - [`classroom`]: the room's protocol, the hub's room, the teacher's publisher and the students'
 //!   follower.
-//! - [`view`]: text shared by the dashboard and the CLI (mqadmin's layouts).
+//! - [`view`]: text shared by the dashboard and the CLI (mqadmin's layouts), and where the
+//!   picture of the cluster puts things on a wide screen or a phone.
 //! - [`i18n`]: the languages RouteLab speaks (English, 简体中文).
 //! - [`bench`](mod@bench): the core benchmark suite, run natively and in the browser with the
 //!   caller's clock.

@@ -3,3 +3,4 @@
 
 pub mod mq_version;
 pub mod mqadmin;
+pub mod picture_place;

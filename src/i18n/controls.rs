@@ -124,6 +124,13 @@ phrases! {
     SENDS_FLOW_NOTE: ": thicker, the more it sent in the last 10 s", "：最近 10 s 内发送得越多，线越粗";
     SENDS_STALE_NOTE: " · its NameServer no longer holds this broker: the cached route is stale",
         " · 它的 NameServer 已不再持有这个 broker：缓存的路由已过期";
+    /// A big cluster on a phone: `{shown}` groups drawn of `{total}` (those needing attention first).
+    GROUPS_SHOWN: "{shown} of {total} broker groups shown, those needing attention first",
+        "显示 {total} 个 broker 组中的 {shown} 个，需要关注的排在前面";
+    /// The button drawing every group of a big cluster on a phone; `{total}`: how many.
+    SHOW_ALL_GROUPS: "Show all {total}", "显示全部 {total} 个";
+    /// The button going back to the groups needing attention.
+    SHOW_FEWER_GROUPS: "Show fewer", "收起";
     PICTURE_LABEL: "the cluster as a picture: NameServers, broker groups, producers and the messages between them",
         "集群示意图：NameServer、broker 组、生产者以及它们之间的消息";
     /// A broker group's tooltip; `{note}` is what is wrong with it, or empty.

@@ -259,7 +259,10 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 </p> }
             }) }
             { if store.shortcuts_open { shortcuts(&store) } else { html!{} } }
-            { picture_panel(&store, cluster, lesson_view.clone(), &panel) }
+            // Presenting, the feed goes beside the picture (or below it, beside a lesson), so the
+            // room sees the cluster and what just happened on one 720p screen.
+            { picture_panel(&store, cluster, lesson_view.clone(), &panel,
+                (presenting && store.picture_shown()).then(|| html!{ <Gate key_of_group={time}>{ feed_view(store.feed.clone(), lang, select.clone()) }</Gate> })) }
             // A lesson's panel sits beside the picture (where the class looks), or first in the
             // grid when the picture is hidden.
             <div class={classes!("grid", (store.lesson.is_some() && !store.picture_shown()).then_some("with-lesson"))}>
@@ -273,7 +276,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                 <div class="side">
                     <Gate key_of_group={traffic}><ProducersView ..panel.clone() /></Gate>
                     <Gate key_of_group={traffic}><ConsumersView ..panel.clone() /></Gate>
-                    <Gate key_of_group={time}>{ feed_view(store.feed.clone(), lang, select) }</Gate>
+                    { if presenting && store.picture_shown() { html!{} } else { html!{ <Gate key_of_group={time}>{ feed_view(store.feed.clone(), lang, select) }</Gate> } } }
                 </div>
             </div>
             <section class="panel bottom">
@@ -330,13 +333,14 @@ fn shortcuts(store: &super::Store) -> Html {
     }
 }
 
-/// The picture with its inspector (and `lesson_view`, the lesson's panel, beside it), or the button
-/// that shows it.
+/// The picture with its inspector (and `lesson_view`, the lesson's panel, beside it; `feed`, the
+/// event feed, in presentation mode), or the button that shows it.
 fn picture_panel(
     store: &super::Store,
     key: (usize, u64),
     lesson_view: Html,
     panel: &PanelProps,
+    feed: Option<Html>,
 ) -> Html {
     let lang = store.lang;
     let shown = store.picture_shown();
@@ -358,6 +362,7 @@ fn picture_panel(
                         { lesson_view }
                         <Gate key_of_group={key}><Inspector ..panel.clone() /></Gate>
                     </div>
+                    { for feed.map(|f| html!{ <div class="picture-feed">{ f }</div> }) }
                 </div>
             } } else { html!{} } }
         </section>

@@ -86,7 +86,9 @@ pub fn ScenarioBar(props: &PanelProps) -> Html {
                     }) }
                 </select>
             </label>
-            <span class="title">{ title }</span>
+            // A preset's title is already what the list shows: not again beside it (on a 720p
+            // projector the bar stays one line).
+            { if preset.is_some() && props.loading.is_none() { html!{} } else { html!{ <span class="title">{ title }</span> } } }
             <span class="badge">{ format!("NameServer {}", props.base.profile) }</span>
             <span class="badge">{ lang.fill(workshop::SEED, &[("seed", &props.base.seed.to_string())]) }</span>
             <button data-testid="reset" onclick={reset} title={lang.t(workshop::RESET_HINT)}>{ lang.t(workshop::RESET) }</button>

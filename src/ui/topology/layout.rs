@@ -8,10 +8,12 @@ use crate::i18n::{controls, state_word, Lang};
 use crate::model::perm::is_writeable;
 use crate::sim::Sim;
 
+use crate::view::picture_place::{
+    grid, grid_bottom, member_width, per_row, Fit, NARROW_GROUPS, W, WIDE_GROUP_ROWS,
+};
+
 /// Sends to a broker within this many virtual ms thicken its edge.
 const FLOW_WINDOW_MS: u64 = 10_000;
-/// The drawing's width in SVG units.
-pub(super) const W: f64 = 1000.0;
 
 /// A node's place and look.
 pub(super) struct Node {
@@ -48,6 +50,10 @@ pub(super) struct Picture {
     /// (from id, to id, class, stroke width, title).
     pub(super) edges: Vec<(String, String, &'static str, f64, String)>,
     pub(super) height: f64,
+    /// How it was laid out.
+    pub(super) fit: Fit,
+    /// A big cluster's groups left out on a narrow screen until the learner asks for all.
+    pub(super) hidden_groups: usize,
 }
 
 /// The groups whose queues are all read-only on every NameServer that routes them (write perm
@@ -73,29 +79,39 @@ pub(super) fn read_only_groups(sim: &Sim) -> BTreeSet<String> {
     read_only
 }
 
-/// Lays the world out, its words in `lang`. `picks` gives the recent sends per producer for the
-/// flow thickness.
+/// Lays the world out for `fit`, its words in `lang`. `picks` gives the recent sends per producer
+/// for the flow thickness.
 pub(super) fn picture(
     lang: Lang,
     sim: &Sim,
     picks: &BTreeMap<crate::model::ProducerGroup, VecDeque<super::super::state::Pick>>,
     read_only: &BTreeSet<String>,
+    fit: Fit,
 ) -> Picture {
     let now = sim.now();
     let collapse = collapsed(sim);
+    let width = fit.width();
     let mut nodes = Vec::new();
     let mut edges = Vec::new();
-    // NameServers in a row along the top.
+    // NameServers in a row along the top (narrow: in rows of as many as fit).
     let ns_count = sim.namesrvs().len().max(1);
     let left = 230.0;
     let span = W - left - 40.0;
+    let ns_per_row = per_row(width, 120.0);
+    let ns_bottom = match fit {
+        Fit::Wide { .. } => 60.0,
+        Fit::Narrow { .. } => grid_bottom(sim.namesrvs().len(), ns_per_row, 26.0, 50.0, 20.0),
+    };
     for (i, ns) in sim.namesrvs().iter().enumerate() {
-        let x = left + span * (i as f64 + 0.5) / ns_count as f64;
+        let (x, y) = match fit {
+            Fit::Wide { .. } => (left + span * (i as f64 + 0.5) / ns_count as f64, 40.0),
+            Fit::Narrow { .. } => grid(i, ns_count, ns_per_row, width, 26.0, 50.0),
+        };
         nodes.push(Node {
             id: format!("n:{}", ns.name),
             testid: format!("node-namesrv-{}", ns.name),
             x,
-            y: 40.0,
+            y,
             label: ns.name.clone(),
             sub: lang.fill(
                 controls::LIVE_COUNT,
@@ -115,27 +131,56 @@ pub(super) fn picture(
             .or_default()
             .push(i);
     }
-    let member_w = if collapse { 34.0 } else { 110.0 };
-    let (mut x, mut y) = (left - 10.0, 170.0);
-    let row_h = if collapse { 70.0 } else { 110.0 };
+    // Producers: down the left side; narrow, in rows below the NameServers.
+    let active: Vec<_> = sim.producers().iter().filter(|p| p.active).collect();
+    let p_per_row = per_row(width, 170.0);
+    let producers_bottom = match fit {
+        Fit::Wide { .. } => 40.0 + 70.0 * active.len() as f64,
+        Fit::Narrow { .. } => {
+            grid_bottom(active.len(), p_per_row, ns_bottom + 34.0, 50.0, 20.0).max(ns_bottom)
+        }
+    };
+    let producer_at = |i: usize| match fit {
+        Fit::Wide { .. } => (80.0, 40.0 + 70.0 * i as f64),
+        Fit::Narrow { .. } => grid(i, active.len(), p_per_row, width, ns_bottom + 34.0, 50.0),
+    };
+    // Wide, the groups start right of the producers (from the left edge when there are none); a
+    // big cluster's are packed tighter.
+    let (row_start, gap) = match (fit, collapse) {
+        (Fit::Wide { .. }, false) => (left - 10.0, 14.0),
+        (Fit::Wide { .. }, true) if active.is_empty() => (10.0, 6.0),
+        (Fit::Wide { .. }, true) => (left - 10.0, 6.0),
+        (Fit::Narrow { .. }, _) => (4.0, 8.0),
+    };
+    let (mut x, mut y) = match fit {
+        Fit::Wide { .. } => (row_start, if collapse { 120.0 } else { 150.0 }),
+        Fit::Narrow { .. } => (
+            row_start,
+            producers_bottom + 14.0 + if collapse { 22.0 } else { 48.0 },
+        ),
+    };
+    let row_h = if collapse { 56.0 } else { 110.0 };
     let mut groups = Vec::new();
+    let limit = match fit {
+        _ if !collapse || fit.all_groups() => None,
+        Fit::Narrow { .. } => Some(NARROW_GROUPS),
+        Fit::Wide { .. } => {
+            let cell = member_width(fit, true, 1) + 12.0 + gap;
+            Some(WIDE_GROUP_ROWS * per_row(width - 10.0 - row_start + gap, cell))
+        }
+    };
+    let (by_group, hidden_groups) = shown_groups(sim, by_group, read_only, limit);
     for ((_, name), members) in &by_group {
         let mut members = members.clone();
         crate::sort::sort_by_key(&mut members, |&i| sim.brokers()[i].spec.id);
         let shown = if collapse { 1 } else { members.len() };
+        let member_w = member_width(fit, collapse, shown);
         let w = shown as f64 * member_w + 12.0;
-        if x + w > W - 10.0 {
-            x = left - 10.0;
+        if x + w > width - row_start.min(10.0) && x > row_start {
+            x = row_start;
             y += row_h;
         }
-        // As the NameServers see the group: held by none, or held without a master (id 0).
-        let held: Vec<bool> = sim
-            .namesrvs()
-            .iter()
-            .filter_map(|ns| ns.manager.broker_addr_table().get(name))
-            .map(|bd| bd.broker_addrs.contains_key(&crate::model::MASTER_ID))
-            .collect();
-        let read_only = read_only.contains(*name);
+        let (held, read_only) = group_state(sim, name, read_only);
         groups.push(GroupBox {
             name: (*name).to_owned(),
             x,
@@ -228,18 +273,21 @@ pub(super) fn picture(
                 }
             }
         }
-        x += w + 14.0;
+        x += w + gap;
     }
-    let brokers_bottom = y + 64.0;
-    // Producers down the left side, each to its NameServer and to the masters its route names.
-    let active: Vec<_> = sim.producers().iter().filter(|p| p.active).collect();
+    let brokers_bottom = if by_group.is_empty() {
+        producers_bottom.max(ns_bottom)
+    } else {
+        y + if collapse { 30.0 } else { 64.0 }
+    };
+    // Each producer to its NameServer and to the masters its route names.
     for (i, p) in active.iter().enumerate() {
-        let py = 40.0 + 70.0 * i as f64;
+        let (px, py) = producer_at(i);
         let id = format!("p:{}", p.spec.group);
         nodes.push(Node {
             id: id.clone(),
             testid: format!("node-producer-{}", p.spec.group),
-            x: 80.0,
+            x: px,
             y: py,
             label: p.spec.group.clone(),
             sub: format!("→ {}", p.spec.topic),
@@ -327,16 +375,70 @@ pub(super) fn picture(
             ));
         }
     }
-    let consumers_bottom = consumers(lang, sim, collapse, brokers_bottom, &mut nodes, &mut edges);
-    let height = consumers_bottom
-        .max(40.0 + 70.0 * active.len() as f64)
-        .max(200.0);
+    let consumers_bottom = consumers(
+        lang,
+        sim,
+        collapse,
+        fit,
+        brokers_bottom,
+        &mut nodes,
+        &mut edges,
+    );
+    let height = match fit {
+        Fit::Wide { .. } => consumers_bottom.max(producers_bottom).max(200.0),
+        Fit::Narrow { .. } => consumers_bottom + 8.0,
+    };
     Picture {
         nodes,
         groups,
         edges,
         height,
+        fit,
+        hidden_groups,
     }
+}
+
+/// As the NameServers see a group: for each NameServer holding it, whether it holds a master
+/// (id 0); and whether its queues are all read-only.
+fn group_state(sim: &Sim, name: &str, read_only: &BTreeSet<String>) -> (Vec<bool>, bool) {
+    let held = sim
+        .namesrvs()
+        .iter()
+        .filter_map(|ns| ns.manager.broker_addr_table().get(name))
+        .map(|bd| bd.broker_addrs.contains_key(&crate::model::MASTER_ID))
+        .collect();
+    (held, read_only.contains(name))
+}
+
+type Groups<'a> = BTreeMap<(&'a str, &'a str), Vec<usize>>;
+
+/// The groups drawn, and how many are left out: all of them, or with a `limit` (a big cluster,
+/// until the learner asks for all) the groups that need attention (a master not running, no master,
+/// read-only, gone) first and at most `limit` in all.
+fn shown_groups<'a>(
+    sim: &Sim,
+    by_group: Groups<'a>,
+    read_only: &BTreeSet<String>,
+    limit: Option<usize>,
+) -> (Vec<((&'a str, &'a str), Vec<usize>)>, usize) {
+    let all: Vec<_> = by_group.into_iter().collect();
+    let Some(limit) = limit.filter(|&l| l < all.len()) else {
+        return (all, 0);
+    };
+    let needs_attention = |(_, name): &(&str, &str), members: &[usize]| {
+        let (held, read_only) = group_state(sim, name, read_only);
+        let master_running = members.iter().map(|&i| &sim.brokers()[i]).any(|b| {
+            b.spec.id == crate::model::MASTER_ID && b.state == crate::sim::BrokerState::Running
+        });
+        read_only || held.is_empty() || !held.iter().any(|m| *m) || !master_running
+    };
+    let (mut first, rest): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|(k, m)| needs_attention(k, m));
+    let total = first.len() + rest.len();
+    first.extend(rest);
+    first.truncate(limit);
+    let hidden = total - first.len();
+    (first, hidden)
 }
 
 /// Consumers in a row below the brokers, group by group (those that are not stopped), each with an
@@ -346,6 +448,7 @@ fn consumers(
     lang: Lang,
     sim: &Sim,
     collapse: bool,
+    fit: Fit,
     top: f64,
     nodes: &mut Vec<Node>,
     edges: &mut Vec<(String, String, &'static str, f64, String)>,
@@ -359,11 +462,19 @@ fn consumers(
         return top;
     }
     let step = 160.0;
-    let per_row = ((W - 40.0) / step).floor().max(1.0) as usize;
+    let per_row = match fit {
+        Fit::Wide { .. } => per_row(W - 40.0, step),
+        Fit::Narrow { width, .. } => per_row(width, 170.0),
+    };
     let y0 = top + 40.0;
     for (i, c) in shown.iter().enumerate() {
-        let x = 85.0 + step * (i % per_row) as f64;
-        let y = y0 + 60.0 * (i / per_row) as f64;
+        let (x, y) = match fit {
+            Fit::Wide { .. } => (
+                85.0 + step * (i % per_row) as f64,
+                y0 + 60.0 * (i / per_row) as f64,
+            ),
+            Fit::Narrow { width, .. } => grid(i, shown.len(), per_row, width, y0 - 6.0, 52.0),
+        };
         let group = sim.consumer_groups()[c.group].spec.group.clone();
         let id = format!("c:{}", c.client_id);
         let owned = c.owned.len();
@@ -420,6 +531,8 @@ fn consumers(
             edges.push((id.clone(), to, "pull", 1.5, title));
         }
     }
-    let rows = shown.len().div_ceil(per_row);
-    y0 + 60.0 * rows as f64
+    match fit {
+        Fit::Wide { .. } => y0 + 60.0 * shown.len().div_ceil(per_row) as f64,
+        Fit::Narrow { .. } => grid_bottom(shown.len(), per_row, y0 - 6.0, 52.0, 22.0),
+    }
 }

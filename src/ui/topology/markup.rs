@@ -36,11 +36,14 @@ pub(super) fn drawing(
 ) -> [String; 3] {
     use std::fmt::Write as _;
     let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
+    // Narrow, the drawing is not scaled down: its words are set a little larger instead (style.css).
+    let narrow = pic.fit.is_narrow();
+    let fit = if narrow { " narrow" } else { "" };
     let open = |layer: &str| {
-        format!(r#"<svg class="topology {layer}" viewBox="{view_box}" aria-hidden="true">"#)
+        format!(r#"<svg class="topology {layer}{fit}" viewBox="{view_box}" aria-hidden="true">"#)
     };
     let mut out = format!(
-        r#"<svg class="topology groups" viewBox="{view_box}" role="img" aria-label="{}">"#,
+        r#"<svg class="topology groups{fit}" viewBox="{view_box}" role="img" aria-label="{}">"#,
         esc(lang.t(controls::PICTURE_LABEL))
     );
     let mut labels = String::new();
@@ -114,7 +117,7 @@ pub(super) fn drawing(
         // The nodes are buttons named by their text (focusable, Enter or Space inspects one), so
         // their layer is read.
         format!(
-            r#"<svg class="topology nodes" viewBox="{view_box}" role="group" aria-label="{}">"#,
+            r#"<svg class="topology nodes{fit}" viewBox="{view_box}" role="group" aria-label="{}">"#,
             esc(lang.t(controls::PICTURE_LABEL))
         ),
     );
@@ -144,10 +147,12 @@ pub(super) fn drawing(
         let (label, sub) = (esc(&n.label), esc(&n.sub));
         match n.kind {
             "namesrv" | "producer" | "consumer" => {
-                let (w, r) = match n.kind {
-                    "namesrv" => (124, 8),
-                    "consumer" => (150, 4),
-                    _ => (136, 20),
+                let (w, r) = match (n.kind, narrow) {
+                    ("namesrv", false) => (124, 8),
+                    ("namesrv", true) => (112, 8),
+                    ("consumer", _) => (150, 4),
+                    (_, false) => (136, 20),
+                    (_, true) => (160, 20),
                 };
                 let _ = write!(
                     out,
@@ -156,7 +161,11 @@ pub(super) fn drawing(
                 );
             }
             _ => {
-                let r = if collapsed { 13 } else { 20 };
+                let r = match (collapsed, narrow) {
+                    (false, _) => 20,
+                    (true, false) => 13,
+                    (true, true) => 19,
+                };
                 let _ = write!(out, r#"<circle r="{r}"/>"#);
                 if n.state == "killed" {
                     let _ = write!(

@@ -17,12 +17,15 @@
 mod layout;
 mod markup;
 
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::panel::PanelProps;
 use super::state::{collapsed, Selection, Traffic};
-use layout::{picture, read_only_groups, Picture, W};
+use crate::i18n::controls;
+use crate::view::picture_place::{Fit, NARROW_BELOW, W};
+use layout::{picture, read_only_groups, Picture};
 use markup::{drawing, px};
 
 /// How many pulses move at once at most: at high speed or rate the rest only thicken the edges.
@@ -37,8 +40,21 @@ pub fn TopologyView(props: &PanelProps) -> Html {
     let read_only = use_memo((props.sim.run_id(), props.tables_version), |_| {
         read_only_groups(&props.sim.sim())
     });
+    let box_ref = use_node_ref();
+    let box_width = use_box_width(&box_ref);
+    let all_groups = use_state(|| false);
+    let fit = if box_width < NARROW_BELOW {
+        Fit::Narrow {
+            width: box_width,
+            all_groups: *all_groups,
+        }
+    } else {
+        Fit::Wide {
+            all_groups: *all_groups,
+        }
+    };
     let sim = props.sim.sim();
-    let pic = picture(props.lang, &sim, &props.picks, &read_only);
+    let pic = picture(props.lang, &sim, &props.picks, &read_only, fit);
     let at = |id: &str| pic.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
     let now = sim.now();
     // Pulses of what happened within the last moment of real time at this speed; none while
@@ -57,7 +73,10 @@ pub fn TopologyView(props: &PanelProps) -> Html {
     };
     let collapsed = collapsed(&sim);
     let selected = props.selection.as_ref();
-    let (x0, x1) = drawn_span(&pic);
+    let (x0, x1) = match fit {
+        Fit::Wide { .. } => drawn_span(&pic),
+        Fit::Narrow { width, .. } => (0.0, width),
+    };
     let view_box = format!("{} 0 {} {}", px(x0), px(x1 - x0), px(pic.height));
     // The drawing is markup (its elements written by hand are a few hundred bytes of code; as Yew
     // elements they were 20 KB of the bundle), in three layers: the groups' boxes, the edges, the
@@ -88,8 +107,35 @@ pub fn TopologyView(props: &PanelProps) -> Html {
             }
         })
     };
+    // A big cluster: how many groups are drawn, and the rest a tap away.
+    let summary = (pic.hidden_groups > 0 || *all_groups && collapsed).then(|| {
+        let total = pic.groups.len() + pic.hidden_groups;
+        let toggle = {
+            let all_groups = all_groups.clone();
+            Callback::from(move |_: MouseEvent| all_groups.set(!*all_groups))
+        };
+        let (note, button) = if *all_groups {
+            (String::new(), props.lang.t(controls::SHOW_FEWER_GROUPS).to_owned())
+        } else {
+            let n = |v: usize| v.to_string();
+            (
+                props.lang.fill(
+                    controls::GROUPS_SHOWN,
+                    &[("shown", &n(pic.groups.len())), ("total", &n(total))],
+                ),
+                props.lang.fill(controls::SHOW_ALL_GROUPS, &[("total", &n(total))]),
+            )
+        };
+        html! {
+            <p class="picture-summary" data-testid="picture-summary">
+                { note } { " " }
+                <button type="button" data-testid="picture-show-all" onclick={toggle}>{ button }</button>
+            </p>
+        }
+    });
     html! {
-        <div class="topology-box" data-testid="topology" data-collapsed={collapsed.to_string()} {onclick} {onkeydown}>
+        <div class="topology-box" ref={box_ref} data-testid="topology" data-collapsed={collapsed.to_string()}
+            data-fit={if fit.is_narrow() { "narrow" } else { "wide" }} {onclick} {onkeydown}>
             { layer(groups) }
             { layer(edges) }
             { layer(nodes) }
@@ -105,8 +151,49 @@ pub fn TopologyView(props: &PanelProps) -> Html {
                 })
             }) }
             </svg>
+            { summary }
         </div>
     }
+}
+
+/// The picture's box's width in CSS px: read when it is drawn and whenever the window is resized
+/// (a phone turned), not at every frame (reading a size makes the page lay itself out first).
+/// Before the first reading, the window's width.
+#[hook]
+fn use_box_width(box_ref: &NodeRef) -> f64 {
+    let width = use_state(|| {
+        web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|v| v.as_f64())
+            .unwrap_or(W)
+    });
+    {
+        let (setter, box_ref) = (width.setter(), box_ref.clone());
+        use_effect_with((), move |()| {
+            let measure = move || {
+                if let Some(el) = box_ref.cast::<web_sys::Element>() {
+                    setter.set(f64::from(el.client_width()));
+                }
+            };
+            measure();
+            let listener = Closure::<dyn Fn()>::new(measure);
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ =
+                    w.add_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "resize",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+                drop(listener);
+            }
+        });
+    }
+    *width
 }
 
 /// Half a node's width and a margin, in SVG units: how far a drawing reaches beyond a node's centre.
