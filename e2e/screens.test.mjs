@@ -5,6 +5,8 @@
 //    its box's height).
 //  - A 720p projector (1280×720): the picture's last node inside the first screen on the workshop, on
 //    the teacher's page and in presentation mode, where the feed's newest line is inside it too.
+//  - The live page (`routelab demo`) on a phone: nothing sideways, its words of 12 px and more, and
+//    a card with nothing to show yet no taller than its heading and a line.
 // Each preset is shown half a minute in; a big cluster's picture, hidden until asked for, is shown
 // here. Screenshots of each under E2E_SHOTS/screens.
 import { test, before, after } from 'node:test';
@@ -195,4 +197,42 @@ test('on a 720p projector every preset and lesson ends inside the first screen: 
     }
   }
   assert.deepEqual(missed, [], 'screens whose picture or feed ends below the first screen');
+});
+
+test('the live page on a phone: nothing sideways, words of 12 px and more, empty cards a line tall', async () => {
+  const port = await freePort();
+  const nsPort = await freePort();
+  const demo = spawn(BIN, ['demo', '--port', String(nsPort), '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  demo.output = '';
+  demo.stdout.on('data', (d) => { demo.output += d; });
+  demo.stderr.on('data', (d) => { demo.output += d; });
+  try {
+    await waitFor(() => /127\.0\.0\.1:\d+/.test(demo.output), () => `the demo to start: ${demo.output}`, 30_000);
+    for (const lang of ['en', 'zh']) {
+      const context = await browser.newContext({ viewport: PHONE, locale: lang === 'zh' ? 'zh-CN' : 'en-US', hasTouch: true, isMobile: true });
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
+      await page.locator('[data-testid=broker-card]').first().waitFor({ timeout: 30_000 });
+      const [scrollWidth, width] = await page.evaluate(() => [document.scrollingElement.scrollWidth, innerWidth]);
+      assert.ok(scrollWidth <= width, `live (${lang}): the page scrolls sideways (${scrollWidth} > ${width})`);
+      const small = await page.$$eval('[data-testid=broker-card] *', (els) => els
+        .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+        .map((e) => [e.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])
+        .filter(([, px]) => px < 12));
+      assert.deepEqual(small, [], `live (${lang}): words under 12 px in the broker cards`);
+      // A steady demo cluster: nothing has changed since the page opened, so "changes seen" is
+      // empty, and it is its heading and a line.
+      const empty = await page.$$eval('.panel', (ps) => ps
+        .filter((p) => p.querySelector('.feed-list:empty'))
+        .map((p) => [p.getAttribute('aria-label'), p.getBoundingClientRect().height, p.querySelector('h2').getBoundingClientRect().height]));
+      assert.ok(empty.length >= 1, `live (${lang}): an empty card to look at`);
+      for (const [label, height, heading] of empty) {
+        assert.ok(height <= heading + 90, `live (${lang}): the empty card "${label}" is ${Math.round(height)} px tall`);
+      }
+      await page.screenshot({ path: join(SHOTS, `live-phone-${lang}.png`), fullPage: true });
+      await context.close();
+    }
+  } finally {
+    demo.kill('SIGKILL');
+  }
 });
