@@ -410,7 +410,10 @@ fn group_state(sim: &Sim, name: &str, read_only: &BTreeSet<String>) -> (Vec<bool
     (held, read_only.contains(name))
 }
 
+/// Broker groups by (cluster, name), each with its brokers' indexes.
 type Groups<'a> = BTreeMap<(&'a str, &'a str), Vec<usize>>;
+/// The same, in drawing order.
+type GroupList<'a> = Vec<((&'a str, &'a str), Vec<usize>)>;
 
 /// The groups drawn, and how many are left out: all of them, or with a `limit` (a big cluster,
 /// until the learner asks for all) the groups that need attention (a master not running, no master,
@@ -420,7 +423,7 @@ fn shown_groups<'a>(
     by_group: Groups<'a>,
     read_only: &BTreeSet<String>,
     limit: Option<usize>,
-) -> (Vec<((&'a str, &'a str), Vec<usize>)>, usize) {
+) -> (GroupList<'a>, usize) {
     let all: Vec<_> = by_group.into_iter().collect();
     let Some(limit) = limit.filter(|&l| l < all.len()) else {
         return (all, 0);
