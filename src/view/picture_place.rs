@@ -11,8 +11,12 @@
 
 /// The wide drawing's width in SVG units.
 pub const W: f64 = 1000.0;
-/// Below this page width (CSS px) the picture is laid out for a narrow screen.
-pub const NARROW_BELOW: f64 = 700.0;
+/// Below this width of the picture's box (CSS px) the picture is laid out for a narrow screen: a
+/// phone held upright (its box is the screen less the page's margins). A 1024 px laptop's box,
+/// beside the inspector, is about 640 px: wide.
+pub const NARROW_BELOW: f64 = 560.0;
+/// The narrowest drawing laid out (a box not laid out yet measures 0).
+pub const NARROW_MIN: f64 = 280.0;
 /// A big cluster's groups shown at first on a narrow screen.
 pub const NARROW_GROUPS: usize = 12;
 /// Rows of a big cluster's groups shown at first on a wide screen: with the header, the clock and

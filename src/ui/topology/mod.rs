@@ -24,7 +24,7 @@ use yew::prelude::*;
 use super::panel::PanelProps;
 use super::state::{collapsed, Selection, Traffic};
 use crate::i18n::controls;
-use crate::view::picture_place::{Fit, NARROW_BELOW, W};
+use crate::view::picture_place::{Fit, NARROW_BELOW, NARROW_MIN, W};
 use layout::{picture, read_only_groups, Picture};
 use markup::{drawing, px};
 
@@ -45,7 +45,7 @@ pub fn TopologyView(props: &PanelProps) -> Html {
     let all_groups = use_state(|| false);
     let fit = if box_width < NARROW_BELOW {
         Fit::Narrow {
-            width: box_width,
+            width: box_width.max(NARROW_MIN),
             all_groups: *all_groups,
         }
     } else {
@@ -171,8 +171,13 @@ fn use_box_width(box_ref: &NodeRef) -> f64 {
         let (setter, box_ref) = (width.setter(), box_ref.clone());
         use_effect_with((), move |()| {
             let measure = move || {
-                if let Some(el) = box_ref.cast::<web_sys::Element>() {
-                    setter.set(f64::from(el.client_width()));
+                // A box not laid out (hidden, not yet in the page) measures 0: keep the last width.
+                if let Some(w) = box_ref
+                    .cast::<web_sys::Element>()
+                    .map(|el| el.client_width())
+                    .filter(|&w| w > 0)
+                {
+                    setter.set(f64::from(w));
                 }
             };
             measure();
