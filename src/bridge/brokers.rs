@@ -217,10 +217,9 @@ async fn ask_on(client: &NamesrvClient, groups: &[String]) -> Result<BrokerAnswe
         error: None,
         fetched_at_ms: now_ms(),
         put_tps: runtime.table.get("putTps").and_then(|v| first_figure(v)),
-        get_tps: runtime
-            .table
-            .get("getTransferedTps")
-            .and_then(|v| first_figure(v)),
+        get_tps: crate::live::backlog::transferred_tps(|k| {
+            runtime.table.get(k).map(|v| v.as_str())
+        }),
         ..BrokerAnswers::default()
     };
     // Owned clones, not borrows: the spawned task's future must not hold a higher-ranked borrow.

@@ -56,7 +56,8 @@ pub struct BrokerAnswers {
     pub error: Option<String>,
     /// When its answers were fetched (ms since the epoch; 0: never).
     pub fetched_at_ms: u64,
-    /// `putTps` and `getTransferedTps` of its runtime info (messages/s over the last window).
+    /// `putTps` and `getTransferredTps` (4.x: `getTransferedTps`) of its runtime info (messages/s over
+    /// the last window).
     pub put_tps: Option<f64>,
     pub get_tps: Option<f64>,
     /// Each group's consume stats on this broker.
@@ -86,6 +87,15 @@ pub fn first_figure(value: &str) -> Option<f64> {
         .parse()
         .ok()
         .filter(|v: &f64| v.is_finite())
+}
+
+/// The messages per second a broker hands to consumers, from its runtime table: 5.x brokers spell
+/// the key `getTransferredTps` (`BrokerStatsManager` since 5.0), 4.x brokers `getTransferedTps`; the
+/// 5.x spelling wins when both are there.
+pub fn transferred_tps<'a>(get: impl Fn(&str) -> Option<&'a str>) -> Option<f64> {
+    get("getTransferredTps")
+        .or_else(|| get("getTransferedTps"))
+        .and_then(first_figure)
 }
 
 /// Everything the last broker polls learnt.
@@ -318,6 +328,31 @@ mod tests {
         let mut rows = vec![("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5)];
         keep_last(&mut rows, |r| r.0);
         assert_eq!(rows, [("a", 3), ("c", 4), ("b", 5)]);
+    }
+
+    /// Spec: a 5.x broker's runtime table (`getTransferredTps`) and a 4.x one's
+    /// (`getTransferedTps`) both give the outgoing rate.
+    #[test]
+    fn transferred_tps_in_both_spellings() {
+        let table = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| *v)
+        };
+        assert_eq!(
+            transferred_tps(table(&[("getTransferredTps", "45.25 1 1")])),
+            Some(45.25)
+        );
+        assert_eq!(
+            transferred_tps(table(&[("getTransferedTps", "4.0 5.0 6.0")])),
+            Some(4.0)
+        );
+        assert_eq!(
+            transferred_tps(table(&[
+                ("getTransferedTps", "4.0"),
+                ("getTransferredTps", "5.0")
+            ])),
+            Some(5.0)
+        );
+        assert_eq!(transferred_tps(table(&[("putTps", "1.0")])), None);
     }
 
     #[test]

@@ -76,7 +76,7 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
     brokers(
         out,
         "routelab_broker_get_tps",
-        "Messages per second the broker hands to consumers (its runtime getTransferedTps).",
+        "Messages per second the broker hands to consumers (its runtime getTransferredTps; getTransferedTps before 5.0).",
         &|a| a.get_tps,
     );
     // The bridge's own figure (hence its prefix), shown with what the round read.

@@ -11,6 +11,10 @@
 //!   `--backlog-grace` (a rebalance moves queues within seconds): a subscription or a rebalance
 //!   that leaves them out, so they are never read. While a member is silent nobody can tell, and
 //!   the rule waits.
+//!
+//! None of them for a BROADCASTING group: its members keep their offsets themselves
+//! (`LocalFileOffsetStore`), never on the broker, so the broker's backlog of such a group grows for
+//! ever and means nothing, and every member reads every queue.
 
 use std::collections::BTreeMap;
 
@@ -43,7 +47,11 @@ impl BacklogWatch {
         let mut growth = BTreeMap::new();
         let mut unread = BTreeMap::new();
         let mut unowned_next = BTreeMap::new();
-        for g in &view.groups {
+        for g in view
+            .groups
+            .iter()
+            .filter(|g| g.message_model != "BROADCASTING")
+        {
             let backlog = g.backlog();
             let online = g.members.len();
             if backlog > 0 && online > 0 {
@@ -201,6 +209,33 @@ mod tests {
             }
         }
         (fired, resolved)
+    }
+
+    /// A broadcasting group's broker-side backlog grows for ever (its offsets live on the
+    /// clients): never an alert, while a clustering group with the same numbers fires.
+    #[test]
+    fn broadcasting_groups_never_page() {
+        let mut a = alerts();
+        let polls = [(0, 5), (5_000, 9), (10_000, 12), (20_000, 30)];
+        let mut fired = Vec::new();
+        for (t, backlog) in polls {
+            let mut v = view(&[("Broadcast", 2, backlog), ("Cluster", 2, backlog)]);
+            for g in &mut v.groups {
+                g.message_model = if g.group == "Cluster" {
+                    "CLUSTERING"
+                } else {
+                    "BROADCASTING"
+                }
+                .into();
+            }
+            a.observe_consumers(&v, t);
+            for e in a.evaluate(&[], t) {
+                if let AlertEvent::Fired(al) = e {
+                    fired.push(format!("{} {}", al.rule, al.subject));
+                }
+            }
+        }
+        assert_eq!(fired, ["backlog_growing Cluster"]);
     }
 
     fn alerts() -> Alerts {
