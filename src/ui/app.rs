@@ -148,6 +148,18 @@ pub fn SimApp(props: &SimAppProps) -> Html {
         |_| Msg::Present(Some(true))
     };
     let select = store.on(Msg::Select);
+    // The first screen first: the tables below and the cluster's cards are drawn in a task of their
+    // own right after, so the page's first task is shorter (what a phone feels as the page being
+    // busy: Lighthouse's total blocking time) and the picture is painted before them.
+    let settled = use_state(|| false);
+    {
+        let settled = settled.clone();
+        use_effect_with((), move |()| {
+            let timer = gloo_timers::callback::Timeout::new(0, move || settled.set(true));
+            move || drop(timer)
+        });
+    }
+    let settled = *settled;
     // The panels' callbacks: each dispatches to the store, stamped with the time.
     let on_apply = store.on(Msg::Apply);
     let on_open = store.on(Msg::LoadPreset);
@@ -268,7 +280,8 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             <div class={classes!("grid", (store.lesson.is_some() && !store.picture_shown()).then_some("with-lesson"))}>
                 { if store.picture_shown() { html! {} } else { lesson_view } }
                 <section class="panel cluster" aria-label="cluster">
-                    { for [(cluster, ClusterPart::Heading), (time, ClusterPart::Chips), (cluster, ClusterPart::Cards)].map(|(key, part)| html! {
+                    { for [(cluster, ClusterPart::Heading), (time, ClusterPart::Chips), (cluster, ClusterPart::Cards)].into_iter()
+                        .filter(|(_, part)| settled || *part != ClusterPart::Cards).map(|(key, part)| html! {
                         <Gate key_of_group={key}><ClusterView {part} ..panel.clone() /></Gate>
                     }) }
                 </section>
@@ -286,6 +299,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                         html!{ <button role="tab" aria-selected={(*tab == *t).to_string()} class={classes!((*tab == *t).then_some("active"))} {onclick}>{ t.label(lang) }</button> }
                     }) }
                 </nav>
+                { if !settled { html!{} } else { html!{
                 <Gate key_of_group={store.panel_key(Panels::Tabs)} part={*tab as u32}>
                 { match *tab {
                     Tab::Tables => html!{ <TablesView ..panel.clone() /> },
@@ -296,6 +310,7 @@ pub fn SimApp(props: &SimAppProps) -> Html {
                     Tab::Timing => html!{ <TimingForm ..panel.clone() /> },
                 } }
                 </Gate>
+                } } }
             </section>
             </main>
             <footer class="foot">{ lang.fill(workshop::FOOTER, &[("version", crate::VERSION)]) }</footer>
