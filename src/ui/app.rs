@@ -280,9 +280,15 @@ pub fn SimApp(props: &SimAppProps) -> Html {
             <div class={classes!("grid", (store.lesson.is_some() && !store.picture_shown()).then_some("with-lesson"))}>
                 { if store.picture_shown() { html! {} } else { lesson_view } }
                 <section class="panel cluster" aria-label="cluster">
-                    { for [(cluster, ClusterPart::Heading), (time, ClusterPart::Chips), (cluster, ClusterPart::Cards)].into_iter()
-                        .filter(|(_, part)| settled || *part != ClusterPart::Cards).map(|(key, part)| html! {
-                        <Gate key_of_group={key}><ClusterView {part} ..panel.clone() /></Gate>
+                    // The same three gates at every render (a gate compares only its key and part):
+                    // the cards' gate is empty until the first screen is drawn.
+                    { for [(cluster, ClusterPart::Heading), (time, ClusterPart::Chips), (cluster, ClusterPart::Cards)].map(|(key, part)| {
+                        let later = part == ClusterPart::Cards && !settled;
+                        html! {
+                            <Gate key_of_group={key} part={u32::from(later)}>
+                                { if later { html!{} } else { html!{ <ClusterView {part} ..panel.clone() /> } } }
+                            </Gate>
+                        }
                     }) }
                 </section>
                 <Gate key_of_group={traffic}><RouteView ..panel.clone() /></Gate>
