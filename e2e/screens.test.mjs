@@ -20,7 +20,9 @@ import { freePort, waitFor } from './support/process.mjs';
 
 const SHOTS = join(process.env.E2E_SHOTS ?? 'target/e2e', 'screens');
 const BIN = resolve(process.env.ROUTELAB_BIN ?? process.env.ROUTELAB_RELEASE_BIN ?? 'target/release/routelab');
-const PROJECTOR = { width: 1280, height: 720 };
+// E2E_PROJECTOR=1024x768 tries another projector (the contract is 1280×720).
+const [projW, projH] = (process.env.E2E_PROJECTOR ?? '1280x720').split('x').map(Number);
+const PROJECTOR = { width: projW, height: projH };
 const PHONE = { width: 390, height: 844 };
 const SCENARIOS = readdirSync('scenarios').filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
 const LESSONS = SCENARIOS.filter((n) => n.startsWith('lesson-'));
