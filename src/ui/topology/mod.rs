@@ -10,10 +10,12 @@
 //! each group is one node, `node-group-<name>`. A group's box and its label carry
 //! `data-group=<name>` and the classes of its state (`read-only`, `no-master`, `gone`).
 //!
-//! Here: the component. `layout` places the nodes, groups and edges, `markup` writes the drawing's
-//! SVG. When to collapse and what moved for the pulses are kept by the state (`ui/state/traffic.rs`),
+//! Here: the component. `layout` places the nodes, groups and edges (`consumers` the consumers'
+//! rows), by the rules of `view/picture_place.rs` for a wide screen or a phone; `markup` writes the
+//! drawing's SVG. When to collapse and what moved for the pulses are kept by the state (`ui/state/traffic.rs`),
 //! whose reducer records traffic only while the picture is shown.
 
+mod consumers;
 mod layout;
 mod markup;
 
