@@ -3,7 +3,7 @@
 
 use super::super::state::Selection;
 use super::super::state_name;
-use super::layout::Node;
+use super::shapes::Node;
 use crate::i18n::{state_word, Lang};
 use crate::sim::Sim;
 use crate::view::picture_place::{grid, grid_bottom, per_row, Fit, W};

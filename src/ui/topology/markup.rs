@@ -2,7 +2,7 @@
 
 use super::super::dec;
 use super::super::state::Selection;
-use super::layout::Picture;
+use super::shapes::Picture;
 use crate::i18n::{controls, Lang};
 
 /// A node's `data-select`.

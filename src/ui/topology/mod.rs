@@ -10,14 +10,16 @@
 //! each group is one node, `node-group-<name>`. A group's box and its label carry
 //! `data-group=<name>` and the classes of its state (`read-only`, `no-master`, `gone`).
 //!
-//! Here: the component. `layout` places the nodes, groups and edges (`consumers` the consumers'
-//! rows), by the rules of `view/picture_place.rs` for a wide screen or a phone; `markup` writes the
-//! drawing's SVG. When to collapse and what moved for the pulses are kept by the state (`ui/state/traffic.rs`),
-//! whose reducer records traffic only while the picture is shown.
+//! Here: the component. `shapes` are what the picture is made of; `layout` places the nodes, groups
+//! and edges (`consumers` the consumers' rows) by the rules of `view/picture_place.rs` for a wide
+//! screen or a phone; `markup` writes the drawing's SVG. When to collapse and what moved for the
+//! pulses are kept by the state (`ui/state/traffic.rs`), whose reducer records traffic only while
+//! the picture is shown.
 
 mod consumers;
 mod layout;
 mod markup;
+mod shapes;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -27,8 +29,9 @@ use super::panel::PanelProps;
 use super::state::{collapsed, Selection, Traffic};
 use crate::i18n::controls;
 use crate::view::picture_place::{Fit, NARROW_BELOW, NARROW_MIN, W};
-use layout::{picture, read_only_groups, Picture};
+use layout::{picture, read_only_groups};
 use markup::{drawing, px};
+use shapes::Picture;
 
 /// How many pulses move at once at most: at high speed or rate the rest only thicken the edges.
 /// Each is animated on the main thread (an SVG element): 36 took a sixth of the page's main-thread

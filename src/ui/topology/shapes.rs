@@ -1,0 +1,45 @@
+//! What the picture is made of: nodes, group boxes and edges, placed.
+
+use super::super::state::Selection;
+use crate::view::picture_place::Fit;
+
+/// A node's place and look.
+pub(super) struct Node {
+    pub(super) id: String,
+    pub(super) testid: String,
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) label: String,
+    pub(super) sub: String,
+    pub(super) state: &'static str,
+    /// What clicking it selects.
+    pub(super) select: Selection,
+    pub(super) kind: &'static str,
+    /// A consumer's group (`data-group`).
+    pub(super) group: Option<String>,
+}
+
+/// One broker group's box.
+pub(super) struct GroupBox {
+    pub(super) name: String,
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) w: f64,
+    /// No NameServer holds the group.
+    pub(super) gone: bool,
+    /// The NameServers hold the group, none with a master.
+    pub(super) no_master: bool,
+    pub(super) read_only: bool,
+}
+
+pub(super) struct Picture {
+    pub(super) nodes: Vec<Node>,
+    pub(super) groups: Vec<GroupBox>,
+    /// (from id, to id, class, stroke width, title).
+    pub(super) edges: Vec<(String, String, &'static str, f64, String)>,
+    pub(super) height: f64,
+    /// How it was laid out.
+    pub(super) fit: Fit,
+    /// A big cluster's groups left out on a narrow screen until the learner asks for all.
+    pub(super) hidden_groups: usize,
+}
