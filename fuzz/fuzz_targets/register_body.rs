@@ -120,6 +120,7 @@ fuzz_target!(|data: &[u8]| {
         channel: ChannelId(1),
         remote: None,
         register_bodies: None,
+        register_body: None,
     };
     let out = dispatch(&mut state, &ctx, &Frame::new(cmd, body.clone()));
     let code = out
