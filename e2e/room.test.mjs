@@ -11,14 +11,13 @@
 // Screenshots of each under E2E_SHOTS.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { freePort, waitFor } from './support/process.mjs';
+import { launchBrowser, startClassroom, startRoutelab } from './support/room.mjs';
 
 const SHOTS = process.env.E2E_SHOTS ?? 'target/e2e';
 const BIN = resolve(process.env.ROUTELAB_BIN ?? process.env.ROUTELAB_RELEASE_BIN ?? 'target/release/routelab');
@@ -30,29 +29,20 @@ let scratch;
 const children = [];
 let room; // { teacher, students, base }
 
-function start(args, ready) {
-  const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.output = '';
-  child.stdout.on('data', (d) => { child.output += d; });
-  child.stderr.on('data', (d) => { child.output += d; });
+async function start(args, ready) {
+  const child = await startRoutelab(BIN, args, ready);
   children.push(child);
-  return waitFor(() => ready.test(child.output), () => `${args[0]} to start: ${child.output}`, 30_000).then(() => child);
+  return child;
 }
 
 before(async () => {
   assert.ok(existsSync(BIN), `${BIN} is missing: run scripts/release`);
   mkdirSync(SHOTS, { recursive: true });
   scratch = mkdtempSync(join(tmpdir(), 'routelab-room-'));
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const port = await freePort();
-  const hub = await start(['classroom', '--listen', `127.0.0.1:${port}`, '--state', join(scratch, 'room.sqlite3')], /^students: /m);
-  const line = (name) => hub.output.match(new RegExp(`^${name}: (\\S+)$`, 'm'))[1];
-  room = { teacher: line('teacher'), students: line('students'), base: `http://127.0.0.1:${port}` };
+  browser = await launchBrowser();
+  const { hub, ...links } = await startClassroom(BIN, scratch);
+  children.push(hub);
+  room = links;
 });
 
 after(async () => {

@@ -11,12 +11,11 @@
 // here. Screenshots of each under E2E_SHOTS/screens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { freePort, waitFor } from './support/process.mjs';
+import { freePort } from './support/process.mjs';
+import { launchBrowser, startClassroom, startRoutelab } from './support/room.mjs';
 
 const SHOTS = join(process.env.E2E_SHOTS ?? 'target/e2e', 'screens');
 const BIN = resolve(process.env.ROUTELAB_BIN ?? process.env.ROUTELAB_RELEASE_BIN ?? 'target/release/routelab');
@@ -31,26 +30,14 @@ const PRESETS = SCENARIOS.filter((n) => !n.startsWith('lesson-'));
 let browser;
 let scratch;
 let hub;
-let room; // { teacher, base }
+let room; // { teacher, students, base }
 
 before(async () => {
   assert.ok(existsSync(BIN), `${BIN} is missing: run scripts/release`);
   mkdirSync(SHOTS, { recursive: true });
   scratch = mkdtempSync(join(tmpdir(), 'routelab-screens-'));
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const port = await freePort();
-  hub = spawn(BIN, ['classroom', '--listen', `127.0.0.1:${port}`, '--state', join(scratch, 'room.sqlite3')],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  hub.output = '';
-  hub.stdout.on('data', (d) => { hub.output += d; });
-  hub.stderr.on('data', (d) => { hub.output += d; });
-  await waitFor(() => /^students: /m.test(hub.output), () => `the classroom to start: ${hub.output}`, 30_000);
-  room = { teacher: hub.output.match(/^teacher: (\S+)$/m)[1], base: `http://127.0.0.1:${port}` };
+  browser = await launchBrowser();
+  ({ hub, ...room } = await startClassroom(BIN, scratch));
 });
 
 after(async () => {
@@ -204,12 +191,8 @@ test('on a 720p projector every preset and lesson ends inside the first screen: 
 test('the live page on a phone: nothing sideways, words of 12 px and more, empty cards a line tall', async () => {
   const port = await freePort();
   const nsPort = await freePort();
-  const demo = spawn(BIN, ['demo', '--port', String(nsPort), '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  demo.output = '';
-  demo.stdout.on('data', (d) => { demo.output += d; });
-  demo.stderr.on('data', (d) => { demo.output += d; });
+  const demo = await startRoutelab(BIN, ['demo', '--port', String(nsPort), '--listen', `127.0.0.1:${port}`], /127\.0\.0\.1:\d+/);
   try {
-    await waitFor(() => /127\.0\.0\.1:\d+/.test(demo.output), () => `the demo to start: ${demo.output}`, 30_000);
     for (const lang of ['en', 'zh']) {
       const context = await browser.newContext({ viewport: PHONE, locale: lang === 'zh' ? 'zh-CN' : 'en-US', hasTouch: true, isMobile: true });
       const page = await context.newPage();
