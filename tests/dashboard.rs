@@ -16,6 +16,10 @@ async fn mount() -> Element {
     document.body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<routelab::ui::WorkshopApp>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
+    // What is below the first screen (the cluster's cards, the tables and forms) is drawn a timer's
+    // turn later.
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    yew::scheduler::flush().await;
     root
 }
 
