@@ -461,6 +461,9 @@ async fn fork_opens_the_simulator_with_the_same_brokers_and_routes() {
     document.body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<WorkshopApp>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
+    // The workshop draws the cluster's cards a timer's turn after its first screen.
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    yew::scheduler::flush().await;
     history
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&before))
         .unwrap();
