@@ -11,6 +11,8 @@ mod bridge;
 mod ours;
 #[path = "support/peer.rs"]
 mod peer;
+#[path = "support/stand_in.rs"]
+mod stand_in;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -80,73 +82,12 @@ async fn the_bridge_sends_only_read_requests() {
     assert_eq!(sent, reads, "before {before:?}, after {after:?}");
 }
 
-/// A broker that records the codes it is sent and answers each as a broker with one group member
-/// would: a runtime table, GID_a's offsets on TopicTest's queue 0 (5 behind), one member online,
-/// and that member's running info passed on (it holds queue 0). Any other code gets
-/// REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
-async fn recording_broker() -> (String, std::sync::Arc<std::sync::Mutex<Vec<i32>>>) {
-    use futures_util::{SinkExt, StreamExt};
-    use routelab::remoting::RemotingCodec;
-    use routelab::remoting::{Frame, RemotingCommand, ResponseCode};
-    use tokio_util::codec::Framed;
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let log = std::sync::Arc::clone(&seen);
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            let log = std::sync::Arc::clone(&log);
-            tokio::spawn(async move {
-                let mut framed = Framed::new(socket, RemotingCodec::new(1 << 20));
-                while let Some(Ok(frame)) = framed.next().await {
-                    let code = frame.command.code;
-                    log.lock().unwrap().push(code);
-                    let (answer, body): (i32, &[u8]) = match code {
-                        Rc::GET_BROKER_RUNTIME_INFO => (
-                            ResponseCode::SUCCESS,
-                            br#"{"table":{"putTps":"1.5 1.0 0.5"}}"#,
-                        ),
-                        Rc::GET_CONSUME_STATS => (
-                            ResponseCode::SUCCESS,
-                            br#"{"offsetTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"brokerOffset":9,"consumerOffset":4,"lastTimestamp":0}},"consumeTps":0.0}"#,
-                        ),
-                        Rc::GET_CONSUMER_CONNECTION_LIST => (
-                            ResponseCode::SUCCESS,
-                            br#"{"connectionSet":[{"clientAddr":"10.0.0.9:5000","clientId":"10.0.0.9@m1","language":"JAVA","version":435}],"consumeType":"CONSUME_PASSIVELY","messageModel":"CLUSTERING","subscriptionTable":{}}"#,
-                        ),
-                        Rc::GET_CONSUMER_RUNNING_INFO => (
-                            ResponseCode::SUCCESS,
-                            br#"{"mqTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"commitOffset":4}},"properties":{}}"#,
-                        ),
-                        _ => (ResponseCode::REQUEST_CODE_NOT_SUPPORTED, b""),
-                    };
-                    let response = RemotingCommand::response_to(&frame.command, answer, None);
-                    if framed
-                        .send(Frame::new(response, body.to_vec()))
-                        .await
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-    });
-    (addr, seen)
-}
-
-/// Our NameServer with `broker-a` a [`recording_broker`] (topics TopicTest and the retry topic of
+/// Our NameServer with `broker-a` a [`stand_in`] broker (topics TopicTest and the retry topic of
 /// GID_a): the NameServer, the registration (dropping it unregisters), the broker's address and its
 /// log of codes.
-async fn registered_recording_broker() -> (
-    Ours,
-    peer::TestBroker,
-    String,
-    std::sync::Arc<std::sync::Mutex<Vec<i32>>>,
-) {
+async fn registered_recording_broker() -> (Ours, peer::TestBroker, String, stand_in::Seen) {
     let ns = Ours::start(Profile::V5, |_| {}).await;
-    let (broker_addr, seen) = recording_broker().await;
+    let (broker_addr, seen) = stand_in::start(stand_in::StandIn::default()).await;
     let broker = register_broker(
         &ns.addr(),
         "DefaultCluster",
@@ -160,8 +101,9 @@ async fn registered_recording_broker() -> (
 }
 
 /// With brokers polled (the default), a broker is sent nothing but GET_BROKER_RUNTIME_INFO,
-/// GET_CONSUME_STATS, GET_CONSUMER_CONNECTION_LIST and GET_CONSUMER_RUNNING_INFO (for the member it
-/// lists); /metrics and the page's consumers show what it answered, the queue's owner included.
+/// GET_CONSUME_STATS, GET_CONSUMER_CONNECTION_LIST, GET_CONSUMER_RUNNING_INFO (for the member it
+/// lists) and QUERY_CONSUME_TIME_SPAN (for the topic with messages unread); /metrics and the
+/// page's consumers show what it answered, the queue's owner and its lag included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn brokers_are_only_read() {
     let (ns, _broker, broker_addr, seen) = registered_recording_broker().await;
@@ -171,11 +113,14 @@ async fn brokers_are_only_read() {
     cfg.broker_interval = Some(std::time::Duration::from_millis(200));
     let bridge = start(cfg).await;
     let mut v = connect(&bridge).await;
-    v.wait_until("GID_a's queue with its owner", |s| {
+    v.wait_until("GID_a's queue with its owner and its lag", |s| {
         s.consumers.as_ref().is_some_and(|c| {
-            c.groups
-                .iter()
-                .any(|g| g.owners_known && g.queues.iter().any(|q| q.owner.is_some()))
+            c.groups.iter().any(|g| {
+                g.owners_known
+                    && g.queues
+                        .iter()
+                        .any(|q| q.owner.is_some() && q.next_store_time_ms.is_some())
+            })
         })
     })
     .await;
@@ -193,20 +138,29 @@ async fn brokers_are_only_read() {
         ),
         ("TopicTest", 0, 5, Some("10.0.0.9@m1"))
     );
+    // The stand-in said queue 0's first unread message was stored 192 s before it answered.
+    let lag = v.state.server_time_ms as i64 - q.next_store_time_ms.unwrap();
+    assert!((192_000..260_000).contains(&lag), "{lag}");
     let (status, text) = bridge::http_get(&bridge, "/metrics").await;
     bridge.shutdown().await;
-    let codes: BTreeSet<i32> = seen.lock().unwrap().iter().copied().collect();
     assert_eq!(
-        codes,
+        stand_in::codes(&seen),
         BTreeSet::from([
             Rc::GET_BROKER_RUNTIME_INFO,
             Rc::GET_CONSUME_STATS,
             Rc::GET_CONSUMER_CONNECTION_LIST,
             Rc::GET_CONSUMER_RUNNING_INFO,
+            Rc::QUERY_CONSUME_TIME_SPAN,
         ]),
         "{:?}",
         seen.lock().unwrap()
     );
+    let age = bridge::metric(
+        &text,
+        "routelab_backlog_age_seconds{cluster=\"DefaultCluster\",group=\"GID_a\",topic=\"TopicTest\"}",
+    )
+    .unwrap_or_else(|| panic!("no backlog age in {text}"));
+    assert!((192.0..300.0).contains(&age), "{age}");
     assert_eq!(status, 200);
     let up = format!("routelab_broker_up{{broker=\"broker-a\",addr=\"{broker_addr}\"}} 1");
     assert!(text.contains(&up), "{text}");

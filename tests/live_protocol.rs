@@ -413,9 +413,11 @@ fn consumers_come_whole_in_an_update() {
                 broker_offset: 10,
                 consumer_offset: 4,
                 last_timestamp_ms: 0,
+                next_store_time_ms: Some(4_000),
                 owner: Some("10.0.0.9@1".into()),
             }],
             owners_known: true,
+            lag_error: None,
         }],
     };
     let text = serde_json::to_string(&ServerMessage::Update(Update {

@@ -20,12 +20,12 @@ use super::report::{explain, Report};
 
 /// `%RETRY%<group>`: the topic every consumer group's brokers create with its first heartbeat,
 /// whose route tells mqadmin which brokers know the group.
-fn retry_topic(group: &str) -> String {
+pub(super) fn retry_topic(group: &str) -> String {
     format!("%RETRY%{group}")
 }
 
 /// `BrokerData.selectBrokerAddr`: the master, else a slave (the lowest id here; Java: any).
-fn select_addr(group: &BrokerData) -> Option<&str> {
+pub(super) fn select_addr(group: &BrokerData) -> Option<&str> {
     group
         .broker_addrs
         .iter()
@@ -35,18 +35,18 @@ fn select_addr(group: &BrokerData) -> Option<&str> {
 
 /// Collects output and failures.
 #[derive(Default)]
-struct Out {
-    report: Report,
+pub(super) struct Out {
+    pub(super) report: Report,
 }
 
 impl Out {
-    fn fail(&mut self, line: String) {
+    pub(super) fn fail(&mut self, line: String) {
         self.report.stderr.push_str(&line);
         self.report.stderr.push('\n');
         self.report.failed = true;
     }
 
-    fn broker_failed(&mut self, name: &str, addr: &str, err: &ClientError) {
+    pub(super) fn broker_failed(&mut self, name: &str, addr: &str, err: &ClientError) {
         let hint = match err {
             ClientError::Connect { .. } => {
                 "; is the broker running, and is that address reachable from here (brokerIP1)?"
@@ -82,7 +82,7 @@ async fn first_namesrv<'a, T>(
 }
 
 /// The route of `topic` from the first NameServer that answers (`None` inside: TOPIC_NOT_EXIST).
-async fn route(
+pub(super) async fn route(
     addrs: &[String],
     topic: &str,
     config: &ClientConfig,
@@ -96,7 +96,7 @@ async fn route(
 }
 
 /// One request to one broker, on a connection of its own.
-async fn ask<T, F>(addr: &str, config: &ClientConfig, f: F) -> Result<T, ClientError>
+pub(super) async fn ask<T, F>(addr: &str, config: &ClientConfig, f: F) -> Result<T, ClientError>
 where
     F: AsyncFnOnce(&NamesrvClient) -> Result<T, ClientError>,
 {
@@ -218,7 +218,7 @@ async fn connections(
     }
 }
 
-fn no_retry_route(group: &str) -> String {
+pub(super) fn no_retry_route(group: &str) -> String {
     format!(
         "error: no NameServer route for {} (TOPIC_NOT_EXIST, 17): the group {group} has never sent a heartbeat to a broker; check the group's name",
         retry_topic(group)

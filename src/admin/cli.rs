@@ -16,15 +16,18 @@ use crate::view::mqadmin::ClusterLayout;
 /// the command, and defaults to $NAMESRV_ADDR). With several NameServers each one's output is
 /// headed `============ADDR============`. A NameServer that cannot be reached is reported on
 /// standard error with what to do; the others are still printed, and the exit code is 1.
-/// The backlog commands (topicStatus, consumerProgress, consumerConnection, brokerStatus) ask the
-/// brokers instead, found through the first NameServer that answers; a broker that does not
-/// answer is reported the same way.
+/// The backlog commands (topicStatus, consumerProgress, consumerConnection, brokerStatus,
+/// consumerLag) ask the brokers instead, found through the first NameServer that answers; a
+/// broker that does not answer is reported the same way.
+/// On a cluster with ACL on, give --access-key and --secret-key (or ROUTELAB_ACCESS_KEY and
+/// ROUTELAB_SECRET_KEY): every request is then signed as RocketMQ's AclClientRPCHook signs it.
 ///
 /// Examples:
 ///   routelab admin -n 127.0.0.1:9876 clusterList
 ///   routelab admin -n '127.0.0.1:9876;127.0.0.1:9877' topicRoute -t TopicTest
 ///   routelab admin topicRoute -t TopicTest -l -n 127.0.0.1:9876
 ///   routelab admin -n 127.0.0.1:9876 consumerProgress -g GroupA
+///   ROUTELAB_ACCESS_KEY=rocketmq2 ROUTELAB_SECRET_KEY=… routelab admin -n 127.0.0.1:9876 consumerLag -g GroupA
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment, arg_required_else_help = true)]
 pub struct AdminArgs {
@@ -40,6 +43,8 @@ pub struct AdminArgs {
     /// How long to wait for a connection and for each answer (e.g. 500ms, 3s).
     #[arg(long, global = true, default_value = "3s", value_parser = humantime::parse_duration)]
     pub timeout: Duration,
+    #[command(flatten)]
+    pub acl: crate::host::acl_args::AclArgs,
     #[command(subcommand)]
     pub command: AdminSub,
 }
@@ -211,6 +216,34 @@ pub enum AdminSub {
         #[arg(short = 'b', long = "brokerAddr")]
         broker: Option<String>,
     },
+    /// Print how late a consumer group is, per queue: its backlog and how long the first unread
+    /// message has waited (asks the brokers; RouteLab's own command).
+    ///
+    /// The brokers of the group's retry topic answer GET_CONSUME_STATS, then, for each topic with
+    /// messages unread, QUERY_CONSUME_TIME_SPAN (the broker's own delayTime: its clock minus the
+    /// store time of the first unconsumed message). One row per queue: broker offset, consumer
+    /// offset, diff, when the next unread message was stored (UTC) and its lag; then Diff Total
+    /// and the oldest lag. N/A: the broker could not say (the group has no offset there yet, or its
+    /// offset fell below what the broker still keeps).
+    ///
+    /// --format json prints an array of objects with the members topic, broker, queue_id,
+    /// broker_offset, consumer_offset, diff, next_store_time_ms (null when nothing is unread) and
+    /// lag_ms (0 when nothing is unread; null when the broker could not say).
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 consumerLag -g GroupA
+    ///          routelab admin -n 127.0.0.1:9876 consumerLag -g GroupA -t TopicTest --format json
+    #[command(name = "consumerLag", verbatim_doc_comment)]
+    ConsumerLag {
+        /// The consumer group.
+        #[arg(short = 'g', long = "groupName")]
+        group: String,
+        /// Only this topic.
+        #[arg(short = 't', long = "topic")]
+        topic: Option<String>,
+        /// text (columns) or json (an array of objects).
+        #[arg(long, value_name = "text|json", default_value = "text", value_parser = super::lag::LagFormat::parse)]
+        format: super::lag::LagFormat,
+    },
     /// Print a broker's runtime figures, sorted by name (GET_BROKER_RUNTIME_INFO): putTps, getTransferedTps, msgPutTotalTodayNow …
     ///
     /// -b asks one broker; -c every master and slave of a cluster (each line then starts with the
@@ -266,6 +299,15 @@ impl From<AdminSub> for AdminCommand {
             AdminSub::ConsumerConnection { group, broker } => {
                 Self::ConsumerConnection { group, broker }
             }
+            AdminSub::ConsumerLag {
+                group,
+                topic,
+                format,
+            } => Self::ConsumerLag {
+                group,
+                topic,
+                format,
+            },
             AdminSub::BrokerStatus { broker, cluster } => Self::BrokerStatus {
                 target: match (broker, cluster) {
                     (Some(addr), _) => BrokerTarget::Addr(addr),
@@ -293,9 +335,17 @@ pub fn main(args: AdminArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let credentials = match args.acl.credentials() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let config = ClientConfig {
         connect_timeout: args.timeout,
         request_timeout: args.timeout,
+        credentials,
         ..ClientConfig::default()
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()

@@ -1,7 +1,8 @@
 //! `routelab admin`: mqadmin's NameServer commands (clusterList, topicRoute, topicList,
 //! topicClusterList, getNamesrvConfig, wipeWritePerm, addWritePerm, deleteTopic, plus getKvList)
 //! over [`crate::net`], printing what mqadmin prints, for every NameServer of `-n`; and its backlog
-//! commands (topicStatus, consumerProgress, consumerConnection, brokerStatus), which ask the brokers.
+//! commands (topicStatus, consumerProgress, consumerConnection, brokerStatus) and `consumerLag`,
+//! which ask the brokers.
 //!
 //! # Layout
 //!
@@ -12,12 +13,14 @@
 //! - [`cli`]: the clap arguments and `main` of `routelab admin` (the binary only wires it in).
 //! - [`backlog`]: the backlog commands against real brokers (topicStatus, consumerProgress,
 //!   consumerConnection, brokerStatus), their route from a NameServer.
+//! - [`lag`]: `consumerLag`, each queue's backlog with how long its first unread message waited.
 //!
 //! The text each command prints is mqadmin's, from [`crate::view::mqadmin`] (shared with the
 //! workshop).
 
 pub mod backlog;
 pub mod cli;
+pub mod lag;
 pub mod report;
 pub mod run;
 

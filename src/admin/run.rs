@@ -78,6 +78,15 @@ pub enum AdminCommand {
         /// Ask this broker instead of one of the group's route.
         broker: Option<String>,
     },
+    /// `consumerLag -g G [-t T]` (asks the brokers; RouteLab's own).
+    ConsumerLag {
+        /// The group.
+        group: String,
+        /// Only this topic.
+        topic: Option<String>,
+        /// Text or JSON.
+        format: super::lag::LagFormat,
+    },
     /// `brokerStatus -b ADDR | -c CLUSTER` (asks the brokers).
     BrokerStatus {
         /// Which brokers.
@@ -139,6 +148,13 @@ pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) ->
         }
         AdminCommand::BrokerStatus { target } => {
             return backlog::broker_status(addrs, target, config).await
+        }
+        AdminCommand::ConsumerLag {
+            group,
+            topic,
+            format,
+        } => {
+            return super::lag::consumer_lag(addrs, group, topic.as_deref(), *format, config).await
         }
         _ => {}
     }
@@ -269,7 +285,8 @@ async fn execute(
         AdminCommand::TopicStatus { .. }
         | AdminCommand::ConsumerProgress { .. }
         | AdminCommand::ConsumerConnection { .. }
-        | AdminCommand::BrokerStatus { .. } => (String::new(), None),
+        | AdminCommand::BrokerStatus { .. }
+        | AdminCommand::ConsumerLag { .. } => (String::new(), None),
     })
 }
 

@@ -10,6 +10,8 @@
 //! (GET_CONSUMER_RUNNING_INFO, as mqadmin's `consumerProgress -s true`; [`crate::live::owners`]).
 //! A member that does not answer is left alone for a while, so a round waits for a silent client
 //! only now and then.
+//!
+//! Last, the lag poll ([`super::lag`]) asks how long each group's first unread message has waited.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -34,18 +36,31 @@ const PER_BROKER_IN_FLIGHT: usize = 4;
 /// answers with an error.
 const RUNNING_INFO_TIMEOUT: Duration = Duration::from_secs(7);
 
+/// What the broker poll needs from the configuration.
+#[derive(Clone, Debug)]
+pub struct BrokerPollSettings {
+    /// `--broker-interval`.
+    pub interval: Duration,
+    /// `--lag-interval`; `None` with `--no-lag`.
+    pub lag_interval: Option<Duration>,
+    /// `--access-key` / `--secret-key`.
+    pub credentials: Option<crate::remoting::acl::Credentials>,
+}
+
 /// Polls the brokers until `shutdown`.
 pub async fn run(
-    interval: Duration,
+    settings: BrokerPollSettings,
     hub: Arc<Hub>,
     metrics: Arc<Metrics>,
     shutdown: CancellationToken,
 ) {
+    let interval = settings.interval;
     let request = interval.clamp(Duration::from_secs(1), Duration::from_secs(3));
     let client = ClientConfig {
         connect_timeout: request,
         request_timeout: request,
         max_in_flight: PER_BROKER_IN_FLIGHT,
+        credentials: settings.credentials.clone(),
         ..ClientConfig::default()
     };
     // A broker's whole turn; beyond it the broker counts as failing this round.
@@ -106,6 +121,7 @@ pub async fn run(
             groups,
             poll_ms: 0,
             owners: std::mem::take(&mut state.owners),
+            spans: std::mem::take(&mut state.spans),
         };
         let online = state.members_online();
         state
@@ -118,6 +134,12 @@ pub async fn run(
         let now = now_ms();
         for (group, client_id, answer) in asked {
             state.owners.record(&group, &client_id, answer, now);
+        }
+        if let Some(lag_interval) = settings.lag_interval {
+            tokio::select! {
+                _ = shutdown.cancelled() => break,
+                () = super::lag::poll(&mut state, &client, lag_interval, deadline) => {}
+            }
         }
         state.poll_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         hub.publish_consumers(state.view(now_ms()));

@@ -21,6 +21,9 @@ use crate::host::web::Assets;
 /// Alerts (a group without its master, a broker gone, a topic with no writable queue, NameServers
 /// disagreeing, a NameServer unreachable, a flapping broker) show on the page, in /metrics as
 /// routelab_alert_active{rule,subject} and, with --webhook, are posted as JSON.
+/// On a cluster with ACL on, give --access-key and --secret-key (better: ROUTELAB_ACCESS_KEY and
+/// ROUTELAB_SECRET_KEY in the environment, which `ps` does not show): every request is signed as
+/// RocketMQ's AclClientRPCHook signs it; the keys are never logged, sent to the page or recorded.
 /// Logs go to standard error; set RUST_LOG (e.g. RUST_LOG=debug) for more or less detail.
 /// The message format is documented in docs/live-protocol.md.
 #[derive(Clone, Debug, clap::Args)]
@@ -71,6 +74,21 @@ pub struct BridgeArgs {
     /// stays put (no traffic) never does.
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
     pub backlog_grace: Duration,
+    /// How often each (group, topic, broker) with messages unread is asked how long its first
+    /// unread message has waited (QUERY_CONSUME_TIME_SPAN, after a broker poll; at most 256 a
+    /// round). Shown beside the backlog ("1,240 behind · oldest 3 min 12 s") and in /metrics as
+    /// routelab_backlog_age_seconds. A group read to the end is never asked.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_interval)]
+    pub lag_interval: Duration,
+    /// Never ask how long messages waited (only the backlog in messages).
+    #[arg(long)]
+    pub no_lag: bool,
+    /// A group whose oldest unread message has waited this long, with members online, raises
+    /// backlog_too_old.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
+    pub backlog_age: Duration,
+    #[command(flatten)]
+    pub acl: crate::host::acl_args::AclArgs,
 }
 
 /// Everything the bridge needs, validated.
@@ -101,6 +119,12 @@ pub struct BridgeConfig {
     pub broker_interval: Option<Duration>,
     /// `--backlog-grace`.
     pub backlog_grace: Duration,
+    /// `--lag-interval`; `None` with `--no-lag`.
+    pub lag_interval: Option<Duration>,
+    /// `--backlog-age`.
+    pub backlog_age: Duration,
+    /// `--access-key` / `--secret-key` (its `Debug` hides the secret).
+    pub credentials: Option<crate::remoting::acl::Credentials>,
 }
 
 impl BridgeConfig {
@@ -122,6 +146,9 @@ impl BridgeConfig {
             webhook: None,
             broker_interval: Some(Duration::from_secs(10)),
             backlog_grace: Duration::from_secs(300),
+            lag_interval: Some(Duration::from_secs(30)),
+            backlog_age: Duration::from_secs(300),
+            credentials: None,
         }
     }
 }
@@ -158,6 +185,9 @@ impl TryFrom<BridgeArgs> for BridgeConfig {
                 .transpose()?,
             broker_interval: (!args.no_brokers).then_some(args.broker_interval),
             backlog_grace: args.backlog_grace,
+            lag_interval: (!args.no_lag).then_some(args.lag_interval),
+            backlog_age: args.backlog_age,
+            credentials: args.acl.credentials()?,
         })
     }
 }
@@ -258,6 +288,24 @@ mod tests {
         assert!(parse(&["--namesrv", "a:1", "--allow-origin", "*"]).is_err());
         assert!(parse(&["--namesrv", "a:1", "--listen", "localhost:1"]).is_err());
         assert!(parse(&["--namesrv", "a:1", "--routes-per-poll", "0"]).is_err());
+        let c = parse(&[
+            "--namesrv",
+            "a:1",
+            "--access-key",
+            "ak",
+            "--secret-key",
+            "s3cret",
+        ])
+        .unwrap();
+        assert_eq!(c.credentials.as_ref().map(|c| c.access_key()), Some("ak"));
+        assert!(
+            !format!("{c:?}").contains("s3cret"),
+            "the secret stays out of Debug"
+        );
+        assert!(parse(&["--namesrv", "a:1", "--access-key", "ak"]).is_err());
+        assert_eq!(c.lag_interval, Some(Duration::from_secs(30)));
+        let c = parse(&["--namesrv", "a:1", "--no-lag"]).unwrap();
+        assert_eq!(c.lag_interval, None);
         assert!(parse(&[]).is_err());
     }
 }

@@ -14,12 +14,15 @@
 //! - [`poller`]: one NameServer's polling loop, reconnecting after failures.
 //! - [`brokers`]: the broker poller: consumer groups, backlog and speeds for `/metrics`
 //!   (read-only, bounded, never in the way of the NameServer polls).
+//! - [`lag`]: the lag poll after each broker round: how long each group's first unread message
+//!   has waited (QUERY_CONSUME_TIME_SPAN), at a cost bounded on its own.
 //! - [`webhook`]: `--webhook`, alerts posted as JSON from a task of their own.
 //! - this file: [`run`] wires the pollers to the live page server.
 
 pub mod brokers;
 pub mod cli;
 pub mod config;
+pub mod lag;
 pub mod plan;
 pub mod poller;
 pub mod webhook;
@@ -112,6 +115,7 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         gone_grace_ms: u64::try_from(config.gone_grace.as_millis()).unwrap_or(u64::MAX),
         interval_ms: u64::try_from(config.interval.as_millis()).unwrap_or(u64::MAX),
         backlog_grace_ms: u64::try_from(config.backlog_grace.as_millis()).unwrap_or(u64::MAX),
+        backlog_age_ms: u64::try_from(config.backlog_age.as_millis()).unwrap_or(u64::MAX),
         ..Default::default()
     };
     let hub = Arc::new(
@@ -135,8 +139,13 @@ pub async fn run(config: BridgeConfig) -> std::io::Result<BridgeHandle> {
         )));
     }
     if let Some(interval) = config.broker_interval {
-        tasks.push(tokio::spawn(brokers::run(
+        let settings = brokers::BrokerPollSettings {
             interval,
+            lag_interval: config.lag_interval,
+            credentials: config.credentials.clone(),
+        };
+        tasks.push(tokio::spawn(brokers::run(
+            settings,
             Arc::clone(&hub),
             Arc::clone(&metrics),
             shutdown.clone(),

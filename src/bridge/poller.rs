@@ -44,6 +44,7 @@ impl From<&BridgeConfig> for PollSettings {
             connect_timeout: request,
             request_timeout: request,
             max_in_flight: c.route_concurrency.max(2),
+            credentials: c.credentials.clone(),
             ..ClientConfig::default()
         };
         Self {

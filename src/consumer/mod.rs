@@ -10,10 +10,12 @@
 //! - `queue`: `mqAll` from a route, `MessageQueue.compareTo`, client-id order, `toString`.
 //! - `rebalance`: one `rebalanceByTopic` of a CLUSTERING group, and the queues that move.
 //! - `broker_tables`: a broker's consumer table (members, notices, expiry) and offset table.
+//! - [`lag`]: lag as time per queue, from a broker's QUERY_CONSUME_TIME_SPAN answer.
 //! - `member`: one member on its own (routes in, queues out), the JavaScript module's `Consumer`.
 
 mod allocate;
 mod broker_tables;
+pub mod lag;
 mod member;
 mod queue;
 mod rebalance;

@@ -5,6 +5,8 @@
 //!
 //! # Layout
 //!
+//! - [`acl_args`]: `--access-key` / `--secret-key` (and their environment variables) for the
+//!   shells that ask brokers.
 //! - [`clock`]: the wall clock, read here and passed into the core as `now_ms`.
 //! - [`process`]: logging, the runtime, start-up text, stopping on Ctrl-C or SIGTERM.
 //! - [`web`]: HTTP arguments, access rules, the dashboard's files and their delivery, the page,
@@ -14,6 +16,7 @@
 //! - [`live`]: the live page server: the WebSocket hub, the HTTP app, the history's endpoints and
 //!   the server's metrics, used by `bridge`, `namesrv --ws` and `demo`.
 
+pub mod acl_args;
 pub mod clock;
 pub mod history;
 pub mod live;

@@ -197,6 +197,10 @@ phrases! {
         "消费者组 {subject} 有队列在积压消息，却没有任何成员持有它们";
     ALERT_QUEUE_UNOWNED_DO: "No member's rebalance gives them out: compare the members' subscriptions (consumerConnection) with the topic, and look for rebalance errors in the members' logs.",
         "没有成员在重平衡中分到这些队列：对照成员的订阅（consumerConnection）和 topic，并在成员日志中查找重平衡错误。";
+    ALERT_BACKLOG_TOO_OLD: "consumer group {subject}: its oldest unread message has waited longer than --backlog-age",
+        "消费者组 {subject}：最早的未读消息等待已超过 --backlog-age";
+    ALERT_BACKLOG_TOO_OLD_DO: "Its members are stuck or too slow: see which queues lag (routelab admin consumerLag), their consume time and errors, and add members up to the topic's read queues.",
+        "成员卡住或太慢：查看哪些队列延迟（routelab admin consumerLag）、它们的消费耗时和错误，并增加成员，最多到 topic 的读队列数。";
     /// A rule this page does not know (a newer bridge): its name and the bridge's own words.
     ALERT_OTHER: "{rule} on {subject}", "{subject} 的 {rule}";
 
@@ -274,5 +278,13 @@ phrases! {
     LIVE_BACKLOG_HINT: "One bar per queue: its backlog (broker offset − committed offset), coloured by the member that says it reads it.",
         "每个队列一根条：它的积压（broker 位点 − 已提交位点），颜色表示自称读取它的成员。";
     BROKER_SPEED: "{broker}: stores {put} msg/s, hands out {get} msg/s", "{broker}：每秒写入 {put} 条，每秒投递 {get} 条";
+    BEHIND_OLDEST: "{n} behind · oldest {age}", "落后 {n} 条 · 最早一条已等 {age}";
+    LAG_UNKNOWN: "lag unknown: {error}", "延迟未知：{error}";
+    LAG_HINT: "How long the first unread message has waited, as its broker says (QUERY_CONSUME_TIME_SPAN, asked every --lag-interval).",
+        "第一条未读消息已等待多久，以 broker 的回答为准（QUERY_CONSUME_TIME_SPAN，每隔 --lag-interval 询问一次）。";
+    AGE_S: "{s} s", "{s} 秒";
+    AGE_MIN: "{m} min {s} s", "{m} 分 {s} 秒";
+    AGE_H: "{h} h {m} min", "{h} 小时 {m} 分";
+    AGE_D: "{d} d {h} h", "{d} 天 {h} 小时";
     BROKER_NOT_READ: "{broker} ({addr}) not answering: {error}", "{broker}（{addr}）无应答：{error}";
 }

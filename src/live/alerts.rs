@@ -17,6 +17,8 @@
 //! - `backlog_growing`, `backlog_unread`, `queue_unowned`: a consumer group falling behind while its
 //!   members are online, with a backlog and nobody online, or with queues holding messages that no
 //!   member holds, for `--backlog-grace` (the `backlog` module).
+//! - `backlog_too_old`: a group's oldest unread message has waited longer than `--backlog-age`
+//!   while members are online (the `backlog` module).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -70,6 +72,8 @@ pub struct AlertConfig {
     pub forget_gone_after_ms: u64,
     /// `--backlog-grace`: how long a backlog may grow, or wait unread, before its alert.
     pub backlog_grace_ms: u64,
+    /// `--backlog-age`: how long the oldest unread message may wait before `backlog_too_old`.
+    pub backlog_age_ms: u64,
 }
 
 impl Default for AlertConfig {
@@ -81,6 +85,7 @@ impl Default for AlertConfig {
             flap_window_ms: 600_000,
             forget_gone_after_ms: 24 * 3_600_000,
             backlog_grace_ms: 300_000,
+            backlog_age_ms: 300_000,
         }
     }
 }
@@ -138,8 +143,12 @@ impl Alerts {
 
     /// Takes what a broker poll read; the next [`Alerts::evaluate`] applies the consumer rules.
     pub fn observe_consumers(&mut self, view: &ConsumersView, now_ms: u64) {
-        self.backlog
-            .observe(view, self.config.backlog_grace_ms, now_ms);
+        self.backlog.observe(
+            view,
+            self.config.backlog_grace_ms,
+            self.config.backlog_age_ms,
+            now_ms,
+        );
     }
 
     /// Evaluates every rule on the views at `now_ms`; returns what fired and what resolved.
@@ -452,6 +461,7 @@ pub fn words_in(rule: &str, subject: &str, lang: Lang) -> (String, Option<&'stat
         ("backlog_growing", _) => said(live::ALERT_BACKLOG_GROWING, live::ALERT_BACKLOG_GROWING_DO),
         ("backlog_unread", _) => said(live::ALERT_BACKLOG_UNREAD, live::ALERT_BACKLOG_UNREAD_DO),
         ("queue_unowned", _) => said(live::ALERT_QUEUE_UNOWNED, live::ALERT_QUEUE_UNOWNED_DO),
+        ("backlog_too_old", _) => said(live::ALERT_BACKLOG_TOO_OLD, live::ALERT_BACKLOG_TOO_OLD_DO),
         (rule, subject) => (
             lang.fill(live::ALERT_OTHER, &[("rule", rule), ("subject", subject)]),
             None,

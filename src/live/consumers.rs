@@ -53,12 +53,25 @@ pub struct GroupView {
     /// without an owner has none; false while one is silent or not asked yet.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub owners_known: bool,
+    /// Why a broker did not say how long its unread messages waited (the first such broker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lag_error: Option<String>,
 }
 
 impl GroupView {
     /// Σ broker offset − consumer offset.
     pub fn backlog(&self) -> i64 {
         self.queues.iter().map(QueueOffsets::backlog).sum()
+    }
+
+    /// The store time of the oldest unread message the brokers told of (of a queue with a
+    /// backlog).
+    pub fn oldest_unread_ms(&self) -> Option<i64> {
+        self.queues
+            .iter()
+            .filter(|q| q.backlog() > 0)
+            .filter_map(|q| q.next_store_time_ms)
+            .min()
     }
 }
 
@@ -87,6 +100,11 @@ pub struct QueueOffsets {
     pub consumer_offset: i64,
     /// When the last consumed message was stored (0: none).
     pub last_timestamp_ms: i64,
+    /// When the first unread message was stored (ms since the epoch), as its broker last said
+    /// (QUERY_CONSUME_TIME_SPAN, [`crate::live::lag`]); absent with nothing unread, or not known.
+    /// Its age at any moment is that moment minus this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_store_time_ms: Option<i64>,
     /// The member holding it, as that member said; absent when nobody said so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,

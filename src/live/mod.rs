@@ -18,6 +18,7 @@
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
 //! - [`backlog`]: consumer groups and their backlog as the bridge reads them from the brokers.
+//! - [`lag`]: the bridge's lag readings (QUERY_CONSUME_TIME_SPAN) and which to ask next.
 //! - [`consumers`]: [`consumers::ConsumersView`], the groups as the protocol carries them to the page.
 //! - [`owners`]: which member holds which queue, as the members say (their running info).
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
@@ -32,6 +33,7 @@ pub mod consumers;
 pub mod delta;
 pub mod fork;
 pub mod history;
+pub mod lag;
 pub mod message;
 pub mod owners;
 pub mod replay;

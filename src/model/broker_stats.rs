@@ -179,6 +179,27 @@ impl ConsumerRunningInfo {
     }
 }
 
+/// `QueueTimeSpan`: one queue of a QUERY_CONSUME_TIME_SPAN answer (`AdminBrokerProcessor
+/// .queryConsumeTimeSpan`, 4.9.8 and 5.3.3): the store times of its first and last messages and of
+/// the group's last consumed one, and `delayTime`: the broker's clock minus the store time of the
+/// first message the group has not consumed, or 0 when it has consumed everything.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct QueueTimeSpan {
+    pub message_queue: Option<QueueKey>,
+    pub min_time_stamp: i64,
+    pub max_time_stamp: i64,
+    pub consume_time_stamp: i64,
+    pub delay_time: i64,
+}
+
+/// `QueryConsumeTimeSpanBody` (QUERY_CONSUME_TIME_SPAN's body): a span per write queue.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct QueryConsumeTimeSpanBody {
+    pub consume_time_span_set: Vec<QueueTimeSpan>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
 //! The read-only broker requests of mqadmin's backlog commands, on the same client: topic stats,
-//! consume stats, consumer connections and runtime info. Each sends what a Java 4.9.8 admin sends
+//! consume stats, consumer connections, runtime info and consume time spans. Each sends what a Java 4.9.8 admin sends
 //! (`MQClientAPIImpl`: every header field a string) and reads the body through fastjson's rules.
 
 use std::collections::BTreeMap;
@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use super::requests::{body, success};
 use super::{ClientError, NamesrvClient};
 use crate::model::broker_stats::{
-    ConsumeStats, ConsumerConnection, ConsumerRunningInfo, TopicStatsTable,
+    ConsumeStats, ConsumerConnection, ConsumerRunningInfo, QueryConsumeTimeSpanBody,
+    TopicStatsTable,
 };
 use crate::model::KVTable;
 use crate::remoting::{RemotingCommand, RequestCode, ResponseCode};
@@ -81,6 +82,22 @@ impl NamesrvClient {
         );
         let frame = success(self.request(cmd, Vec::new()).await?)?;
         body(&frame, "ConsumerRunningInfo body")
+    }
+
+    /// QUERY_CONSUME_TIME_SPAN (303): per write queue of `topic` on this broker, how long the
+    /// first message `group` has not consumed has waited (`delayTime`). TOPIC_NOT_EXIST when the
+    /// broker has no such topic.
+    pub async fn consume_time_span(
+        &self,
+        topic: &str,
+        group: &str,
+    ) -> Result<QueryConsumeTimeSpanBody, ClientError> {
+        let cmd = self.broker_command(
+            RequestCode::QUERY_CONSUME_TIME_SPAN,
+            &[("topic", topic), ("group", group)],
+        );
+        let frame = success(self.request(cmd, Vec::new()).await?)?;
+        body(&frame, "QueryConsumeTimeSpanBody body")
     }
 
     /// GET_BROKER_RUNTIME_INFO (28): the broker's runtime figures.

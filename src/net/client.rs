@@ -238,6 +238,9 @@ impl NamesrvClient {
         let after = self.inner.config.request_timeout;
         let deadline = Instant::now() + after;
         cmd.flag &= !(RPC_TYPE_BIT | RPC_ONEWAY_BIT);
+        if let Some(credentials) = &self.inner.config.credentials {
+            crate::remoting::acl::sign(&mut cmd.ext_fields, &body, credentials);
+        }
         let shared = &self.inner.shared;
         if self.is_closed() {
             return Err(shared.closed_error());

@@ -46,6 +46,16 @@ pub enum ClientError {
         /// The server's remark.
         remark: Option<String>,
     },
+    /// The server refused the request for its ACL: 5.x's NO_PERMISSION (16) from the
+    /// authentication or authorization pipeline, or 4.x's SYSTEM_ERROR (1) carrying an
+    /// `AclException` (`NettyRemotingAbstract` turns the hook's exception into one).
+    #[error("refused by ACL ({}): {} — give an access key allowed to read it: --access-key and --secret-key, or ROUTELAB_ACCESS_KEY and ROUTELAB_SECRET_KEY", response_label(*code), remark.as_deref().unwrap_or("(no remark)"))]
+    Refused {
+        /// The response code.
+        code: i32,
+        /// The server's remark.
+        remark: Option<String>,
+    },
     /// The response body or header does not have the expected shape.
     #[error("bad {what} in the response: {reason}")]
     Body {
@@ -57,6 +67,25 @@ pub enum ClientError {
 }
 
 impl ClientError {
+    /// A non-SUCCESS answer: [`Self::Refused`] when it is an ACL refusal, else [`Self::Remote`].
+    pub fn from_response(code: i32, remark: Option<String>) -> Self {
+        let acl = code == ResponseCode::NO_PERMISSION
+            || (code == ResponseCode::SYSTEM_ERROR
+                && remark
+                    .as_deref()
+                    .is_some_and(|r| r.contains("AclException")));
+        if acl {
+            Self::Refused { code, remark }
+        } else {
+            Self::Remote { code, remark }
+        }
+    }
+
+    /// True when the server refused the request for its ACL.
+    pub fn is_acl_refusal(&self) -> bool {
+        matches!(self, Self::Refused { .. })
+    }
+
     /// True for errors that mean the connection is unusable and a new one is needed.
     pub fn is_connection_error(&self) -> bool {
         matches!(
@@ -151,5 +180,23 @@ mod tests {
             "no response to GET_ROUTEINFO_BY_TOPIC (105) within 3s"
         );
         assert_eq!(response_label(4242), "response code 4242");
+    }
+
+    /// 5.x's NO_PERMISSION and 4.x's SYSTEM_ERROR with an AclException are ACL refusals that say
+    /// what to do; another SYSTEM_ERROR is not.
+    #[test]
+    fn acl_refusals_are_named() {
+        let five = ClientError::from_response(16, Some("User:ak is not found".into()));
+        assert!(five.is_acl_refusal());
+        assert!(five.to_string().contains("refused by ACL"), "{five}");
+        assert!(five.to_string().contains("--access-key"), "{five}");
+        let four = ClientError::from_response(
+            1,
+            Some("org.apache.rocketmq.acl.common.AclException: No acl config for ak, …".into()),
+        );
+        assert!(four.is_acl_refusal());
+        let other = ClientError::from_response(1, Some("NullPointerException".into()));
+        assert!(!other.is_acl_refusal());
+        assert!(matches!(other, ClientError::Remote { code: 1, .. }));
     }
 }

@@ -46,6 +46,9 @@ pub struct ClientConfig {
     /// The `version` of typed requests (default V5_3_3 = 479). Keep it ≥ 401 (V4_9_4) so servers
     /// answer routes in standard JSON.
     pub version: i32,
+    /// With ACL on: every request is signed with these, as `AclClientRPCHook` signs
+    /// ([`crate::remoting::acl`]). Its `Debug` hides the secret.
+    pub credentials: Option<crate::remoting::acl::Credentials>,
 }
 
 impl Default for ClientConfig {
@@ -56,6 +59,7 @@ impl Default for ClientConfig {
             max_in_flight: 32,
             max_frame_len: crate::remoting::DEFAULT_MAX_FRAME_LEN,
             version: crate::remoting::command::DEFAULT_VERSION,
+            credentials: None,
         }
     }
 }

@@ -28,10 +28,7 @@ struct TopicVec {
 }
 
 fn remote(frame: &Frame) -> ClientError {
-    ClientError::Remote {
-        code: frame.command.code,
-        remark: frame.command.remark.clone(),
-    }
+    ClientError::from_response(frame.command.code, frame.command.remark.clone())
 }
 
 pub(super) fn success(frame: Frame) -> Result<Frame, ClientError> {

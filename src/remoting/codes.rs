@@ -75,6 +75,9 @@ named_codes!(RequestCode {
     GET_KVLIST_BY_NAMESPACE = 219,
     /// `cluster`; body TopicList.
     GET_TOPICS_BY_CLUSTER = 224,
+    /// Admin → broker: per queue of a topic, the store time of the first message a group has not
+    /// consumed, as `delayTime` (`topic`, `group`).
+    QUERY_CONSUME_TIME_SPAN = 303,
     /// Body TopicList (+ brokerAddr).
     GET_SYSTEM_TOPIC_LIST_FROM_NS = 304,
     /// Admin → broker → client: a member's running info, its queues among them (consumerProgress

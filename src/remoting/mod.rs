@@ -15,6 +15,7 @@
 //! - [`headers`]: typed request/response headers ↔ extFields.
 //! - [`codes`]: request and response codes with their Java names, [`LanguageCode`].
 //! - [`crc`]: the register body's `bodyCrc32`.
+//! - [`acl`]: the ACL signature a client adds to every request (`AclClientRPCHook`).
 //! - [`properties`]: Java properties text (the GET_NAMESRV_CONFIG and UPDATE_NAMESRV_CONFIG bodies).
 //! - `codec` (native only): [`RemotingCodec`], these functions as a tokio-util `Decoder`/`Encoder`
 //!   for sockets, shared by the client (`net`) and the server (`server`).
@@ -23,6 +24,7 @@
 //! legacy bare map keys.
 #![warn(clippy::indexing_slicing)]
 
+pub mod acl;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod codec;
 pub mod codes;

@@ -126,6 +126,7 @@ fn group_card(props: &PanelProps, sim: &Sim, g: usize) -> Html {
                         colour: owner.and_then(colour),
                         most: most as i64,
                         label: format!("{}/{}", q.broker_name, q.queue_id),
+                        age: None,
                     }, lang)
                 }) }
             </div>
@@ -170,6 +171,9 @@ pub(crate) struct QueueBar<'a> {
     pub most: i64,
     /// What the bar is labelled with.
     pub label: String,
+    /// How long its first unread message has waited, in words (the live page, when its broker
+    /// said), and in ms.
+    pub age: Option<(String, i64)>,
 }
 
 pub(crate) fn queue_bar(b: &QueueBar, lang: crate::i18n::Lang) -> Html {
@@ -202,6 +206,9 @@ pub(crate) fn queue_bar(b: &QueueBar, lang: crate::i18n::Lang) -> Html {
             <span class="q-name">{ b.label.clone() }</span>
             <span class="bar"><span class="fill" style={format!("width:{pct}%")}></span></span>
             <span class="n">{ b.backlog.to_string() }</span>
+            { for b.age.as_ref().map(|(words, ms)| html!{
+                <span class="q-age" data-testid="queue-age" data-lag-ms={ms.to_string()}>{ words.clone() }</span>
+            }) }
         </div>
     }
 }

@@ -115,8 +115,9 @@ impl Viewer {
         .await;
         if waited.is_err() {
             panic!(
-                "waited in vain for: {what}; state now: {}",
-                serde_json::to_string(&self.state.namesrvs).unwrap_or_default()
+                "waited in vain for: {what}; state now: {}; consumers: {}",
+                serde_json::to_string(&self.state.namesrvs).unwrap_or_default(),
+                serde_json::to_string(&self.state.consumers).unwrap_or_default()
             );
         }
         n

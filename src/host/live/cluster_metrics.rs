@@ -24,6 +24,22 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
     }
     family(
         out,
+        "routelab_backlog_age_seconds",
+        "gauge",
+        "How long the oldest unread message of a consumer group on a topic has waited, over the queues of one cluster, as the brokers said (QUERY_CONSUME_TIME_SPAN every --lag-interval; rocketmq-exporter's rocketmq_group_get_latency_by_storetime in seconds). Absent when nothing is unread or the brokers could not say.",
+    );
+    for ((cluster, group, topic), ms) in
+        crate::live::lag::backlog_ages(b, crate::host::clock::now_ms())
+    {
+        sample(
+            out,
+            "routelab_backlog_age_seconds",
+            &[("cluster", cluster), ("group", group), ("topic", topic)],
+            ms as f64 / 1000.0,
+        );
+    }
+    family(
+        out,
         "routelab_consumers_online",
         "gauge",
         "Members of a consumer group connected to its brokers (distinct client ids).",
@@ -98,7 +114,7 @@ pub fn render_alerts(alerts: &[crate::live::alerts::Alert]) -> String {
         &mut out,
         "routelab_alert_active",
         "gauge",
-        "1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned).",
+        "1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned, backlog_too_old).",
     );
     for a in alerts {
         sample(

@@ -12,6 +12,11 @@
 //!   that leaves them out, so they are never read. While a member is silent nobody can tell, and
 //!   the rule waits.
 //!
+//! - `backlog_too_old`: the first message a group has not consumed has waited longer than
+//!   `--backlog-age` (5 min), as its brokers said (QUERY_CONSUME_TIME_SPAN, [`crate::consumer::lag`]),
+//!   while members are online (with none online, `backlog_unread` tells the cause). A group read
+//!   to the end (idle) has nothing waiting and never fires.
+//!
 //! None of them for a BROADCASTING group: its members keep their offsets themselves
 //! (`LocalFileOffsetStore`), never on the broker, so the broker's backlog of such a group grows for
 //! ever and means nothing, and every member reads every queue.
@@ -42,7 +47,13 @@ pub(super) struct BacklogWatch {
 
 impl BacklogWatch {
     /// Takes a broker poll's groups at `now_ms`.
-    pub(super) fn observe(&mut self, view: &ConsumersView, grace_ms: u64, now_ms: u64) {
+    pub(super) fn observe(
+        &mut self,
+        view: &ConsumersView,
+        grace_ms: u64,
+        age_limit_ms: u64,
+        now_ms: u64,
+    ) {
         let mut holding = Holding::new();
         let mut growth = BTreeMap::new();
         let mut unread = BTreeMap::new();
@@ -130,6 +141,28 @@ impl BacklogWatch {
                     );
                 }
             }
+            let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+            let limit = i64::try_from(age_limit_ms).unwrap_or(i64::MAX);
+            if let Some(oldest) = g.oldest_unread_ms().filter(|_| online > 0) {
+                if now.saturating_sub(oldest) >= limit {
+                    let since = u64::try_from(oldest.saturating_add(limit)).unwrap_or(0);
+                    holding.insert(
+                        ("backlog_too_old".to_owned(), g.group.clone()),
+                        (
+                            since,
+                            format!(
+                                "consumer group {}: its oldest unread message has waited {} ({backlog} behind, {online} member(s) online)",
+                                g.group,
+                                crate::consumer::lag::human_lag(now.saturating_sub(oldest))
+                            ),
+                            format!(
+                                "its members are stuck or too slow: see which queues lag (routelab admin consumerLag -g {}), their consume time and errors, and add members up to the topic's read queues",
+                                g.group
+                            ),
+                        ),
+                    );
+                }
+            }
             if backlog > 0 && online == 0 {
                 let since = self.unread_since.get(&g.group).copied().unwrap_or(now_ms);
                 unread.insert(g.group.clone(), since);
@@ -188,6 +221,7 @@ mod tests {
                         broker_offset: 100 + backlog,
                         consumer_offset: 100,
                         last_timestamp_ms: 0,
+                        next_store_time_ms: None,
                         owner: None,
                     }],
                     ..GroupView::default()
@@ -296,6 +330,68 @@ mod tests {
         assert_eq!(
             poll(&mut a, &[("G", 0, 6)], GRACE + 2_000),
             (vec![], vec![])
+        );
+    }
+
+    /// The oldest unread message past the age limit fires at once (the age is its own grace),
+    /// dated when it crossed the limit; not with nobody online (backlog_unread says why), not for
+    /// a broadcasting group, and it resolves when the group reads on.
+    #[test]
+    fn backlog_too_old_past_the_age_limit() {
+        let mut a = Alerts::new(AlertConfig {
+            backlog_grace_ms: GRACE,
+            backlog_age_ms: 300_000,
+            ..AlertConfig::default()
+        });
+        let step = |a: &mut Alerts, online: usize, stored: Option<i64>, model: &str, t: u64| {
+            let mut v = view(&[("G", online, 40)]);
+            v.groups[0].queues[0].next_store_time_ms = stored;
+            v.groups[0].message_model = model.into();
+            a.observe_consumers(&v, t);
+            let mut out = Vec::new();
+            for e in a.evaluate(&[], t) {
+                match e {
+                    AlertEvent::Fired(al) => out.push(format!("+{} {}", al.rule, al.subject)),
+                    AlertEvent::Resolved { alert, .. } => {
+                        out.push(format!("-{} {}", alert.rule, alert.subject))
+                    }
+                }
+            }
+            out
+        };
+        let t0: u64 = 1_000_000;
+        assert!(
+            step(&mut a, 2, Some(800_000), "CLUSTERING", t0).is_empty(),
+            "200 s old"
+        );
+        assert!(
+            step(&mut a, 2, None, "CLUSTERING", t0 + 500_000).is_empty(),
+            "age unknown"
+        );
+        assert!(
+            step(&mut a, 2, Some(800_000), "BROADCASTING", t0 + 200_000).is_empty(),
+            "broadcasting"
+        );
+        assert!(
+            step(&mut a, 0, Some(800_000), "CLUSTERING", t0 + 200_000).is_empty(),
+            "nobody online"
+        );
+        assert_eq!(
+            step(&mut a, 2, Some(800_000), "CLUSTERING", t0 + 200_000),
+            ["+backlog_too_old G"]
+        );
+        let alert = a.active().find(|al| al.rule == "backlog_too_old").unwrap();
+        assert_eq!(alert.since_ms, 1_100_000);
+        assert!(
+            alert
+                .summary
+                .contains("has waited 6 min 40 s (40 behind, 2 member(s) online)"),
+            "{}",
+            alert.summary
+        );
+        assert_eq!(
+            step(&mut a, 2, Some(1_150_000), "CLUSTERING", t0 + 210_000),
+            ["-backlog_too_old G"]
         );
     }
 

@@ -51,7 +51,7 @@ fn body(view: &ConsumersView, now: u64, past: bool, lang: crate::i18n::Lang) -> 
         { if view.groups.is_empty() {
             html!{ <p class="hint">{ lang.t(live::NO_GROUPS) }</p> }
         } else {
-            html!{ <>{ for view.groups.iter().map(|g| group_card(g, lang)) }</> }
+            html!{ <>{ for view.groups.iter().map(|g| group_card(g, now, lang)) }</> }
         } }
         <ul class="broker-speeds">
             { for view.brokers.iter().map(|b| {
@@ -74,8 +74,45 @@ fn tps(v: f64) -> String {
     fmt_number((v * 10.0).round() / 10.0)
 }
 
-fn group_card(g: &GroupView, lang: crate::i18n::Lang) -> Html {
+/// A wait in words: `45 s`, `3 min 12 s`, `2 h 5 min`, `3 d 4 h` (秒, 分, 小时, 天).
+fn age_words(ms: i64, lang: crate::i18n::Lang) -> String {
+    let s = ms.max(0) / 1000;
+    let n = |v: i64| v.to_string();
+    match s {
+        0..60 => lang.fill(live::AGE_S, &[("s", &n(s))]),
+        60..3600 => lang.fill(live::AGE_MIN, &[("m", &n(s / 60)), ("s", &n(s % 60))]),
+        3600..86_400 => lang.fill(
+            live::AGE_H,
+            &[("h", &n(s / 3600)), ("m", &n(s % 3600 / 60))],
+        ),
+        _ => lang.fill(
+            live::AGE_D,
+            &[("d", &n(s / 86_400)), ("h", &n(s % 86_400 / 3600))],
+        ),
+    }
+}
+
+/// 1240 → `1,240`.
+fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+fn group_card(g: &GroupView, now: u64, lang: crate::i18n::Lang) -> Html {
     let backlog = g.backlog();
+    let now = i64::try_from(now).unwrap_or(i64::MAX);
+    // The oldest unread message's wait, at the moment shown.
+    let oldest = g.oldest_unread_ms().map(|t| now.saturating_sub(t).max(0));
     let most = g
         .queues
         .iter()
@@ -106,7 +143,19 @@ fn group_card(g: &GroupView, lang: crate::i18n::Lang) -> Html {
             <div class="group-head">
                 <b>{ g.group.clone() }</b>
                 <span class={classes!("badge", g.members.is_empty().then_some("warn"))}>{ online }</span>
-                <span class={classes!("badge", (backlog >= BAR_FULL_AT_LEAST).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
+                { match oldest {
+                    Some(ms) => html!{
+                        <span class="badge warn" data-testid="group-lag" data-lag-ms={ms.to_string()} title={lang.t(live::LAG_HINT)}>
+                            { lang.fill(live::BEHIND_OLDEST, &[("n", &grouped(backlog)), ("age", &age_words(ms, lang))]) }
+                        </span>
+                    },
+                    None => html!{
+                        <span class={classes!("badge", (backlog >= BAR_FULL_AT_LEAST).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
+                    },
+                } }
+                { for g.lag_error.as_ref().map(|e| html!{
+                    <span class="badge" data-testid="group-lag-unknown" title={e.clone()}>{ lang.fill(live::LAG_UNKNOWN, &[("error", e)]) }</span>
+                }) }
                 <span class="badge">{ lang.fill(w::TPS_N, &[("n", &tps(g.consume_tps))]) }</span>
                 { for unowned.then(|| html!{ <span class="badge warn" data-testid="queues-unowned">{ lang.t(live::QUEUES_UNOWNED) }</span> }) }
             </div>
@@ -132,6 +181,10 @@ fn group_card(g: &GroupView, lang: crate::i18n::Lang) -> Html {
                         colour: q.owner.as_deref().and_then(colour),
                         most,
                         label: format!("{} {}/{}", q.topic, q.broker_name, q.queue_id),
+                        age: q.next_store_time_ms.filter(|_| q.backlog() > 0).map(|t| {
+                            let ms = now.saturating_sub(t).max(0);
+                            (age_words(ms, lang), ms)
+                        }),
                     }, lang)
                 }) }
             </div>

@@ -10,9 +10,11 @@
 //!   `getNamesrvConfig`, `getKvList`, `wipeWritePerm` / `addWritePerm`, `deleteTopic`.
 //! - [`consumer`]: the backlog commands: `topicStatus`, `consumerProgress` (one group or the list),
 //!   `consumerConnection`, `brokerStatus`.
+//! - [`lag`]: RouteLab's `consumerLag`, consumerProgress's columns with the lag as time.
 //! - this file: the column helper they share.
 
 pub mod consumer;
+pub mod lag;
 pub mod namesrv;
 pub mod route;
 
