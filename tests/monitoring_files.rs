@@ -15,6 +15,7 @@ use routelab::server::metrics::ServerMetrics;
 
 const RULES: &str = include_str!("../monitoring/prometheus/routelab-rules.yml");
 const DASHBOARD: &str = include_str!("../monitoring/grafana/routelab-dashboard.json");
+const EXPORTER_COMPAT: &str = include_str!("../monitoring/prometheus/exporter-compat.yml");
 
 /// Every family on /metrics, with its type (from the `# TYPE` lines).
 fn exported() -> BTreeMap<String, String> {
@@ -67,7 +68,11 @@ fn is_exported(name: &str, families: &BTreeMap<String, String>) -> bool {
 fn rules_and_dashboard_name_only_exported_metrics() {
     let families = exported();
     assert!(families.len() > 15, "{families:?}");
-    for (file, text) in [("rules", RULES), ("dashboard", DASHBOARD)] {
+    for (file, text) in [
+        ("rules", RULES),
+        ("dashboard", DASHBOARD),
+        ("exporter-compat rules", EXPORTER_COMPAT),
+    ] {
         let names = mentioned(text);
         assert!(!names.is_empty(), "{file} names no metric");
         let unknown: Vec<&String> = names
@@ -89,6 +94,7 @@ fn rules_and_dashboard_name_only_exported_metrics() {
         "routelab_alert_active",
         "routelab_backlog",
         "routelab_consumers_online",
+        "routelab_backlog_age_seconds",
     ] {
         assert!(dash.contains(needed), "the dashboard lacks {needed}");
     }
@@ -123,7 +129,7 @@ fn every_bridge_alert_has_a_rule() {
         .and_then(|r| r.split(')').next())
         .expect("the rules in the help line");
     let rules: Vec<&str> = list.split(", ").collect();
-    assert_eq!(rules.len(), 9, "{rules:?}");
+    assert_eq!(rules.len(), 10, "{rules:?}");
     for rule in rules {
         assert!(
             RULES.contains(&format!("routelab_alert_active{{rule=\"{rule}\"}} == 1")),
