@@ -115,7 +115,7 @@ before(async () => {
   pageUrl = `http://127.0.0.1:${httpPort}/`;
   // The live page from the dist/ scripts/test built (the debug binary carries no dashboard).
   bridge = spawn(ROUTELAB, ['bridge', '--namesrv', nameSrv, '--listen', `127.0.0.1:${httpPort}`,
-    '--interval', '1s', '--broker-interval', '1s', '--backlog-grace', '2s', '--dist', resolve('dist'),
+    '--interval', '1s', '--broker-interval', '1s', '--lag-interval', '1s', '--backlog-grace', '2s', '--dist', resolve('dist'),
     '--history', join(scratch, 'history.sqlite3')], { stdio: ['ignore', 'ignore', 'pipe'] });
   bridge.output = '';
   bridge.stderr.on('data', (d) => { bridge.output += d; });
@@ -246,6 +246,26 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     assert.equal(diffs[0][2] + diffs[1][2], 6, progress.stdout);
     assert.match(progress.stdout, /\nConsume TPS: \d+\.\d\d\nDiff Total: 6\n$/);
 
+    // How late in time: consumerLag asks the broker (QUERY_CONSUME_TIME_SPAN) how long the first
+    // unread message of each queue has waited; the JSON has exactly the documented members.
+    const lagJson = await admin('consumerLag', '-g', GROUP, '-t', TOPIC, '--format', 'json');
+    assert.equal(lagJson.code, 0, lagJson.stderr);
+    const lagRows = JSON.parse(lagJson.stdout);
+    assert.deepEqual(Object.keys(lagRows[0]),
+      ['topic', 'broker', 'queue_id', 'broker_offset', 'consumer_offset', 'diff', 'next_store_time_ms', 'lag_ms']);
+    assert.deepEqual(lagRows.map((r) => r.diff), diffs.map((d) => d[2]), lagJson.stdout);
+    for (const r of lagRows) {
+      if (r.diff > 0) {
+        assert.ok(r.lag_ms >= 0 && r.lag_ms < 120_000, `a lag of seconds: ${JSON.stringify(r)}`);
+        assert.ok(Math.abs(r.next_store_time_ms + r.lag_ms - Date.now()) < 60_000, JSON.stringify(r));
+      } else {
+        assert.deepEqual([r.lag_ms, r.next_store_time_ms], [0, null], JSON.stringify(r));
+      }
+    }
+    const lagText = await admin('consumerLag', '-g', GROUP);
+    assert.equal(lagText.code, 0, lagText.stderr);
+    assert.match(lagText.stdout, /\nDiff Total: 6\nOldest Unread: \d+ (s|min \d+ s)\n$/);
+
     // …and in /metrics: the backlog per group and topic, nobody online, the broker reached.
     const backlog = `routelab_backlog{group="${GROUP}",topic="${TOPIC}"}`;
     await waitFor(async () => (await metric(backlog)) === 6 && (await metric(online)) === 0,
@@ -265,6 +285,11 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     assert.deepEqual(await bars.evaluateAll((els) => els.map((e) => `${e.dataset.broker}/${e.dataset.queue}`)),
       [`${broker.name}/0`, `${broker.name}/1`]);
     assert.match(await page.textContent('[data-testid=live-consumers]'), /no member online/);
+    // The wait beside the backlog: the group's oldest unread message, and each waiting queue's.
+    const groupLag = card.locator('[data-testid=group-lag]');
+    await groupLag.waitFor({ timeout: 15_000 });
+    assert.match(await groupLag.textContent(), /^6 behind · oldest \d+ (s|min \d+ s)$/);
+    assert.equal(await card.locator('[data-testid=queue-age]').count(), diffs.filter((d) => d[2] > 0).length);
     // Nobody reads it for longer than --backlog-grace: the bridge's alert, on the page and in /metrics.
     const unread = page.locator(`[data-testid=alert][data-rule=backlog_unread][data-subject="${GROUP}"]`);
     await unread.waitFor({ timeout: 15_000 });
@@ -274,6 +299,7 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     await page.screenshot({ path: join(SHOTS, 'live-consumers-1280.png') });
     await page.click('[data-testid=lang-toggle]');
     assert.match(await page.textContent('[data-testid=live-consumers]'), /消费者组[\s\S]*没有在线成员/);
+    assert.match(await groupLag.textContent(), /^落后 6 条 · 最早一条已等 \d+ (秒|分 \d+ 秒)$/);
     await page.locator('[data-testid=live-consumers]').screenshot({ path: join(SHOTS, 'live-consumers-zh.png') });
     await page.locator('[data-testid=live-consumers]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'live-consumers-1280-zh.png') });
