@@ -289,7 +289,9 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     const groupLag = card.locator('[data-testid=group-lag]');
     await groupLag.waitFor({ timeout: 15_000 });
     assert.match(await groupLag.textContent(), /^6 behind · oldest \d+ (s|min \d+ s)$/);
-    assert.equal(await card.locator('[data-testid=queue-age]').count(), diffs.filter((d) => d[2] > 0).length);
+    const ages = card.locator('[data-testid=queue-age]');
+    assert.equal(await ages.count(), diffs.filter((d) => d[2] > 0).length);
+    assert.match(await ages.first().textContent(), /^waited \d+ (s|min \d+ s)$/);
     // Nobody reads it for longer than --backlog-grace: the bridge's alert, on the page and in /metrics.
     const unread = page.locator(`[data-testid=alert][data-rule=backlog_unread][data-subject="${GROUP}"]`);
     await unread.waitFor({ timeout: 15_000 });

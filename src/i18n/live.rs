@@ -279,6 +279,7 @@ phrases! {
         "每个队列一根条：它的积压（broker 位点 − 已提交位点），颜色表示自称读取它的成员。";
     BROKER_SPEED: "{broker}: stores {put} msg/s, hands out {get} msg/s", "{broker}：每秒写入 {put} 条，每秒投递 {get} 条";
     BEHIND_OLDEST: "{n} behind · oldest {age}", "落后 {n} 条 · 最早一条已等 {age}";
+    QUEUE_WAITED: "waited {age}", "已等 {age}";
     LAG_UNKNOWN: "lag unknown: {error}", "延迟未知：{error}";
     LAG_HINT: "How long the first unread message has waited, as its broker says (QUERY_CONSUME_TIME_SPAN, asked every --lag-interval).",
         "第一条未读消息已等待多久，以 broker 的回答为准（QUERY_CONSUME_TIME_SPAN，每隔 --lag-interval 询问一次）。";

@@ -183,13 +183,21 @@ impl ConsumerRunningInfo {
 /// .queryConsumeTimeSpan`, 4.9.8 and 5.3.3): the store times of its first and last messages and of
 /// the group's last consumed one, and `delayTime`: the broker's clock minus the store time of the
 /// first message the group has not consumed, or 0 when it has consumed everything.
+///
+/// Java writes the members in camelCase (fastjson, from the getters); rocketmq-rust's broker 1.0.0
+/// writes this body's in snake_case (its struct has no `rename_all`), so both are read.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct QueueTimeSpan {
+    #[serde(alias = "message_queue")]
     pub message_queue: Option<QueueKey>,
+    #[serde(alias = "min_time_stamp")]
     pub min_time_stamp: i64,
+    #[serde(alias = "max_time_stamp")]
     pub max_time_stamp: i64,
+    #[serde(alias = "consume_time_stamp")]
     pub consume_time_stamp: i64,
+    #[serde(alias = "delay_time")]
     pub delay_time: i64,
 }
 
@@ -197,6 +205,7 @@ pub struct QueueTimeSpan {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct QueryConsumeTimeSpanBody {
+    #[serde(alias = "consume_time_span_set")]
     pub consume_time_span_set: Vec<QueueTimeSpan>,
 }
 
@@ -281,5 +290,18 @@ mod tests {
             .collect();
         assert_eq!(topics, ["Zeta", "%RETRY%G"]);
         assert_eq!(c.consume_type, "CONSUME_PASSIVELY");
+    }
+
+    /// Java's camelCase body and rocketmq-rust's snake_case one read alike.
+    #[test]
+    fn consume_time_spans_in_both_spellings() {
+        let java = br#"{"consumeTimeSpanSet":[{"messageQueue":{"topic":"T","brokerName":"b","queueId":1},"minTimeStamp":1,"maxTimeStamp":2,"consumeTimeStamp":1,"delayTime":65000}]}"#;
+        let rust = br#"{"consume_time_span_set":[{"message_queue":{"topic":"T","brokerName":"b","queueId":1},"min_time_stamp":1,"max_time_stamp":2,"consume_time_stamp":1,"delay_time":65000}]}"#;
+        for body in [&java[..], &rust[..]] {
+            let b: QueryConsumeTimeSpanBody = crate::model::fastjson::from_body(body).unwrap();
+            let span = &b.consume_time_span_set[0];
+            assert_eq!(span.delay_time, 65_000);
+            assert_eq!(span.message_queue.as_ref().unwrap().queue_id, 1);
+        }
     }
 }

@@ -183,7 +183,7 @@ fn group_card(g: &GroupView, now: u64, lang: crate::i18n::Lang) -> Html {
                         label: format!("{} {}/{}", q.topic, q.broker_name, q.queue_id),
                         age: q.next_store_time_ms.filter(|_| q.backlog() > 0).map(|t| {
                             let ms = now.saturating_sub(t).max(0);
-                            (age_words(ms, lang), ms)
+                            (lang.fill(live::QUEUE_WAITED, &[("age", &age_words(ms, lang))]), ms)
                         }),
                     }, lang)
                 }) }
