@@ -128,6 +128,20 @@ async fn brokers_are_only_read() {
     assert_eq!(group.group, "GID_a");
     assert_eq!(group.members[0].client_id, "10.0.0.9@m1");
     assert_eq!(group.members[0].queues_unknown, None);
+    let health = group.members[0]
+        .health
+        .as_ref()
+        .expect("its running info's figures");
+    assert_eq!(
+        (
+            health.consume_rt_ms,
+            health.consume_ok_tps,
+            health.consume_failed_tps
+        ),
+        (812.5, 1.25, 0.5)
+    );
+    assert_eq!((health.failed_last_hour, health.cached), (1800, 5));
+    assert_eq!(group.queues[0].cached, Some(5));
     let q = &group.queues[0];
     assert_eq!(
         (
@@ -172,6 +186,14 @@ async fn brokers_are_only_read() {
     );
     assert!(
         text.contains("routelab_consumers_online{group=\"GID_a\"} 1"),
+        "{text}"
+    );
+    assert_eq!(
+        bridge::metric(
+            &text,
+            "routelab_client_consume_rt_seconds{group=\"GID_a\",client_id=\"10.0.0.9@m1\"}"
+        ),
+        Some(0.8125),
         "{text}"
     );
 }

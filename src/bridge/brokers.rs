@@ -25,7 +25,8 @@ use crate::host::clock::now_ms;
 use crate::host::live::Hub;
 use crate::host::live::Metrics;
 use crate::live::backlog::{first_figure, BacklogState, BrokerAnswers, BrokerTarget};
-use crate::live::owners::Queue;
+use crate::live::consumers::MemberHealth;
+use crate::model::broker_stats::ConsumerRunningInfo;
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
 
 /// Brokers asked at once.
@@ -133,7 +134,30 @@ pub async fn run(
         };
         let now = now_ms();
         for (group, client_id, answer) in asked {
-            state.owners.record(&group, &client_id, answer, now);
+            let queues = answer.map(|info| {
+                let queues = info
+                    .queues()
+                    .map(|q| (q.topic.clone(), q.broker_name.clone(), q.queue_id))
+                    .collect();
+                if let Some(health) = MemberHealth::of(&info) {
+                    let cached = info
+                        .mq_table
+                        .0
+                        .iter()
+                        .map(|(q, pq)| {
+                            (
+                                (q.topic.clone(), q.broker_name.clone(), q.queue_id),
+                                pq.cached_msg_count,
+                            )
+                        })
+                        .collect();
+                    state
+                        .owners
+                        .record_health(&group, &client_id, health, cached);
+                }
+                queues
+            });
+            state.owners.record(&group, &client_id, queues, now);
         }
         if let Some(lag_interval) = settings.lag_interval {
             tokio::select! {
@@ -147,14 +171,15 @@ pub async fn run(
     }
 }
 
-/// Asks the members due (see [`crate::live::owners::Owners::to_ask`]) which queues they hold,
+/// Asks the members due (see [`crate::live::owners::Owners::to_ask`]) for their running info (the
+/// queues they hold, how they consume),
 /// through a broker each is connected to, `PER_BROKER_IN_FLIGHT` at a time per broker and
 /// `BROKER_CONCURRENCY` brokers at once.
 async fn ask_owners(
     state: &BacklogState,
     online: &[(String, String, String)],
     config: &ClientConfig,
-) -> Vec<(String, String, Result<BTreeSet<Queue>, String>)> {
+) -> Vec<(String, String, Result<ConsumerRunningInfo, String>)> {
     let due: BTreeSet<(String, String)> = state
         .owners
         .to_ask(
@@ -197,13 +222,6 @@ async fn ask_owners(
                             let answer = client
                                 .consumer_running_info(&group, &client_id)
                                 .await
-                                .map(|info| {
-                                    info.queues()
-                                        .map(|q| {
-                                            (q.topic.clone(), q.broker_name.clone(), q.queue_id)
-                                        })
-                                        .collect()
-                                })
                                 .map_err(|e| e.to_string());
                             (group, client_id, answer)
                         }

@@ -279,6 +279,10 @@ phrases! {
         "每个队列一根条：它的积压（broker 位点 − 已提交位点），颜色表示自称读取它的成员。";
     BROKER_SPEED: "{broker}: stores {put} msg/s, hands out {get} msg/s", "{broker}：每秒写入 {put} 条，每秒投递 {get} 条";
     BEHIND_OLDEST: "{n} behind · oldest {age}", "落后 {n} 条 · 最早一条已等 {age}";
+    MEMBER_HEALTH: "{rt} ms per message · {ok}/s ok · {failed}/s failed · {cached} cached",
+        "每条 {rt} 毫秒 · 每秒成功 {ok} · 每秒失败 {failed} · 缓存 {cached} 条";
+    MEMBER_HEALTH_HINT: "As the member says (its running info): how long it takes per message, how many it consumes and fails per second, and how many it has pulled and not consumed yet. Failures come back as retries; a full cache (1,000 per queue) stops its pulls.",
+        "以成员自己的报告为准（running info）：每条消息的消费耗时、每秒成功与失败的条数，以及已拉取但尚未消费的条数。失败的消息会作为重试再次投递；缓存满（每个队列 1000 条）时停止拉取。";
     QUEUE_WAITED: "waited {age}", "已等 {age}";
     LAG_UNKNOWN: "lag unknown: {error}", "延迟未知：{error}";
     LAG_HINT: "How long the first unread message has waited, as its broker says (QUERY_CONSUME_TIME_SPAN, asked every --lag-interval).",

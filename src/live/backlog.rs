@@ -199,6 +199,7 @@ impl BacklogState {
                                         Some(Held::Silent { error, .. }) => Some(error.clone()),
                                         _ => None,
                                     },
+                                    health: self.owners.health(group, &c.client_id).cloned(),
                                 });
                             }
                         }
@@ -231,6 +232,7 @@ impl BacklogState {
                                 last_timestamp_ms: o.last_timestamp,
                                 next_store_time_ms,
                                 owner: None,
+                                cached: None,
                             });
                         }
                     }
@@ -245,9 +247,12 @@ impl BacklogState {
                 {
                     view.owners_known = true;
                     for q in &mut view.queues {
-                        q.owner = owners
-                            .get(&(q.topic.clone(), q.broker_name.clone(), q.queue_id))
-                            .cloned();
+                        let key = (q.topic.clone(), q.broker_name.clone(), q.queue_id);
+                        q.owner = owners.get(&key).cloned();
+                        q.cached = q
+                            .owner
+                            .as_deref()
+                            .and_then(|m| self.owners.cached(group, m, &key));
                     }
                 }
                 crate::sort::sort_by(&mut view.queues, |a, b| {

@@ -86,6 +86,65 @@ pub struct MemberView {
     /// it did, or was not asked yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queues_unknown: Option<String>,
+    /// How it consumes, from its running info's `statusTable` and `mqTable`; absent when it did not
+    /// say (or reported no topic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<MemberHealth>,
+}
+
+/// Why a group lags, as one member says: its consume figures summed over its topics
+/// (`ConsumeStatus`, from the client's `ConsumerStatsManager`) and what it has pulled and not yet
+/// consumed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemberHealth {
+    /// Milliseconds per message (its topics' `consumeRT`, weighted by their OK rates; the slowest
+    /// when none consumed).
+    pub consume_rt_ms: f64,
+    /// Messages consumed per second.
+    pub consume_ok_tps: f64,
+    /// Messages whose consumption failed per second (they go back as retries).
+    pub consume_failed_tps: f64,
+    /// Messages failed in the last hour.
+    pub failed_last_hour: i64,
+    /// Messages pulled into its process queues and not consumed yet, over its queues (a client
+    /// stops pulling a queue past 1,000 by default).
+    pub cached: i64,
+}
+
+// Figures are finite (non-numbers are dropped when read), so equality is an equivalence.
+impl Eq for MemberHealth {}
+
+impl MemberHealth {
+    /// From a member's running info; `None` when it reports no topic and no queue.
+    pub fn of(info: &crate::model::broker_stats::ConsumerRunningInfo) -> Option<Self> {
+        if info.status_table.is_empty() && info.mq_table.0.is_empty() {
+            return None;
+        }
+        let finite = |v: f64| if v.is_finite() && v >= 0.0 { v } else { 0.0 };
+        let mut h = Self::default();
+        let (mut weighted, mut slowest) = (0.0, 0.0f64);
+        for s in info.status_table.values() {
+            let ok = finite(s.consume_ok_tps);
+            h.consume_ok_tps += ok;
+            h.consume_failed_tps += finite(s.consume_failed_tps);
+            h.failed_last_hour += s.consume_failed_msgs.max(0);
+            weighted += finite(s.consume_rt) * ok;
+            slowest = slowest.max(finite(s.consume_rt));
+        }
+        h.consume_rt_ms = if h.consume_ok_tps > 0.0 {
+            weighted / h.consume_ok_tps
+        } else {
+            slowest
+        };
+        h.cached = info
+            .mq_table
+            .0
+            .iter()
+            .filter(|(_, pq)| !pq.droped)
+            .map(|(_, pq)| pq.cached_msg_count.max(0))
+            .sum();
+        Some(h)
+    }
 }
 
 /// One queue of a group.
@@ -108,6 +167,10 @@ pub struct QueueOffsets {
     /// The member holding it, as that member said; absent when nobody said so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// Messages its owner has pulled and not consumed yet (its process queue's `cachedMsgCount`);
+    /// absent when the owner did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached: Option<i64>,
 }
 
 impl QueueOffsets {
@@ -227,6 +290,55 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::test_owned as owned;
+    use crate::model::broker_stats::{
+        ConsumeStatus, ConsumerRunningInfo, ProcessQueueInfo, QueueKey, QueueMap,
+    };
+
+    /// RT weighted by each topic's OK rate, rates and failures summed, the cache over held
+    /// queues; the slowest RT when nothing was consumed; nothing from an empty answer.
+    #[test]
+    fn member_health_from_running_info() {
+        let status = |rt: f64, ok: f64, failed: f64, msgs: i64| ConsumeStatus {
+            consume_rt: rt,
+            consume_ok_tps: ok,
+            consume_failed_tps: failed,
+            consume_failed_msgs: msgs,
+            ..ConsumeStatus::default()
+        };
+        let pq = |cached: i64, droped: bool| ProcessQueueInfo {
+            cached_msg_count: cached,
+            droped,
+            ..ProcessQueueInfo::default()
+        };
+        let key = |q: i32| QueueKey {
+            topic: "T".into(),
+            broker_name: "b".into(),
+            queue_id: q,
+        };
+        let info = ConsumerRunningInfo {
+            mq_table: QueueMap(vec![
+                (key(0), pq(700, false)),
+                (key(1), pq(300, false)),
+                (key(2), pq(99, true)),
+            ]),
+            status_table: [
+                ("T".to_owned(), status(100.0, 3.0, 0.5, 10)),
+                ("U".to_owned(), status(20.0, 1.0, f64::NAN, 2)),
+            ]
+            .into(),
+            ..ConsumerRunningInfo::default()
+        };
+        let h = MemberHealth::of(&info).unwrap();
+        assert_eq!(h.consume_rt_ms, 80.0, "(100 × 3 + 20 × 1) / 4");
+        assert_eq!((h.consume_ok_tps, h.consume_failed_tps), (4.0, 0.5));
+        assert_eq!((h.failed_last_hour, h.cached), (12, 1000));
+        let stuck = ConsumerRunningInfo {
+            status_table: [("T".to_owned(), status(5_000.0, 0.0, 0.0, 0))].into(),
+            ..ConsumerRunningInfo::default()
+        };
+        assert_eq!(MemberHealth::of(&stuck).unwrap().consume_rt_ms, 5_000.0);
+        assert_eq!(MemberHealth::of(&ConsumerRunningInfo::default()), None);
+    }
 
     /// The history keeps the first view, any change of who is online or holds what at once, and
     /// moving offsets once a minute.

@@ -10,6 +10,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::consumers::MemberHealth;
+
 /// How long a member that did not answer is left alone: the broker holds each request for a few
 /// seconds before it gives up on the client, and a client that does not implement the request will
 /// not start to.
@@ -31,6 +33,8 @@ pub enum Held {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Owners {
     members: BTreeMap<(String, String), Held>,
+    /// How each member said it consumes, and what it has cached per queue (its last answer).
+    health: BTreeMap<(String, String), (MemberHealth, BTreeMap<Queue, i64>)>,
 }
 
 impl Owners {
@@ -76,10 +80,45 @@ impl Owners {
         self.members.insert(key, held);
     }
 
+    /// Records how a member said it consumes, and what it caches per queue.
+    pub fn record_health(
+        &mut self,
+        group: &str,
+        client_id: &str,
+        health: MemberHealth,
+        cached: BTreeMap<Queue, i64>,
+    ) {
+        self.health
+            .insert((group.to_owned(), client_id.to_owned()), (health, cached));
+    }
+
+    /// How `client_id` of `group` last said it consumes.
+    pub fn health(&self, group: &str, client_id: &str) -> Option<&MemberHealth> {
+        self.health
+            .get(&(group.to_owned(), client_id.to_owned()))
+            .map(|(h, _)| h)
+    }
+
+    /// Every member's health, by (group, client id).
+    pub fn healths(&self) -> impl Iterator<Item = (&str, &str, &MemberHealth)> {
+        self.health
+            .iter()
+            .map(|((g, c), (h, _))| (g.as_str(), c.as_str(), h))
+    }
+
+    /// What `client_id` of `group` last said it had cached of `queue`.
+    pub fn cached(&self, group: &str, client_id: &str, queue: &Queue) -> Option<i64> {
+        self.health
+            .get(&(group.to_owned(), client_id.to_owned()))
+            .and_then(|(_, c)| c.get(queue).copied())
+    }
+
     /// Forgets members no longer online.
     pub fn retain_online<'a>(&mut self, online: impl IntoIterator<Item = (&'a str, &'a str)>) {
         let online: BTreeSet<(&str, &str)> = online.into_iter().collect();
         self.members
+            .retain(|(g, c), _| online.contains(&(g.as_str(), c.as_str())));
+        self.health
             .retain(|(g, c), _| online.contains(&(g.as_str(), c.as_str())));
     }
 

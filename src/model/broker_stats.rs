@@ -163,13 +163,47 @@ fn ordered_subscriptions<'de, D: Deserializer<'de>>(
 }
 
 /// `ConsumerRunningInfo`, as far as RouteLab reads it: the queues the member holds (`mqTable`, a
-/// `TreeMap<MessageQueue, ProcessQueueInfo>`) and its properties. The queues' process details are
-/// skipped.
+/// `TreeMap<MessageQueue, ProcessQueueInfo>`) with what it has cached of each, how fast and how
+/// well it consumes each topic (`statusTable`), and its properties.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ConsumerRunningInfo {
-    pub mq_table: QueueMap<serde::de::IgnoredAny>,
+    pub mq_table: QueueMap<ProcessQueueInfo>,
+    pub status_table: std::collections::BTreeMap<String, ConsumeStatus>,
     pub properties: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// `ProcessQueueInfo`: a held queue as the member's process queue has it; the fields the page
+/// shows.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ProcessQueueInfo {
+    pub commit_offset: i64,
+    /// Messages pulled and not consumed yet (the client stops pulling past
+    /// `pullThresholdForQueue`, 1,000 by default).
+    pub cached_msg_count: i64,
+    #[serde(rename = "cachedMsgSizeInMiB")]
+    pub cached_msg_size_in_mib: i64,
+    /// `droped` (sic): the queue was taken away by a rebalance.
+    pub droped: bool,
+}
+
+/// `ConsumeStatus`: one topic's figures in the member's `ConsumerStatsManager` (RT in ms, rates
+/// per second, failures in the last hour).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ConsumeStatus {
+    #[serde(rename = "pullRT")]
+    pub pull_rt: f64,
+    #[serde(rename = "pullTPS")]
+    pub pull_tps: f64,
+    #[serde(rename = "consumeRT")]
+    pub consume_rt: f64,
+    #[serde(rename = "consumeOKTPS")]
+    pub consume_ok_tps: f64,
+    #[serde(rename = "consumeFailedTPS")]
+    pub consume_failed_tps: f64,
+    pub consume_failed_msgs: i64,
 }
 
 impl ConsumerRunningInfo {
@@ -303,5 +337,23 @@ mod tests {
             assert_eq!(span.delay_time, 65_000);
             assert_eq!(span.message_queue.as_ref().unwrap().queue_id, 1);
         }
+    }
+
+    /// A Java client's running info: cached messages per queue and the consume figures per topic.
+    #[test]
+    fn running_info_health() {
+        let body = br#"{"mqTable":{{"brokerName":"b","queueId":0,"topic":"T"}:{"commitOffset":40,"cachedMsgMinOffset":41,"cachedMsgMaxOffset":1040,"cachedMsgCount":1000,"cachedMsgSizeInMiB":3,"droped":false,"locked":false}},"statusTable":{"T":{"pullRT":2.5,"pullTPS":300.0,"consumeRT":812.5,"consumeOKTPS":1.25,"consumeFailedTPS":0.5,"consumeFailedMsgs":1800}},"properties":{},"subscriptionSet":[],"jstack":""}"#;
+        let info: ConsumerRunningInfo = crate::model::fastjson::from_body(body).unwrap();
+        let (q, pq) = &info.mq_table.0[0];
+        assert_eq!(
+            (q.queue_id, pq.cached_msg_count, pq.cached_msg_size_in_mib),
+            (0, 1000, 3)
+        );
+        let t = &info.status_table["T"];
+        assert_eq!(
+            (t.consume_rt, t.consume_ok_tps, t.consume_failed_tps),
+            (812.5, 1.25, 0.5)
+        );
+        assert_eq!(t.consume_failed_msgs, 1800);
     }
 }

@@ -1,7 +1,8 @@
 //! A broker stand-in for the bridge's broker polls: it records every request and answers the
 //! read-only admin codes as a Java broker with one group member would (`AdminBrokerProcessor`,
 //! 4.9.8 and 5.3.3): a runtime table, GID_a's offsets on TopicTest's queue 0 (5 behind), one
-//! member online, that member's running info passed on (it holds queue 0), and
+//! member online, that member's running info passed on (it holds queue 0 with 5 messages cached,
+//! and consumes TopicTest at 812.5 ms a message, 1.25/s, 0.5/s failing), and
 //! QUERY_CONSUME_TIME_SPAN's `delayTime` for queue 0 (`queryConsumeTimeSpan`: the broker's clock
 //! minus the store time of the message at the group's offset). Any other code gets
 //! REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
@@ -98,7 +99,7 @@ pub async fn start(how: StandIn) -> (String, Seen) {
                         ),
                         Rc::GET_CONSUMER_RUNNING_INFO => (
                             ResponseCode::SUCCESS,
-                            br#"{"mqTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"commitOffset":4}},"properties":{}}"#,
+                            br#"{"mqTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"commitOffset":4,"cachedMsgCount":5,"cachedMsgSizeInMiB":0,"droped":false}},"statusTable":{"TopicTest":{"pullRT":1.0,"pullTPS":2.0,"consumeRT":812.5,"consumeOKTPS":1.25,"consumeFailedTPS":0.5,"consumeFailedMsgs":1800}},"properties":{}}"#,
                         ),
                         Rc::QUERY_CONSUME_TIME_SPAN => match how.spans {
                             Spans::Delay(delay) => {

@@ -52,6 +52,41 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
             n as f64,
         );
     }
+    let clients = |out: &mut String,
+                   name: &str,
+                   help: &str,
+                   value: &dyn Fn(&crate::live::consumers::MemberHealth) -> f64| {
+        family(out, name, "gauge", help);
+        for (group, client, h) in b.owners.healths() {
+            sample(
+                out,
+                name,
+                &[
+                    ("group", group.to_owned()),
+                    ("client_id", client.to_owned()),
+                ],
+                value(h),
+            );
+        }
+    };
+    clients(
+        out,
+        "routelab_client_consume_rt_seconds",
+        "How long a member takes per message, from its running info (ConsumeStatus consumeRT; rocketmq-exporter's rocketmq_client_consume_rt in seconds).",
+        &|h| h.consume_rt_ms / 1000.0,
+    );
+    clients(
+        out,
+        "routelab_client_consume_failed_tps",
+        "Messages per second whose consumption failed in a member (ConsumeStatus consumeFailedTPS; the exporter's rocketmq_client_consume_fail_msg_tps).",
+        &|h| h.consume_failed_tps,
+    );
+    clients(
+        out,
+        "routelab_client_cached_messages",
+        "Messages a member has pulled and not consumed yet, over its queues (ProcessQueueInfo cachedMsgCount).",
+        &|h| h.cached as f64,
+    );
     family(
         out,
         "routelab_consume_tps",

@@ -223,6 +223,7 @@ mod tests {
                         last_timestamp_ms: 0,
                         next_store_time_ms: None,
                         owner: None,
+                        cached: None,
                     }],
                     ..GroupView::default()
                 })

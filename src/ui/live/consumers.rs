@@ -214,12 +214,28 @@ fn member_row(
         (None, true) => html! {},
         (None, false) => html! { <span class="queues">{ held.join(" ") }</span> },
     };
+    let health = m.health.as_ref().map(|h| {
+        let text = lang.fill(
+            live::MEMBER_HEALTH,
+            &[
+                ("rt", &tps(h.consume_rt_ms)),
+                ("ok", &tps(h.consume_ok_tps)),
+                ("failed", &tps(h.consume_failed_tps)),
+                ("cached", &grouped(h.cached)),
+            ],
+        );
+        html! {
+            <span class={classes!("health", (h.consume_failed_tps > 0.0).then_some("bad"))} data-testid="member-health"
+                title={lang.t(live::MEMBER_HEALTH_HINT)}>{ text }</span>
+        }
+    });
     html! {
         <li class="member" data-testid={format!("node-consumer-{}", m.client_id)} data-group={g.group.clone()} data-state="online"
             data-queues={held.len().to_string()}>
             <span class={classes!("member-name", colour)}>{ m.client_id.clone() }</span>
             <span class="from">{ format!("{} · {} · {}", m.client_addr, m.language, crate::view::mq_version::desc(m.version)) }</span>
             { queues }
+            { for health }
         </li>
     }
 }
