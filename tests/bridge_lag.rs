@@ -77,7 +77,14 @@ async fn a_broker_that_fails_the_time_span_leaves_only_the_lag_unknown() {
             ][..],
         ),
     ] {
-        let (_ns, _broker, seen, _dist, cfg) = setup(StandIn { spans, acl: None }, |_| {}).await;
+        let (_ns, _broker, seen, _dist, cfg) = setup(
+            StandIn {
+                spans,
+                ..StandIn::default()
+            },
+            |_| {},
+        )
+        .await;
         let bridge = start(cfg).await;
         let mut v = connect(&bridge).await;
         v.wait_until("GID_a's lag unknown with why", |s| {

@@ -6,6 +6,9 @@
 //! broker that hangs delays only its own answers, and the NameServer polls never wait for a broker.
 //! A broker that fails keeps its last answers, with the reason.
 //!
+//! Each broker group's slaves are asked for their runtime table too (health, and how far behind
+//! the master's commit log they are).
+//!
 //! Then each online member is asked, through a broker it is connected to, which queues it holds
 //! (GET_CONSUMER_RUNNING_INFO, as mqadmin's `consumerProgress -s true`; [`crate::live::owners`]).
 //! A member that does not answer is left alone for a while, so a round waits for a silent client
@@ -25,6 +28,7 @@ use crate::host::clock::now_ms;
 use crate::host::live::Hub;
 use crate::host::live::Metrics;
 use crate::live::backlog::{first_figure, BacklogState, BrokerAnswers, BrokerTarget};
+use crate::live::broker_health::BrokerHealth;
 use crate::live::consumers::MemberHealth;
 use crate::model::broker_stats::ConsumerRunningInfo;
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
@@ -84,7 +88,7 @@ pub async fn run(
                 let (client, groups) = (client.clone(), groups.clone());
                 async move {
                     let answers =
-                        tokio::time::timeout(deadline, ask(&target.addr, &client, &groups)).await;
+                        tokio::time::timeout(deadline, ask(&target, &client, &groups)).await;
                     (target, answers)
                 }
             })
@@ -239,16 +243,31 @@ async fn ask_owners(
         .await
 }
 
-/// One broker's turn: its runtime speeds, then each group's stats and connections.
+/// One broker's turn: its runtime speeds and health, then each group's stats and connections,
+/// then its slaves' runtime tables (each on a connection of its own; a slave that fails is named,
+/// the master's answers stand).
 async fn ask(
-    addr: &str,
+    target: &BrokerTarget,
     config: &ClientConfig,
     groups: &[String],
 ) -> Result<BrokerAnswers, ClientError> {
-    let client = NamesrvClient::connect(addr, config.clone()).await?;
+    let client = NamesrvClient::connect(&target.addr, config.clone()).await?;
     let result = ask_on(&client, groups).await;
     client.close();
-    result
+    let mut answers = result?;
+    for (id, addr) in &target.slaves {
+        let health = async {
+            let slave = NamesrvClient::connect(addr, config.clone()).await?;
+            let table = slave.broker_runtime_info().await;
+            slave.close();
+            let table = table?;
+            Ok::<_, ClientError>(BrokerHealth::of(|k| table.table.get(k).map(String::as_str)))
+        }
+        .await
+        .map_err(|e| e.to_string());
+        answers.slaves.push((*id, addr.clone(), health));
+    }
+    Ok(answers)
 }
 
 async fn ask_on(client: &NamesrvClient, groups: &[String]) -> Result<BrokerAnswers, ClientError> {
@@ -260,6 +279,7 @@ async fn ask_on(client: &NamesrvClient, groups: &[String]) -> Result<BrokerAnswe
         get_tps: crate::live::backlog::transferred_tps(|k| {
             runtime.table.get(k).map(|v| v.as_str())
         }),
+        health: BrokerHealth::of(|k| runtime.table.get(k).map(String::as_str)),
         ..BrokerAnswers::default()
     };
     // Owned clones, not borrows: the spawned task's future must not hold a higher-ranked borrow.

@@ -197,6 +197,14 @@ phrases! {
         "消费者组 {subject} 有队列在积压消息，却没有任何成员持有它们";
     ALERT_QUEUE_UNOWNED_DO: "No member's rebalance gives them out: compare the members' subscriptions (consumerConnection) with the topic, and look for rebalance errors in the members' logs.",
         "没有成员在重平衡中分到这些队列：对照成员的订阅（consumerConnection）和 topic，并在成员日志中查找重平衡错误。";
+    ALERT_DISK_FULL: "broker {subject}: its commit-log disk is over 85 % full (writes are refused at 90 %)",
+        "broker {subject}：commit log 所在磁盘已用超过 85%（超过 90% 将拒绝写入）";
+    ALERT_DISK_FULL_DO: "Free space now: shorten fileReservedTime, add disk, or move topics to other brokers.",
+        "立即释放空间：缩短 fileReservedTime、扩容磁盘，或把 topic 迁到其他 broker。";
+    ALERT_REPLICATION_GAP: "slave {subject} falls ever further behind its master",
+        "slave {subject} 与 master 的复制差距越来越大";
+    ALERT_REPLICATION_GAP_DO: "Check the slave's disk and its network to the master; an ASYNC_MASTER lost now would lose what was not replicated.",
+        "检查 slave 的磁盘以及它到 master 的网络；此时若 ASYNC_MASTER 宕机，未复制的消息将丢失。";
     ALERT_BACKLOG_TOO_OLD: "consumer group {subject}: its oldest unread message has waited longer than --backlog-age",
         "消费者组 {subject}：最早的未读消息等待已超过 --backlog-age";
     ALERT_BACKLOG_TOO_OLD_DO: "Its members are stuck or too slow: see which queues lag (routelab admin consumerLag), their consume time and errors, and add members up to the topic's read queues.",
@@ -291,5 +299,12 @@ phrases! {
     AGE_MIN: "{m} min {s} s", "{m} 分 {s} 秒";
     AGE_H: "{h} h {m} min", "{h} 小时 {m} 分";
     AGE_D: "{d} d {h} h", "{d} 天 {h} 小时";
+    BROKER_DISK: "disk {pct} %", "磁盘 {pct}%";
+    BROKER_PUT_P99: "put p99 {ms} ms", "写入 p99 {ms} 毫秒";
+    BROKER_SEND_WAIT: "send queue waits {ms} ms", "发送队列等待 {ms} 毫秒";
+    BROKER_HEALTH_HINT: "From its runtime table: the commit-log disk's used share (files deleted by force above 85 %, writes refused above 90 %), the 99th percentile put time and how long the oldest send request has waited for a thread.",
+        "来自它的运行时信息：commit log 磁盘已用比例（超过 85% 强制删除文件，超过 90% 拒绝写入）、写入耗时的 p99，以及最早的发送请求等待线程的时间。";
+    SLAVE_BEHIND: "slave {id} ({addr}): {bytes} behind", "slave {id}（{addr}）：落后 {bytes}";
+    SLAVE_NOT_READ: "slave {id} ({addr}) not answering: {error}", "slave {id}（{addr}）无应答：{error}";
     BROKER_NOT_READ: "{broker} ({addr}) not answering: {error}", "{broker}（{addr}）无应答：{error}";
 }

@@ -17,6 +17,8 @@
 //! - `backlog_growing`, `backlog_unread`, `queue_unowned`: a consumer group falling behind while its
 //!   members are online, with a backlog and nobody online, or with queues holding messages that no
 //!   member holds, for `--backlog-grace` (the `backlog` module).
+//! - `broker_disk_full`, `replication_gap_growing`: a broker's disk over 85 %, a slave falling
+//!   ever further behind its master (the `health` module).
 //! - `backlog_too_old`: a group's oldest unread message has waited longer than `--backlog-age`
 //!   while members are online (the `backlog` module).
 
@@ -108,6 +110,8 @@ pub struct Alerts {
     cache: Option<Tables>,
     /// The consumer rules' memory ([`Alerts::observe_consumers`]).
     backlog: backlog::BacklogWatch,
+    /// The broker health rules' memory (the same broker polls).
+    health: health::HealthWatch,
 }
 
 /// The findings that depend on the tables alone.
@@ -149,11 +153,14 @@ impl Alerts {
             self.config.backlog_age_ms,
             now_ms,
         );
+        self.health
+            .observe(view, self.config.backlog_grace_ms, now_ms);
     }
 
     /// Evaluates every rule on the views at `now_ms`; returns what fired and what resolved.
     pub fn evaluate(&mut self, views: &[NamesrvView], now_ms: u64) -> Vec<AlertEvent> {
         let mut holding = self.backlog.holding.clone();
+        holding.extend(self.health.holding.clone());
         self.unreachable(views, now_ms, &mut holding);
         let with_data: Vec<&NamesrvView> = views.iter().filter(|v| has_data(v)).collect();
         if !with_data.is_empty() {
@@ -491,5 +498,6 @@ fn writable_queues(route: &TopicRouteData) -> i64 {
 }
 
 mod backlog;
+mod health;
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::broker_health::{behind, BrokerHealth, SlaveView};
 use super::consumers::{BrokerSpeed, ConsumersView, GroupView, MemberView, QueueOffsets};
 use super::lag::{SpanKey, SpanReading};
 use super::owners::{Held, Owners};
@@ -27,6 +28,8 @@ pub struct BrokerTarget {
     pub cluster: String,
     pub broker_name: String,
     pub addr: String,
+    /// The group's other brokers (id, address): its slaves, asked for their runtime table only.
+    pub slaves: Vec<(i64, String)>,
 }
 
 /// What to poll, from the NameServers' views: the broker groups of the first NameServer that
@@ -36,11 +39,13 @@ pub fn targets(views: &[NamesrvView]) -> (Vec<BrokerTarget>, Vec<String>) {
     if let Some(v) = views.iter().find(|v| v.status == NamesrvStatus::Ok) {
         for (name, bd) in &v.cluster.broker_addr_table {
             // The master (id 0) when listed, else the lowest id.
-            if let Some(addr) = bd.broker_addrs.values().next() {
+            let mut addrs = bd.broker_addrs.iter();
+            if let Some((_, addr)) = addrs.next() {
                 brokers.push(BrokerTarget {
                     cluster: bd.cluster.to_string(),
                     broker_name: name.to_string(),
                     addr: addr.to_string(),
+                    slaves: addrs.map(|(id, a)| (*id, a.to_string())).collect(),
                 });
             }
         }
@@ -69,6 +74,10 @@ pub struct BrokerAnswers {
     pub groups: BTreeMap<String, ConsumeStats>,
     /// Each group's connections on this broker (a group with no member here is absent).
     pub connections: BTreeMap<String, ConsumerConnection>,
+    /// Its health, from the same runtime table.
+    pub health: BrokerHealth,
+    /// Its slaves as they answered this round (id, address, their health or why not).
+    pub slaves: Vec<(i64, String, Result<BrokerHealth, String>)>,
 }
 
 /// `putAll` into one map, as mqadmin merges brokers' answers: of the rows with the same key only
@@ -274,6 +283,18 @@ impl BacklogState {
                 fetched_at_ms: a.fetched_at_ms,
                 put_tps: a.put_tps,
                 get_tps: a.get_tps,
+                health: (!a.health.is_empty()).then(|| a.health.clone()),
+                slaves: a
+                    .slaves
+                    .iter()
+                    .map(|(id, addr, answer)| SlaveView {
+                        id: *id,
+                        addr: addr.clone(),
+                        error: answer.as_ref().err().cloned(),
+                        health: answer.as_ref().ok().cloned(),
+                        behind_bytes: answer.as_ref().ok().and_then(|h| behind(&a.health, h)),
+                    })
+                    .collect(),
             })
             .collect();
         ConsumersView {

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::broker_health::{BrokerHealth, SlaveView};
+
 /// Everything the last round of broker polls learnt.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ConsumersView {
@@ -32,6 +34,13 @@ pub struct BrokerSpeed {
     pub put_tps: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub get_tps: Option<f64>,
+    /// Its disk, put latency, page-cache lock and send queue wait ([`BrokerHealth`]); absent when
+    /// its runtime table has none of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<BrokerHealth>,
+    /// Its group's slaves, each with its health and how far it is behind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slaves: Vec<SlaveView>,
 }
 
 /// One consumer group.

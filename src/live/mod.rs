@@ -17,6 +17,7 @@
 //!   sent as what differs from the live views (`replay::from_live`).
 //! - [`state`]: [`LiveState`], the viewer's reducer.
 //! - [`alerts`]: the alert rules, evaluated on every poll ([`alerts::Alerts`]).
+//! - [`broker_health`]: a broker's health from its runtime table, slaves and replication gap.
 //! - [`backlog`]: consumer groups and their backlog as the bridge reads them from the brokers.
 //! - [`lag`]: the bridge's lag readings (QUERY_CONSUME_TIME_SPAN) and which to ask next.
 //! - [`consumers`]: [`consumers::ConsumersView`], the groups as the protocol carries them to the page.
@@ -28,6 +29,7 @@
 
 pub mod alerts;
 pub mod backlog;
+pub mod broker_health;
 pub mod compare;
 pub mod consumers;
 pub mod delta;

@@ -39,6 +39,8 @@ pub struct StandIn {
     pub spans: Spans,
     /// (access key, secret key) it accepts; `None`: no ACL.
     pub acl: Option<(String, String)>,
+    /// Its runtime table's entries (GET_BROKER_RUNTIME_INFO), as JSON members.
+    pub runtime: &'static str,
 }
 
 impl Default for StandIn {
@@ -46,6 +48,7 @@ impl Default for StandIn {
         Self {
             spans: Spans::Delay(192_000),
             acl: None,
+            runtime: r#""putTps":"1.5 1.0 0.5""#,
         }
     }
 }
@@ -85,10 +88,10 @@ pub async fn start(how: StandIn) -> (String, Seen) {
                     }
                     let span;
                     let (answer, body): (i32, &[u8]) = match code {
-                        Rc::GET_BROKER_RUNTIME_INFO => (
-                            ResponseCode::SUCCESS,
-                            br#"{"table":{"putTps":"1.5 1.0 0.5"}}"#,
-                        ),
+                        Rc::GET_BROKER_RUNTIME_INFO => {
+                            span = format!(r#"{{"table":{{{}}}}}"#, how.runtime);
+                            (ResponseCode::SUCCESS, span.as_bytes())
+                        }
                         Rc::GET_CONSUME_STATS => (
                             ResponseCode::SUCCESS,
                             br#"{"offsetTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"brokerOffset":9,"consumerOffset":4,"lastTimestamp":0}},"consumeTps":0.0}"#,

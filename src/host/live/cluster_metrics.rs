@@ -130,6 +130,79 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
         "Messages per second the broker hands to consumers (its runtime getTransferredTps; getTransferedTps before 5.0).",
         &|a| a.get_tps,
     );
+    // Health, of masters and slaves alike (by address).
+    let health =
+        |out: &mut String,
+         name: &str,
+         help: &str,
+         value: &dyn Fn(&crate::live::broker_health::BrokerHealth) -> Option<f64>| {
+            family(out, name, "gauge", help);
+            for (target, answers) in b.brokers.values() {
+                let slaves = answers
+                    .slaves
+                    .iter()
+                    .filter_map(|(_, addr, h)| Some((addr, h.as_ref().ok()?)));
+                for (addr, h) in std::iter::once((&target.addr, &answers.health)).chain(slaves) {
+                    if let Some(v) = value(h) {
+                        let labels = [
+                            ("broker", target.broker_name.clone()),
+                            ("addr", addr.clone()),
+                        ];
+                        sample(out, name, &labels, v);
+                    }
+                }
+            }
+        };
+    health(
+        out,
+        "routelab_broker_disk_ratio",
+        "Used share of the broker's fullest commit-log disk, 0-1 (runtime commitLogDiskRatio). It deletes files by force above 0.85 and refuses writes above 0.90.",
+        &|h| h.disk_ratio,
+    );
+    health(
+        out,
+        "routelab_broker_put_latency_99_seconds",
+        "The broker's 99th percentile time to store a message (runtime putLatency99).",
+        &|h| h.put_latency_99_ms.map(|ms| ms / 1000.0),
+    );
+    health(
+        out,
+        "routelab_broker_pagecache_lock_seconds",
+        "How long the broker's current write has held the page cache's lock (runtime pageCacheLockTimeMills; the exporter's rocketmq_brokeruntime_pagecache_lock_time_mills in seconds).",
+        &|h| h.page_cache_lock_ms.map(|ms| ms / 1000.0),
+    );
+    health(
+        out,
+        "routelab_broker_send_queue_wait_seconds",
+        "How long the oldest send request has waited for a thread (runtime sendThreadPoolQueueHeadWaitTimeMills; the exporter's rocketmq_brokeruntime_send_threadpoolqueue_headwait_timemills in seconds).",
+        &|h| h.send_queue_wait_ms.map(|ms| ms / 1000.0),
+    );
+    family(
+        out,
+        "routelab_broker_replication_gap_bytes",
+        "gauge",
+        "How far a slave is behind its master: the master's commitLogMaxOffset minus the slave's, read in the same round (the exporter's rocketmq_broker_commitlog_diff).",
+    );
+    for (target, answers) in b.brokers.values() {
+        for (_, addr, h) in &answers.slaves {
+            if let Some(gap) = h
+                .as_ref()
+                .ok()
+                .and_then(|h| crate::live::broker_health::behind(&answers.health, h))
+            {
+                let labels = [
+                    ("broker", target.broker_name.clone()),
+                    ("addr", addr.clone()),
+                ];
+                sample(
+                    out,
+                    "routelab_broker_replication_gap_bytes",
+                    &labels,
+                    gap as f64,
+                );
+            }
+        }
+    }
     // The bridge's own figure (hence its prefix), shown with what the round read.
     let took = "routelab_bridge_broker_poll_duration_seconds";
     family(
@@ -149,7 +222,7 @@ pub fn render_alerts(alerts: &[crate::live::alerts::Alert]) -> String {
         &mut out,
         "routelab_alert_active",
         "gauge",
-        "1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned, backlog_too_old).",
+        "1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned, backlog_too_old, broker_disk_full, replication_gap_growing).",
     );
     for a in alerts {
         sample(

@@ -142,6 +142,7 @@ fn backlog_online_and_tps() {
         cluster: "C".into(),
         broker_name: n.into(),
         addr: format!("{n}:1"),
+        slaves: Vec::new(),
     };
     let state = BacklogState {
         brokers: [

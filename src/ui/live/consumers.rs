@@ -63,10 +63,59 @@ fn body(view: &ConsumersView, now: u64, past: bool, lang: crate::i18n::Lang) -> 
                         ("get", &b.get_tps.map_or("–".into(), tps)),
                     ]),
                 };
-                html!{ <li class={classes!(b.error.is_some().then_some("bad"))} data-testid="broker-speed" data-broker={b.broker_name.clone()}>{ text }</li> }
+                html!{ <li class={classes!(b.error.is_some().then_some("bad"))} data-testid="broker-speed" data-broker={b.broker_name.clone()}>
+                    { text }
+                    { for b.health.as_ref().filter(|_| b.error.is_none()).map(|h| broker_health(h, lang)) }
+                    { for b.slaves.iter().map(|sl| {
+                        let text = match (&sl.error, sl.behind_bytes) {
+                            (Some(e), _) => lang.fill(live::SLAVE_NOT_READ, &[("id", &sl.id.to_string()), ("addr", &sl.addr), ("error", e)]),
+                            (None, Some(gap)) => lang.fill(live::SLAVE_BEHIND, &[("id", &sl.id.to_string()), ("addr", &sl.addr), ("bytes", &bytes(gap))]),
+                            (None, None) => format!("slave {} ({})", sl.id, sl.addr),
+                        };
+                        html!{ <span class={classes!("slave", sl.error.is_some().then_some("bad"))} data-testid="slave"
+                            data-addr={sl.addr.clone()} data-behind={sl.behind_bytes.map(|g| g.to_string())}>
+                            { text }
+                            { for sl.health.as_ref().map(|h| broker_health(h, lang)) }
+                        </span> }
+                    }) }
+                </li> }
             }) }
         </ul>
     </> }
+}
+
+/// A broker's disk, put latency and send queue wait, where its runtime table gave them.
+fn broker_health(h: &crate::live::broker_health::BrokerHealth, lang: crate::i18n::Lang) -> Html {
+    let mut parts = Vec::new();
+    if let Some(r) = h.disk_ratio {
+        parts.push(lang.fill(live::BROKER_DISK, &[("pct", &format!("{:.0}", r * 100.0))]));
+    }
+    if let Some(ms) = h.put_latency_99_ms {
+        parts.push(lang.fill(live::BROKER_PUT_P99, &[("ms", &tps(ms))]));
+    }
+    if let Some(ms) = h.send_queue_wait_ms.filter(|ms| *ms > 0.0) {
+        parts.push(lang.fill(live::BROKER_SEND_WAIT, &[("ms", &tps(ms))]));
+    }
+    let full = h
+        .disk_ratio
+        .is_some_and(|r| r > crate::live::broker_health::DISK_WARN_RATIO);
+    html! {
+        <span class={classes!("health", full.then_some("bad"))} data-testid="broker-health"
+            data-disk={h.disk_ratio.map(|r| r.to_string())} title={lang.t(live::BROKER_HEALTH_HINT)}>
+            { format!(" · {}", parts.join(" · ")) }
+        </span>
+    }
+}
+
+/// Bytes as people read them: `512 B`, `4.0 KiB`, `1.5 MiB`, `2.0 GiB`.
+fn bytes(n: i64) -> String {
+    let n = n.max(0) as f64;
+    match n {
+        n if n < 1024.0 => format!("{n:.0} B"),
+        n if n < 1024.0 * 1024.0 => format!("{:.1} KiB", n / 1024.0),
+        n if n < 1024.0 * 1024.0 * 1024.0 => format!("{:.1} MiB", n / 1024.0 / 1024.0),
+        n => format!("{:.1} GiB", n / 1024.0 / 1024.0 / 1024.0),
+    }
 }
 
 /// A rate with one decimal.

@@ -1,0 +1,136 @@
+//! Broker health as the bridge reads it: a master and its slave, each a broker stand-in whose
+//! runtime table carries the keys a 5.3.3 broker sends (`tests/support/stand_in.rs`): the page
+//! and /metrics show each one's disk, put latency and send-queue wait and the slave's gap to the
+//! master; a disk over 85 % raises broker_disk_full; a slave that does not answer is named while
+//! the master is still read.
+#![cfg(not(target_arch = "wasm32"))]
+// A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/bridge.rs"]
+mod bridge;
+#[path = "support/ours.rs"]
+mod ours;
+#[path = "support/peer.rs"]
+mod peer;
+#[path = "support/stand_in.rs"]
+mod stand_in;
+
+use std::time::Duration;
+
+use bridge::{config, connect, start};
+use ours::Ours;
+use peer::{register_broker, topics, ScratchDir};
+use routelab::namesrv::Profile;
+use stand_in::StandIn;
+
+const MASTER: &str = r#""putTps":"1.5","commitLogDiskRatio":"0.8712","putLatency99":"3.50","pageCacheLockTimeMills":"2","sendThreadPoolQueueHeadWaitTimeMills":"12","commitLogMaxOffset":"10000""#;
+const SLAVE: &str = r#""commitLogDiskRatio":"0.40","commitLogMaxOffset":"5904""#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_master_and_its_slave_with_their_health() {
+    let ns = Ours::start(Profile::V5, |_| {}).await;
+    let (master, _) = stand_in::start(StandIn {
+        runtime: MASTER,
+        ..StandIn::default()
+    })
+    .await;
+    let (slave, _) = stand_in::start(StandIn {
+        runtime: SLAVE,
+        ..StandIn::default()
+    })
+    .await;
+    let t = topics(&["TopicTest", "%RETRY%GID_a"]);
+    let _m = register_broker(
+        &ns.addr(),
+        "DefaultCluster",
+        "broker-a",
+        0,
+        &master,
+        t.clone(),
+    )
+    .await;
+    let _s = register_broker(
+        &ns.addr(),
+        "DefaultCluster",
+        "broker-a",
+        1,
+        &slave,
+        t.clone(),
+    )
+    .await;
+    // A second slave nobody listens at.
+    let _gone = register_broker(
+        &ns.addr(),
+        "DefaultCluster",
+        "broker-a",
+        2,
+        "127.0.0.1:1",
+        t,
+    )
+    .await;
+    let dist = ScratchDir::new("dist");
+    let mut cfg = config(&[ns.addr()], dist.path());
+    cfg.broker_interval = Some(Duration::from_millis(200));
+    let bridge = start(cfg).await;
+    let mut v = connect(&bridge).await;
+    v.wait_until("broker-a with its two slaves read", |s| {
+        s.consumers
+            .as_ref()
+            .is_some_and(|c| c.brokers.iter().any(|b| b.slaves.len() == 2))
+    })
+    .await;
+    let b = &v.state.consumers.as_ref().unwrap().brokers[0];
+    let h = b.health.as_ref().unwrap();
+    assert_eq!(
+        (h.disk_ratio, h.put_latency_99_ms, h.send_queue_wait_ms),
+        (Some(0.8712), Some(3.5), Some(12.0))
+    );
+    assert_eq!(b.slaves[0].addr, slave);
+    assert_eq!(b.slaves[0].behind_bytes, Some(4_096));
+    assert_eq!(b.slaves[0].health.as_ref().unwrap().disk_ratio, Some(0.4));
+    assert!(
+        b.slaves[1]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("cannot connect"),
+        "{:?}",
+        b.slaves[1]
+    );
+    assert_eq!(b.error, None, "the master is read whatever its slaves do");
+    v.wait_until("broker_disk_full for the master", |s| {
+        s.alerts
+            .iter()
+            .any(|a| a.rule == "broker_disk_full" && a.subject == master)
+    })
+    .await;
+    let (_, text) = bridge::http_get(&bridge, "/metrics").await;
+    bridge.shutdown().await;
+    let labels = |addr: &str| format!("{{broker=\"broker-a\",addr=\"{addr}\"}}");
+    for (sample, want) in [
+        (
+            format!("routelab_broker_disk_ratio{}", labels(&master)),
+            0.8712,
+        ),
+        (format!("routelab_broker_disk_ratio{}", labels(&slave)), 0.4),
+        (
+            format!("routelab_broker_put_latency_99_seconds{}", labels(&master)),
+            0.0035,
+        ),
+        (
+            format!("routelab_broker_send_queue_wait_seconds{}", labels(&master)),
+            0.012,
+        ),
+        (
+            format!("routelab_broker_replication_gap_bytes{}", labels(&slave)),
+            4096.0,
+        ),
+    ] {
+        assert_eq!(
+            bridge::metric(&text, &sample),
+            Some(want),
+            "{sample} in {text}"
+        );
+    }
+}
