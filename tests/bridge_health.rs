@@ -2,7 +2,7 @@
 //! runtime table carries the keys a 5.3.3 broker sends (`tests/support/stand_in.rs`): the page
 //! and /metrics show each one's disk, put latency and send-queue wait and the slave's gap to the
 //! master; a disk over 85 % raises broker_disk_full; a slave that does not answer is named while
-//! the master is still read.
+//! the master is still read. And a group's dead-letter topic, counted where a broker has it.
 #![cfg(not(target_arch = "wasm32"))]
 // A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -133,4 +133,47 @@ async fn a_master_and_its_slave_with_their_health() {
             "{sample} in {text}"
         );
     }
+}
+
+/// GID_a's dead-letter topic is listed: each broker is asked for its stats; the one that has it
+/// counts 7 messages, the one that does not (TOPIC_NOT_EXIST) is no failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dead_letters_are_counted_where_a_broker_has_them() {
+    let ns = Ours::start(Profile::V5, |_| {}).await;
+    let (a, seen) = stand_in::start(StandIn {
+        dlq: Some(7),
+        ..StandIn::default()
+    })
+    .await;
+    let (b, _) = stand_in::start(StandIn::default()).await;
+    let t = topics(&["TopicTest", "%RETRY%GID_a", "%DLQ%GID_a"]);
+    let _a = register_broker(&ns.addr(), "DefaultCluster", "broker-a", 0, &a, t.clone()).await;
+    let _b = register_broker(&ns.addr(), "DefaultCluster", "broker-b", 0, &b, t).await;
+    let dist = ScratchDir::new("dist");
+    let mut cfg = config(&[ns.addr()], dist.path());
+    cfg.broker_interval = Some(Duration::from_millis(200));
+    let bridge = start(cfg).await;
+    let mut v = connect(&bridge).await;
+    v.wait_until("GID_a's dead letters counted", |s| {
+        s.consumers
+            .as_ref()
+            .is_some_and(|c| c.groups.iter().any(|g| g.dlq == Some(7)))
+    })
+    .await;
+    let consumers = v.state.consumers.as_ref().unwrap();
+    assert!(
+        consumers.brokers.iter().all(|b| b.error.is_none()),
+        "{:?}",
+        consumers.brokers
+    );
+    let (_, text) = bridge::http_get(&bridge, "/metrics").await;
+    bridge.shutdown().await;
+    assert_eq!(
+        bridge::metric(&text, "routelab_dlq_messages{group=\"GID_a\"}"),
+        Some(7.0),
+        "{text}"
+    );
+    assert!(seen.lock().unwrap().iter().any(|(code, ext)| *code
+        == routelab::remoting::RequestCode::GET_TOPIC_STATS_INFO
+        && ext.get("topic").map(String::as_str) == Some("%DLQ%GID_a")));
 }

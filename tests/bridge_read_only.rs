@@ -87,14 +87,18 @@ async fn the_bridge_sends_only_read_requests() {
 /// log of codes.
 async fn registered_recording_broker() -> (Ours, peer::TestBroker, String, stand_in::Seen) {
     let ns = Ours::start(Profile::V5, |_| {}).await;
-    let (broker_addr, seen) = stand_in::start(stand_in::StandIn::default()).await;
+    let (broker_addr, seen) = stand_in::start(stand_in::StandIn {
+        dlq: Some(2),
+        ..stand_in::StandIn::default()
+    })
+    .await;
     let broker = register_broker(
         &ns.addr(),
         "DefaultCluster",
         "broker-a",
         0,
         &broker_addr,
-        topics(&["TopicTest", "%RETRY%GID_a"]),
+        topics(&["TopicTest", "%RETRY%GID_a", "%DLQ%GID_a"]),
     )
     .await;
     (ns, broker, broker_addr, seen)
@@ -102,8 +106,9 @@ async fn registered_recording_broker() -> (Ours, peer::TestBroker, String, stand
 
 /// With brokers polled (the default), a broker is sent nothing but GET_BROKER_RUNTIME_INFO,
 /// GET_CONSUME_STATS, GET_CONSUMER_CONNECTION_LIST, GET_CONSUMER_RUNNING_INFO (for the member it
-/// lists) and QUERY_CONSUME_TIME_SPAN (for the topic with messages unread); /metrics and the
-/// page's consumers show what it answered, the queue's owner and its lag included.
+/// lists), QUERY_CONSUME_TIME_SPAN (for the topic with messages unread) and GET_TOPIC_STATS_INFO
+/// (for the group's dead-letter topic); /metrics and the page's consumers show what it answered,
+/// the queue's owner, its lag and the dead letters included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn brokers_are_only_read() {
     let (ns, _broker, broker_addr, seen) = registered_recording_broker().await;
@@ -165,6 +170,7 @@ async fn brokers_are_only_read() {
             Rc::GET_CONSUMER_CONNECTION_LIST,
             Rc::GET_CONSUMER_RUNNING_INFO,
             Rc::QUERY_CONSUME_TIME_SPAN,
+            Rc::GET_TOPIC_STATS_INFO,
         ]),
         "{:?}",
         seen.lock().unwrap()

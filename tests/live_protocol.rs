@@ -420,6 +420,7 @@ fn consumers_come_whole_in_an_update() {
             }],
             owners_known: true,
             lag_error: None,
+            dlq: Some(3),
         }],
     };
     let text = serde_json::to_string(&ServerMessage::Update(Update {
@@ -436,7 +437,7 @@ fn consumers_come_whole_in_an_update() {
         .unwrap();
     assert_eq!(state.consumers.as_ref(), Some(&consumers));
     assert!(
-        text.contains(r#""last_timestamp_ms":0,"owner":"10.0.0.9@1"}],"owners_known":true}"#),
+        text.contains(r#""last_timestamp_ms":0,"next_store_time_ms":4000,"owner":"10.0.0.9@1","cached":12}],"owners_known":true,"dlq":3}"#),
         "{text}"
     );
     assert_eq!(state.consumers.unwrap().groups[0].backlog(), 6);

@@ -129,7 +129,7 @@ fn every_bridge_alert_has_a_rule() {
         .and_then(|r| r.split(')').next())
         .expect("the rules in the help line");
     let rules: Vec<&str> = list.split(", ").collect();
-    assert_eq!(rules.len(), 12, "{rules:?}");
+    assert_eq!(rules.len(), 13, "{rules:?}");
     for rule in rules {
         assert!(
             RULES.contains(&format!("routelab_alert_active{{rule=\"{rule}\"}} == 1")),

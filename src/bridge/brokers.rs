@@ -27,11 +27,12 @@ use tokio_util::sync::CancellationToken;
 use crate::host::clock::now_ms;
 use crate::host::live::Hub;
 use crate::host::live::Metrics;
-use crate::live::backlog::{first_figure, BacklogState, BrokerAnswers, BrokerTarget};
+use crate::live::backlog::{first_figure, BacklogState, BrokerAnswers, BrokerTarget, DLQ_PREFIX};
 use crate::live::broker_health::BrokerHealth;
 use crate::live::consumers::MemberHealth;
 use crate::model::broker_stats::ConsumerRunningInfo;
 use crate::net::{ClientConfig, ClientError, NamesrvClient};
+use crate::remoting::ResponseCode;
 
 /// Brokers asked at once.
 const BROKER_CONCURRENCY: usize = 4;
@@ -79,16 +80,21 @@ pub async fn run(
             _ = ticker.tick() => {}
         }
         let (targets, groups) = hub.broker_targets();
+        let dlq: Vec<String> = hub
+            .dlq_groups()
+            .into_iter()
+            .filter(|g| groups.contains(g))
+            .collect();
         if targets.is_empty() {
             continue; // no NameServer has answered yet
         }
         let started = Instant::now();
         let round = stream::iter(targets)
             .map(|target| {
-                let (client, groups) = (client.clone(), groups.clone());
+                let (client, groups, dlq) = (client.clone(), groups.clone(), dlq.clone());
                 async move {
                     let answers =
-                        tokio::time::timeout(deadline, ask(&target, &client, &groups)).await;
+                        tokio::time::timeout(deadline, ask(&target, &client, &groups, &dlq)).await;
                     (target, answers)
                 }
             })
@@ -250,9 +256,10 @@ async fn ask(
     target: &BrokerTarget,
     config: &ClientConfig,
     groups: &[String],
+    dlq: &[String],
 ) -> Result<BrokerAnswers, ClientError> {
     let client = NamesrvClient::connect(&target.addr, config.clone()).await?;
-    let result = ask_on(&client, groups).await;
+    let result = ask_on(&client, groups, dlq).await;
     client.close();
     let mut answers = result?;
     for (id, addr) in &target.slaves {
@@ -270,7 +277,11 @@ async fn ask(
     Ok(answers)
 }
 
-async fn ask_on(client: &NamesrvClient, groups: &[String]) -> Result<BrokerAnswers, ClientError> {
+async fn ask_on(
+    client: &NamesrvClient,
+    groups: &[String],
+    dlq: &[String],
+) -> Result<BrokerAnswers, ClientError> {
     let runtime = client.broker_runtime_info().await?;
     let mut answers = BrokerAnswers {
         error: None,
@@ -300,6 +311,32 @@ async fn ask_on(client: &NamesrvClient, groups: &[String]) -> Result<BrokerAnswe
         }
         if let Some(cc) = conns?.filter(|c| !c.connection_set.is_empty()) {
             answers.connections.insert(group.clone(), cc);
+        }
+    }
+    // Dead-letter topics: a broker without one for the group says TOPIC_NOT_EXIST, which is no
+    // failure (the messages went to another broker, or none yet).
+    let mut dead = stream::iter(dlq.to_vec())
+        .map(|group| {
+            let client = client.clone();
+            async move {
+                let stats = client.topic_stats(&format!("{DLQ_PREFIX}{group}")).await;
+                (group, stats)
+            }
+        })
+        .buffer_unordered(PER_BROKER_IN_FLIGHT);
+    while let Some((group, stats)) = dead.next().await {
+        match stats {
+            Ok(table) => {
+                let n = table
+                    .offset_table
+                    .0
+                    .iter()
+                    .map(|(_, o)| (o.max_offset - o.min_offset).max(0))
+                    .sum();
+                answers.dlq.insert(group, n);
+            }
+            Err(ClientError::Remote { code, .. }) if code == ResponseCode::TOPIC_NOT_EXIST => {}
+            Err(e) => return Err(e),
         }
     }
     Ok(answers)

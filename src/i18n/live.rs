@@ -197,6 +197,13 @@ phrases! {
         "消费者组 {subject} 有队列在积压消息，却没有任何成员持有它们";
     ALERT_QUEUE_UNOWNED_DO: "No member's rebalance gives them out: compare the members' subscriptions (consumerConnection) with the topic, and look for rebalance errors in the members' logs.",
         "没有成员在重平衡中分到这些队列：对照成员的订阅（consumerConnection）和 topic，并在成员日志中查找重平衡错误。";
+    ALERT_DLQ_GROWING: "consumer group {subject}: messages keep going to its dead-letter topic (each failed 16 times)",
+        "消费者组 {subject}：不断有消息进入它的死信 topic（每条都已失败 16 次）";
+    ALERT_DLQ_GROWING_DO: "Find why its members fail them (their logs, the failure rate shown on its members), fix it, then resend them from %DLQ%<group>.",
+        "找出成员消费失败的原因（查看日志，以及成员的失败速率），修复后再从 %DLQ%<group> 重新投递这些消息。";
+    DLQ_N: "DLQ {n}", "死信 {n}";
+    DLQ_HINT: "Messages in its dead-letter topic %DLQ%<group>: each failed 16 times, and nobody reads them there.",
+        "它的死信 topic %DLQ%<group> 中的消息：每条都已失败 16 次，在那里无人消费。";
     ALERT_DISK_FULL: "broker {subject}: its commit-log disk is over 85 % full (writes are refused at 90 %)",
         "broker {subject}：commit log 所在磁盘已用超过 85%（超过 90% 将拒绝写入）";
     ALERT_DISK_FULL_DO: "Free space now: shorten fileReservedTime, add disk, or move topics to other brokers.",

@@ -19,6 +19,7 @@
 //!   member holds, for `--backlog-grace` (the `backlog` module).
 //! - `broker_disk_full`, `replication_gap_growing`: a broker's disk over 85 %, a slave falling
 //!   ever further behind its master (the `health` module).
+//! - `dlq_growing`: messages keep landing in a group's dead-letter topic (the `dlq` module).
 //! - `backlog_too_old`: a group's oldest unread message has waited longer than `--backlog-age`
 //!   while members are online (the `backlog` module).
 
@@ -112,6 +113,8 @@ pub struct Alerts {
     backlog: backlog::BacklogWatch,
     /// The broker health rules' memory (the same broker polls).
     health: health::HealthWatch,
+    /// The dead-letter rule's memory (the same broker polls).
+    dlq: dlq::DlqWatch,
 }
 
 /// The findings that depend on the tables alone.
@@ -155,12 +158,14 @@ impl Alerts {
         );
         self.health
             .observe(view, self.config.backlog_grace_ms, now_ms);
+        self.dlq.observe(view, self.config.backlog_grace_ms, now_ms);
     }
 
     /// Evaluates every rule on the views at `now_ms`; returns what fired and what resolved.
     pub fn evaluate(&mut self, views: &[NamesrvView], now_ms: u64) -> Vec<AlertEvent> {
         let mut holding = self.backlog.holding.clone();
         holding.extend(self.health.holding.clone());
+        holding.extend(self.dlq.holding.clone());
         self.unreachable(views, now_ms, &mut holding);
         let with_data: Vec<&NamesrvView> = views.iter().filter(|v| has_data(v)).collect();
         if !with_data.is_empty() {
@@ -498,6 +503,7 @@ fn writable_queues(route: &TopicRouteData) -> i64 {
 }
 
 mod backlog;
+mod dlq;
 mod health;
 #[cfg(test)]
 mod tests;

@@ -20,6 +20,9 @@ use crate::model::broker_stats::{ConsumeStats, ConsumerConnection};
 
 /// The prefix of the topic a consumer group's first heartbeat creates.
 pub const RETRY_PREFIX: &str = "%RETRY%";
+/// The prefix of a group's dead-letter topic: a broker creates `%DLQ%<group>` when a message has
+/// failed `maxReconsumeTimes` (16) times and sends it there (`SendMessageProcessor`).
+pub const DLQ_PREFIX: &str = "%DLQ%";
 
 /// A broker to poll: its group's name and the address picked for it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,6 +62,18 @@ pub fn targets(views: &[NamesrvView]) -> (Vec<BrokerTarget>, Vec<String>) {
     (brokers, groups.into_iter().map(str::to_owned).collect())
 }
 
+/// The groups whose dead-letter topic (`%DLQ%<group>`) any NameServer lists: only those are
+/// asked for it (a group that never dead-lettered a message has none).
+pub fn dlq_groups(views: &[NamesrvView]) -> BTreeSet<String> {
+    views
+        .iter()
+        .flat_map(|v| v.topics.iter())
+        .filter_map(|t| t.strip_prefix(DLQ_PREFIX))
+        .filter(|g| !g.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// One broker's answers in the last poll that reached it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BrokerAnswers {
@@ -78,6 +93,9 @@ pub struct BrokerAnswers {
     pub health: BrokerHealth,
     /// Its slaves as they answered this round (id, address, their health or why not).
     pub slaves: Vec<(i64, String, Result<BrokerHealth, String>)>,
+    /// Messages in each group's dead-letter topic on this broker (Σ max − min offset of its
+    /// queues; GET_TOPIC_STATS_INFO), for the groups whose `%DLQ%` topic it has.
+    pub dlq: BTreeMap<String, i64>,
 }
 
 /// `putAll` into one map, as mqadmin merges brokers' answers: of the rows with the same key only
@@ -215,6 +233,9 @@ impl BacklogState {
                         view.consume_type.clone_from(&cc.consume_type);
                         view.message_model.clone_from(&cc.message_model);
                     }
+                    if let Some(n) = answers.dlq.get(group) {
+                        *view.dlq.get_or_insert(0) += n;
+                    }
                     if let Some(stats) = answers.groups.get(group) {
                         for (q, o) in &stats.offset_table.0 {
                             let span = self.spans.get(&(
@@ -302,6 +323,17 @@ impl BacklogState {
             brokers,
             groups,
         }
+    }
+
+    /// Messages in each group's dead-letter topic, summed over brokers (groups with one only).
+    pub fn dlq(&self) -> BTreeMap<String, i64> {
+        let mut out = BTreeMap::new();
+        for (_, answers) in self.brokers.values() {
+            for (group, n) in &answers.dlq {
+                *out.entry(group.clone()).or_insert(0) += n;
+            }
+        }
+        out
     }
 
     /// Consume TPS per group, summed over brokers (`examineConsumeStats`).

@@ -65,6 +65,10 @@ pub struct GroupView {
     /// Why a broker did not say how long its unread messages waited (the first such broker).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lag_error: Option<String>,
+    /// Messages in its dead-letter topic `%DLQ%<group>` (they failed 16 times and nobody reads
+    /// them there), summed over brokers; absent when it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dlq: Option<i64>,
 }
 
 impl GroupView {

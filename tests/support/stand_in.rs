@@ -41,6 +41,9 @@ pub struct StandIn {
     pub acl: Option<(String, String)>,
     /// Its runtime table's entries (GET_BROKER_RUNTIME_INFO), as JSON members.
     pub runtime: &'static str,
+    /// Messages in `%DLQ%GID_a` (its queue 0's max offset, min 0); `None`: no such topic here,
+    /// TOPIC_NOT_EXIST as Java answers (`AdminBrokerProcessor.getTopicStatsInfo`).
+    pub dlq: Option<i64>,
 }
 
 impl Default for StandIn {
@@ -49,6 +52,7 @@ impl Default for StandIn {
             spans: Spans::Delay(192_000),
             acl: None,
             runtime: r#""putTps":"1.5 1.0 0.5""#,
+            dlq: None,
         }
     }
 }
@@ -104,6 +108,18 @@ pub async fn start(how: StandIn) -> (String, Seen) {
                             ResponseCode::SUCCESS,
                             br#"{"mqTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"commitOffset":4,"cachedMsgCount":5,"cachedMsgSizeInMiB":0,"droped":false}},"statusTable":{"TopicTest":{"pullRT":1.0,"pullTPS":2.0,"consumeRT":812.5,"consumeOKTPS":1.25,"consumeFailedTPS":0.5,"consumeFailedMsgs":1800}},"properties":{}}"#,
                         ),
+                        Rc::GET_TOPIC_STATS_INFO => {
+                            let topic = frame.command.ext_fields.get("topic").cloned().unwrap_or_default();
+                            match how.dlq.filter(|_| topic == "%DLQ%GID_a") {
+                                Some(n) => {
+                                    span = format!(
+                                        r#"{{"offsetTable":{{{{"brokerName":"broker-a","queueId":0,"topic":"%DLQ%GID_a"}}:{{"minOffset":0,"maxOffset":{n},"lastUpdateTimestamp":1}}}}}}"#
+                                    );
+                                    (ResponseCode::SUCCESS, span.as_bytes())
+                                }
+                                None => (ResponseCode::TOPIC_NOT_EXIST, b""),
+                            }
+                        }
                         Rc::QUERY_CONSUME_TIME_SPAN => match how.spans {
                             Spans::Delay(delay) => {
                                 // Every write queue of the topic (4), queue 0 behind, the rest

@@ -40,6 +40,15 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
     }
     family(
         out,
+        "routelab_dlq_messages",
+        "gauge",
+        "Messages in a consumer group's dead-letter topic %DLQ%<group> (each failed maxReconsumeTimes, 16), summed over brokers: the queues' max minus min offsets (GET_TOPIC_STATS_INFO). Only for groups that have one.",
+    );
+    for (group, n) in b.dlq() {
+        sample(out, "routelab_dlq_messages", &[("group", group)], n as f64);
+    }
+    family(
+        out,
         "routelab_consumers_online",
         "gauge",
         "Members of a consumer group connected to its brokers (distinct client ids).",
@@ -222,7 +231,7 @@ pub fn render_alerts(alerts: &[crate::live::alerts::Alert]) -> String {
         &mut out,
         "routelab_alert_active",
         "gauge",
-        "1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned, backlog_too_old, broker_disk_full, replication_gap_growing).",
+        "1 while the alert holds (rules: master_lost, broker_gone, no_writable_queue, namesrv_disagree, namesrv_unreachable, broker_flapping, backlog_growing, backlog_unread, queue_unowned, backlog_too_old, broker_disk_full, replication_gap_growing, dlq_growing).",
     );
     for a in alerts {
         sample(

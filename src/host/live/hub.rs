@@ -147,6 +147,11 @@ impl Hub {
         crate::live::backlog::targets(&self.lock().views)
     }
 
+    /// The groups with a dead-letter topic in the latest views (see [`crate::live::backlog::dlq_groups`]).
+    pub fn dlq_groups(&self) -> std::collections::BTreeSet<String> {
+        crate::live::backlog::dlq_groups(&self.lock().views)
+    }
+
     /// Replaces the consumer groups (a broker poll ended) and sends them whole to every viewer.
     /// Returns the new `seq`, or `None` when nothing changed.
     pub fn publish_consumers(&self, view: crate::live::consumers::ConsumersView) -> Option<u64> {

@@ -202,6 +202,10 @@ fn group_card(g: &GroupView, now: u64, lang: crate::i18n::Lang) -> Html {
                         <span class={classes!("badge", (backlog >= BAR_FULL_AT_LEAST).then_some("warn"))}>{ lang.fill(w::BACKLOG_N, &[("n", &backlog.to_string())]) }</span>
                     },
                 } }
+                { for g.dlq.map(|n| html!{
+                    <span class={classes!("badge", (n > 0).then_some("warn"))} data-testid="group-dlq" data-dlq={n.to_string()}
+                        title={lang.t(live::DLQ_HINT)}>{ lang.fill(live::DLQ_N, &[("n", &grouped(n))]) }</span>
+                }) }
                 { for g.lag_error.as_ref().map(|e| html!{
                     <span class="badge" data-testid="group-lag-unknown" title={e.clone()}>{ lang.fill(live::LAG_UNKNOWN, &[("error", e)]) }</span>
                 }) }
