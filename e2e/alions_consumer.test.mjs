@@ -262,6 +262,11 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
         assert.deepEqual([r.lag_ms, r.next_store_time_ms], [0, null], JSON.stringify(r));
       }
     }
+    // Who produces: the ali-ons producer's heartbeat put PID_backlog in the broker's producer
+    // table, which producerConnection prints in mqadmin's layout.
+    const producers = await admin('producerConnection', '-g', 'PID_backlog', '-t', TOPIC);
+    assert.equal(producers.code, 0, producers.stderr);
+    assert.match(producers.stdout, /^0001  \S+@PID_backlog +127\.0\.0\.1:\d+ +JAVA +V\d+_\d+_\d+\n$/);
     const lagText = await admin('consumerLag', '-g', GROUP);
     assert.equal(lagText.code, 0, lagText.stderr);
     assert.match(lagText.stdout, /\nDiff Total: 6\nOldest Unread: \d+ (s|min \d+ s)\n$/);
@@ -289,6 +294,8 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     const groupLag = card.locator('[data-testid=group-lag]');
     await groupLag.waitFor({ timeout: 15_000 });
     assert.match(await groupLag.textContent(), /^6 behind · oldest \d+ (s|min \d+ s)$/);
+    // The broker's producer table on the page: PID_backlog and its member.
+    await page.locator('[data-testid=producer-group][data-group=PID_backlog][data-online="1"]').waitFor({ timeout: 15_000 });
     const ages = card.locator('[data-testid=queue-age]');
     assert.equal(await ages.count(), diffs.filter((d) => d[2] > 0).length);
     assert.match(await ages.first().textContent(), /^waited \d+ (s|min \d+ s)$/);

@@ -198,3 +198,51 @@ async fn acl_keys_from_flags_or_the_environment() {
         assert!(!run.stdout.contains(secret) && !run.stderr.contains(secret));
     }
 }
+
+/// producerConnection as mqadmin 4.9.8 prints it; a group not connected is an error saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn producer_connection() {
+    let (ns, _broker) = cluster(StandIn::default()).await;
+    let run = admin(
+        &ns.addr(),
+        &["producerConnection", "-g", "PID_orders", "-t", "TopicTest"],
+        &[],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "0001  {:<32} {:<22} {:<8} {}\n",
+            "10.0.0.5@1",
+            "10.0.0.5:50123",
+            "JAVA",
+            routelab::view::mq_version::desc(453)
+        )
+    );
+    let none = admin(
+        &ns.addr(),
+        &["producerConnection", "-g", "PID_none", "-t", "TopicTest"],
+        &[],
+    )
+    .await;
+    assert_eq!(none.code, 1);
+    assert!(
+        none.stderr
+            .contains("no member of PID_none is connected to broker broker-a"),
+        "{}",
+        none.stderr
+    );
+    let no_topic = admin(
+        &ns.addr(),
+        &["producerConnection", "-g", "PID_orders", "-t", "Nope"],
+        &[],
+    )
+    .await;
+    assert_eq!(no_topic.code, 1);
+    assert!(
+        no_topic.stderr.contains("TOPIC_NOT_EXIST"),
+        "{}",
+        no_topic.stderr
+    );
+}

@@ -2,7 +2,8 @@
 //! runtime table carries the keys a 5.3.3 broker sends (`tests/support/stand_in.rs`): the page
 //! and /metrics show each one's disk, put latency and send-queue wait and the slave's gap to the
 //! master; a disk over 85 % raises broker_disk_full; a slave that does not answer is named while
-//! the master is still read. And a group's dead-letter topic, counted where a broker has it.
+//! the master is still read. A group's dead-letter topic, counted where a broker has it. A topic's
+//! production as a counter and a rate.
 #![cfg(not(target_arch = "wasm32"))]
 // A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -176,4 +177,47 @@ async fn dead_letters_are_counted_where_a_broker_has_them() {
     assert!(seen.lock().unwrap().iter().any(|(code, ext)| *code
         == routelab::remoting::RequestCode::GET_TOPIC_STATS_INFO
         && ext.get("topic").map(String::as_str) == Some("%DLQ%GID_a")));
+}
+
+/// TopicTest's offsets are read each round: a counter in /metrics and, from the second reading
+/// on, a rate on the page; RocketMQ's own topics (the retry topic) are not read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn topic_offsets_give_a_rate() {
+    let ns = Ours::start(Profile::V5, |_| {}).await;
+    let (a, seen) = stand_in::start(StandIn::default()).await;
+    let t = topics(&["TopicTest", "%RETRY%GID_a"]);
+    let _a = register_broker(&ns.addr(), "DefaultCluster", "broker-a", 0, &a, t).await;
+    let dist = ScratchDir::new("dist");
+    let mut cfg = config(&[ns.addr()], dist.path());
+    cfg.broker_interval = Some(Duration::from_millis(200));
+    let bridge = start(cfg).await;
+    let mut v = connect(&bridge).await;
+    v.wait_until("TopicTest busy", |s| {
+        s.consumers.as_ref().is_some_and(|c| {
+            c.topics
+                .iter()
+                .any(|t| t.topic == "TopicTest" && t.msgs_per_s > 0.0)
+        })
+    })
+    .await;
+    let (_, text) = bridge::http_get(&bridge, "/metrics").await;
+    bridge.shutdown().await;
+    let offset = bridge::metric(
+        &text,
+        "routelab_topic_offset{cluster=\"DefaultCluster\",topic=\"TopicTest\",broker=\"broker-a\"}",
+    )
+    .unwrap_or_else(|| panic!("no topic offset in {text}"));
+    assert!(offset >= 100.0 && offset % 50.0 == 0.0, "{offset}");
+    assert!(
+        text.contains("# TYPE routelab_topic_offset counter"),
+        "{text}"
+    );
+    let asked: Vec<String> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(code, _)| *code == routelab::remoting::RequestCode::GET_TOPIC_STATS_INFO)
+        .filter_map(|(_, ext)| ext.get("topic").cloned())
+        .collect();
+    assert!(asked.iter().all(|t| t == "TopicTest"), "{asked:?}");
 }

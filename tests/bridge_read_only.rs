@@ -106,8 +106,8 @@ async fn registered_recording_broker() -> (Ours, peer::TestBroker, String, stand
 
 /// With brokers polled (the default), a broker is sent nothing but GET_BROKER_RUNTIME_INFO,
 /// GET_CONSUME_STATS, GET_CONSUMER_CONNECTION_LIST, GET_CONSUMER_RUNNING_INFO (for the member it
-/// lists), QUERY_CONSUME_TIME_SPAN (for the topic with messages unread) and GET_TOPIC_STATS_INFO
-/// (for the group's dead-letter topic); /metrics and the page's consumers show what it answered,
+/// lists), QUERY_CONSUME_TIME_SPAN (for the topic with messages unread), GET_TOPIC_STATS_INFO
+/// (for the group's dead-letter topic) and GET_ALL_PRODUCER_INFO (its producers); /metrics and the page's consumers show what it answered,
 /// the queue's owner, its lag and the dead letters included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn brokers_are_only_read() {
@@ -147,6 +147,14 @@ async fn brokers_are_only_read() {
     );
     assert_eq!((health.failed_last_hour, health.cached), (1800, 5));
     assert_eq!(group.queues[0].cached, Some(5));
+    let producers = &v.state.consumers.as_ref().unwrap().producers;
+    assert_eq!(
+        producers.len(),
+        1,
+        "the inner group left out: {producers:?}"
+    );
+    assert_eq!(producers[0].group, "PID_orders");
+    assert_eq!(producers[0].members[0].client_addr, "10.0.0.5:50123");
     let q = &group.queues[0];
     assert_eq!(
         (
@@ -171,6 +179,7 @@ async fn brokers_are_only_read() {
             Rc::GET_CONSUMER_RUNNING_INFO,
             Rc::QUERY_CONSUME_TIME_SPAN,
             Rc::GET_TOPIC_STATS_INFO,
+            Rc::GET_ALL_PRODUCER_INFO,
         ]),
         "{:?}",
         seen.lock().unwrap()

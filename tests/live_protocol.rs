@@ -394,6 +394,8 @@ fn consumers_come_whole_in_an_update() {
     let consumers = ConsumersView {
         fetched_at_ms: 5_000,
         brokers: Vec::new(),
+        producers: Vec::new(),
+        topics: Vec::new(),
         groups: vec![GroupView {
             group: "GID_a".into(),
             members: vec![MemberView {

@@ -17,7 +17,7 @@ use crate::view::mqadmin::ClusterLayout;
 /// headed `============ADDR============`. A NameServer that cannot be reached is reported on
 /// standard error with what to do; the others are still printed, and the exit code is 1.
 /// The backlog commands (topicStatus, consumerProgress, consumerConnection, brokerStatus,
-/// consumerLag) ask the brokers instead, found through the first NameServer that answers; a
+/// consumerLag, producerConnection) ask the brokers instead, found through the first NameServer that answers; a
 /// broker that does not answer is reported the same way.
 /// On a cluster with ACL on, give --access-key and --secret-key (or ROUTELAB_ACCESS_KEY and
 /// ROUTELAB_SECRET_KEY): every request is then signed as RocketMQ's AclClientRPCHook signs it.
@@ -244,6 +244,22 @@ pub enum AdminSub {
         #[arg(long, value_name = "text|json", default_value = "text", value_parser = super::lag::LagFormat::parse)]
         format: super::lag::LagFormat,
     },
+    /// Print who is in a producer group (asks a broker of the topic: GET_PRODUCER_CONNECTION_LIST).
+    ///
+    /// As mqadmin 4.9.8: one line per member, numbered, with its client id, address, language and
+    /// version. A producer heartbeats the brokers of the topics it sends to, so the topic's route
+    /// says which broker to ask. A group with no member there is an error.
+    ///
+    /// Example: routelab admin -n 127.0.0.1:9876 producerConnection -g PID_orders -t TopicTest
+    #[command(name = "producerConnection", verbatim_doc_comment)]
+    ProducerConnection {
+        /// The producer group.
+        #[arg(short = 'g', long = "producerGroup")]
+        group: String,
+        /// A topic the group sends to.
+        #[arg(short = 't', long = "topic")]
+        topic: String,
+    },
     /// Print a broker's runtime figures, sorted by name (GET_BROKER_RUNTIME_INFO): putTps, getTransferedTps, msgPutTotalTodayNow …
     ///
     /// -b asks one broker; -c every master and slave of a cluster (each line then starts with the
@@ -298,6 +314,9 @@ impl From<AdminSub> for AdminCommand {
             },
             AdminSub::ConsumerConnection { group, broker } => {
                 Self::ConsumerConnection { group, broker }
+            }
+            AdminSub::ProducerConnection { group, topic } => {
+                Self::ProducerConnection { group, topic }
             }
             AdminSub::ConsumerLag {
                 group,

@@ -13,6 +13,7 @@
 //! - [`cli`]: the clap arguments and `main` of `routelab admin` (the binary only wires it in).
 //! - [`backlog`]: the backlog commands against real brokers (topicStatus, consumerProgress,
 //!   consumerConnection, brokerStatus), their route from a NameServer.
+//! - [`producers`]: `producerConnection`, a producer group's members from a broker of a topic.
 //! - [`lag`]: `consumerLag`, each queue's backlog with how long its first unread message waited.
 //!
 //! The text each command prints is mqadmin's, from [`crate::view::mqadmin`] (shared with the
@@ -21,6 +22,7 @@
 pub mod backlog;
 pub mod cli;
 pub mod lag;
+pub mod producers;
 pub mod report;
 pub mod run;
 

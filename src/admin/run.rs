@@ -87,6 +87,13 @@ pub enum AdminCommand {
         /// Text or JSON.
         format: super::lag::LagFormat,
     },
+    /// `producerConnection -g G -t T` (asks a broker of the topic).
+    ProducerConnection {
+        /// The producer group.
+        group: String,
+        /// A topic it sends to.
+        topic: String,
+    },
     /// `brokerStatus -b ADDR | -c CLUSTER` (asks the brokers).
     BrokerStatus {
         /// Which brokers.
@@ -148,6 +155,9 @@ pub async fn run(addrs: &[String], cmd: &AdminCommand, config: &ClientConfig) ->
         }
         AdminCommand::BrokerStatus { target } => {
             return backlog::broker_status(addrs, target, config).await
+        }
+        AdminCommand::ProducerConnection { group, topic } => {
+            return super::producers::producer_connection(addrs, group, topic, config).await
         }
         AdminCommand::ConsumerLag {
             group,
@@ -286,7 +296,8 @@ async fn execute(
         | AdminCommand::ConsumerProgress { .. }
         | AdminCommand::ConsumerConnection { .. }
         | AdminCommand::BrokerStatus { .. }
-        | AdminCommand::ConsumerLag { .. } => (String::new(), None),
+        | AdminCommand::ConsumerLag { .. }
+        | AdminCommand::ProducerConnection { .. } => (String::new(), None),
     })
 }
 

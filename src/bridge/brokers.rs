@@ -14,7 +14,9 @@
 //! A member that does not answer is left alone for a while, so a round waits for a silent client
 //! only now and then.
 //!
-//! Last, the lag poll ([`super::lag`]) asks how long each group's first unread message has waited.
+//! Last, the topic-offset poll ([`super::topic_offsets`]) reads each user topic's offsets for its
+//! rate, and the lag poll ([`super::lag`]) asks how long each group's first unread message has
+//! waited.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -133,6 +135,7 @@ pub async fn run(
             poll_ms: 0,
             owners: std::mem::take(&mut state.owners),
             spans: std::mem::take(&mut state.spans),
+            topics: std::mem::take(&mut state.topics),
         };
         let online = state.members_online();
         state
@@ -168,6 +171,17 @@ pub async fn run(
                 queues
             });
             state.owners.record(&group, &client_id, queues, now);
+        }
+        let addrs: BTreeMap<String, String> = state
+            .brokers
+            .values()
+            .filter(|(_, a)| a.error.is_none())
+            .map(|(t, _)| (t.broker_name.clone(), t.addr.clone()))
+            .collect();
+        let pairs = hub.topic_pairs();
+        tokio::select! {
+            _ = shutdown.cancelled() => break,
+            () = super::topic_offsets::poll(&mut state.topics, &pairs, &addrs, &client, deadline) => {}
         }
         if let Some(lag_interval) = settings.lag_interval {
             tokio::select! {
@@ -312,6 +326,12 @@ async fn ask_on(
         if let Some(cc) = conns?.filter(|c| !c.connection_set.is_empty()) {
             answers.connections.insert(group.clone(), cc);
         }
+    }
+    // Its producers (5.x); a broker that does not know the request (4.x) just has none listed.
+    match client.all_producers().await {
+        Ok(table) => answers.producers = Some(table.data),
+        Err(e) if e.is_connection_error() => return Err(e),
+        Err(e) => tracing::debug!("no producer table from {}: {e}", client.addr()),
     }
     // Dead-letter topics: a broker without one for the group says TOPIC_NOT_EXIST, which is no
     // failure (the messages went to another broker, or none yet).

@@ -2,14 +2,12 @@
 //! QUERY_CONSUME_TIME_SPAN after a round of broker polls ([`crate::live::lag`]). Its cost is
 //! bounded on its own: one request per (group, topic, broker) with messages unread — a group read
 //! to the end costs nothing — each at most once per `--lag-interval`, at most [`SPANS_PER_ROUND`]
-//! per round, `PER_BROKER_IN_FLIGHT` at a time per broker and `BROKER_CONCURRENCY` brokers at
-//! once, within the round's deadline. A broker that fails, hangs or answers garbage leaves that
-//! group's lag unknown with why; everything else keeps polling.
+//! per round, fanned out as [`super::fan_out`] does, within the round's deadline. A broker that
+//! fails, hangs or answers garbage leaves that group's lag unknown with why; everything else keeps
+//! polling.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-use futures_util::stream::{self, StreamExt};
 
 use crate::host::clock::now_ms;
 use crate::live::backlog::BacklogState;
@@ -18,10 +16,6 @@ use crate::net::{ClientConfig, NamesrvClient};
 
 /// Time spans asked in one round at most (the longest-unasked first; the rest wait a round).
 pub const SPANS_PER_ROUND: usize = 256;
-/// Brokers asked at once.
-const BROKER_CONCURRENCY: usize = 4;
-/// Requests in flight on one broker's connection.
-const PER_BROKER_IN_FLIGHT: usize = 4;
 
 /// Asks the spans due and records the answers in `state.spans`; spans of topics read to the end
 /// since are dropped.
@@ -48,27 +42,7 @@ pub async fn poll(
     for (key, addr) in due {
         by_broker.entry(addr).or_default().push(key);
     }
-    let answers = stream::iter(by_broker)
-        .map(|(addr, keys)| {
-            let config = config.clone();
-            async move {
-                let asked = tokio::time::timeout(deadline, ask(&addr, &config, keys.clone())).await;
-                match asked {
-                    Ok(answers) => answers,
-                    Err(_) => {
-                        let why = format!(
-                            "no answer to QUERY_CONSUME_TIME_SPAN within {}",
-                            humantime::format_duration(deadline)
-                        );
-                        keys.into_iter().map(|k| (k, failed(&why))).collect()
-                    }
-                }
-            }
-        })
-        .buffer_unordered(BROKER_CONCURRENCY)
-        .flat_map(stream::iter)
-        .collect::<Vec<_>>()
-        .await;
+    let answers = super::fan_out::per_broker(by_broker, config, deadline, ask, failed).await;
     for (key, reading) in answers {
         if let Some(e) = &reading.error {
             if state.spans.get(&key).is_none_or(|r| r.error.is_none()) {
@@ -83,46 +57,27 @@ fn failed(why: &str) -> SpanReading {
     SpanReading {
         read_at_ms: now_ms(),
         delays: BTreeMap::new(),
-        error: Some(why.to_owned()),
+        error: Some(format!("QUERY_CONSUME_TIME_SPAN: {why}")),
     }
 }
 
-/// One broker's spans, on a connection of its own.
-async fn ask(addr: &str, config: &ClientConfig, keys: Vec<SpanKey>) -> Vec<(SpanKey, SpanReading)> {
-    let client = match NamesrvClient::connect(addr, config.clone()).await {
-        Ok(c) => c,
-        Err(e) => {
-            let why = e.to_string();
-            return keys.into_iter().map(|k| (k, failed(&why))).collect();
-        }
-    };
-    let answers = stream::iter(keys)
-        .map(|key| {
-            let client = client.clone();
-            async move {
-                let (group, topic, broker) = (&key.0, &key.1, &key.2);
-                let reading = match client.consume_time_span(topic, group).await {
-                    Ok(body) => SpanReading {
-                        read_at_ms: now_ms(),
-                        delays: body
-                            .consume_time_span_set
-                            .into_iter()
-                            .filter_map(|s| {
-                                let q = s.message_queue?;
-                                (q.broker_name == *broker && q.topic == *topic)
-                                    .then_some((q.queue_id, s.delay_time))
-                            })
-                            .collect(),
-                        error: None,
-                    },
-                    Err(e) => failed(&e.to_string()),
-                };
-                (key, reading)
-            }
-        })
-        .buffer_unordered(PER_BROKER_IN_FLIGHT)
-        .collect::<Vec<_>>()
-        .await;
-    client.close();
-    answers
+/// One span, on its broker's connection.
+async fn ask(client: NamesrvClient, key: SpanKey) -> SpanReading {
+    let (group, topic, broker) = (&key.0, &key.1, &key.2);
+    match client.consume_time_span(topic, group).await {
+        Ok(body) => SpanReading {
+            read_at_ms: now_ms(),
+            delays: body
+                .consume_time_span_set
+                .into_iter()
+                .filter_map(|s| {
+                    let q = s.message_queue?;
+                    (q.broker_name == *broker && q.topic == *topic)
+                        .then_some((q.queue_id, s.delay_time))
+                })
+                .collect(),
+            error: None,
+        },
+        Err(e) => failed(&e.to_string()),
+    }
 }

@@ -14,6 +14,8 @@
 //! - [`poller`]: one NameServer's polling loop, reconnecting after failures.
 //! - [`brokers`]: the broker poller: consumer groups, backlog and speeds for `/metrics`
 //!   (read-only, bounded, never in the way of the NameServer polls).
+//! - [`fan_out`]: many small requests to many brokers at a bounded cost.
+//! - [`topic_offsets`]: each user topic's offsets per broker, for its rate.
 //! - [`lag`]: the lag poll after each broker round: how long each group's first unread message
 //!   has waited (QUERY_CONSUME_TIME_SPAN), at a cost bounded on its own.
 //! - [`webhook`]: `--webhook`, alerts posted as JSON from a task of their own.
@@ -22,9 +24,11 @@
 pub mod brokers;
 pub mod cli;
 pub mod config;
+pub mod fan_out;
 pub mod lag;
 pub mod plan;
 pub mod poller;
+pub mod topic_offsets;
 pub mod webhook;
 
 use std::net::SocketAddr;

@@ -306,6 +306,14 @@ phrases! {
     AGE_MIN: "{m} min {s} s", "{m} 分 {s} 秒";
     AGE_H: "{h} h {m} min", "{h} 小时 {m} 分";
     AGE_D: "{d} d {h} h", "{d} 天 {h} 小时";
+    PRODUCERS: "Producers", "生产者";
+    BUSIEST_TOPICS: "Busiest topics", "最繁忙的 topic";
+    BUSIEST_HINT: "Messages per second each topic received between two readings of its queues' max offsets (GET_TOPIC_STATS_INFO), summed over its brokers. RocketMQ's own topics are left out.",
+        "两次读取其队列最大位点之间每个 topic 每秒收到的消息数（GET_TOPIC_STATS_INFO），按 broker 求和。不含 RocketMQ 自己的 topic。";
+    TOPIC_RATE: "{topic} {rate} msg/s", "{topic} 每秒 {rate} 条";
+    PRODUCERS_HINT: "Producer groups the brokers know (their producer tables, GET_ALL_PRODUCER_INFO; 4.x brokers do not say). A producer heartbeats the brokers of the topics it sends to.",
+        "broker 所知道的生产者组（它们的 producer 表，GET_ALL_PRODUCER_INFO；4.x 的 broker 不提供）。生产者会向它所发送 topic 的 broker 发送心跳。";
+    PRODUCER_GROUP: "{group}: {n} online, connected to {brokers}", "{group}：{n} 个在线，连接到 {brokers}";
     BROKER_DISK: "disk {pct} %", "磁盘 {pct}%";
     BROKER_PUT_P99: "put p99 {ms} ms", "写入 p99 {ms} 毫秒";
     BROKER_SEND_WAIT: "send queue waits {ms} ms", "发送队列等待 {ms} 毫秒";

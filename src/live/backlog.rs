@@ -11,12 +11,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::broker_health::{behind, BrokerHealth, SlaveView};
-use super::consumers::{BrokerSpeed, ConsumersView, GroupView, MemberView, QueueOffsets};
+use super::consumers::{
+    BrokerSpeed, ConsumersView, GroupView, MemberView, ProducerGroupView, ProducerView,
+    QueueOffsets,
+};
 use super::lag::{SpanKey, SpanReading};
 use super::owners::{Held, Owners};
+use super::topic_rates::TopicRates;
 use super::view::{NamesrvStatus, NamesrvView};
 use crate::consumer::lag::Unread;
-use crate::model::broker_stats::{ConsumeStats, ConsumerConnection};
+use crate::model::broker_stats::{ConsumeStats, ConsumerConnection, ProducerInfo};
 
 /// The prefix of the topic a consumer group's first heartbeat creates.
 pub const RETRY_PREFIX: &str = "%RETRY%";
@@ -96,7 +100,14 @@ pub struct BrokerAnswers {
     /// Messages in each group's dead-letter topic on this broker (Σ max − min offset of its
     /// queues; GET_TOPIC_STATS_INFO), for the groups whose `%DLQ%` topic it has.
     pub dlq: BTreeMap<String, i64>,
+    /// Its producer table (GET_ALL_PRODUCER_INFO, 5.x): producer group → its producers here;
+    /// `None` when the broker does not answer it (4.x brokers do not know the request).
+    pub producers: Option<BTreeMap<String, Vec<ProducerInfo>>>,
 }
+
+/// The producer group every Java client instance registers for its own use (sending messages back
+/// for retry): not an application's producers (`MixAll.CLIENT_INNER_PRODUCER_GROUP`).
+pub const CLIENT_INNER_PRODUCER_GROUP: &str = "CLIENT_INNER_PRODUCER";
 
 /// `putAll` into one map, as mqadmin merges brokers' answers: of the rows with the same key only
 /// the last stays, in its place.
@@ -143,7 +154,12 @@ pub struct BacklogState {
     pub owners: Owners,
     /// What the brokers last said of each unread topic's lag (QUERY_CONSUME_TIME_SPAN).
     pub spans: BTreeMap<SpanKey, SpanReading>,
+    /// Each user topic's offsets per broker and its rate (GET_TOPIC_STATS_INFO).
+    pub topics: TopicRates,
 }
+
+/// How many of the busiest topics the page lists.
+pub const BUSIEST_TOPICS: usize = 10;
 
 impl BacklogState {
     /// Backlog per (group, topic): Σ broker offset − consumer offset over the queues every broker
@@ -322,7 +338,44 @@ impl BacklogState {
             fetched_at_ms,
             brokers,
             groups,
+            producers: self.producers(),
+            topics: self.topics.busiest(BUSIEST_TOPICS),
         }
+    }
+
+    /// The producer groups the brokers know (their producer tables), each member once, with the
+    /// brokers it is connected to; the clients' own inner group left out.
+    pub fn producers(&self) -> Vec<ProducerGroupView> {
+        let mut groups: BTreeMap<&str, ProducerGroupView> = BTreeMap::new();
+        for (target, answers) in self.brokers.values() {
+            for (group, producers) in answers.producers.iter().flatten() {
+                if group == CLIENT_INNER_PRODUCER_GROUP || producers.is_empty() {
+                    continue;
+                }
+                let view = groups.entry(group).or_insert_with(|| ProducerGroupView {
+                    group: group.clone(),
+                    ..ProducerGroupView::default()
+                });
+                view.brokers.push(target.broker_name.clone());
+                for p in producers {
+                    if !view.members.iter().any(|m| m.client_id == p.client_id) {
+                        view.members.push(ProducerView {
+                            client_id: p.client_id.clone(),
+                            client_addr: p.remote_ip.clone(),
+                            language: p.language.clone(),
+                            version: p.version,
+                        });
+                    }
+                }
+            }
+        }
+        groups
+            .into_values()
+            .map(|mut g| {
+                crate::sort::sort_by(&mut g.members, |a, b| a.client_id.cmp(&b.client_id));
+                g
+            })
+            .collect()
     }
 
     /// Messages in each group's dead-letter topic, summed over brokers (groups with one only).

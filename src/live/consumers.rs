@@ -15,6 +15,32 @@ pub struct ConsumersView {
     pub brokers: Vec<BrokerSpeed>,
     /// By group name: every group with a retry topic.
     pub groups: Vec<GroupView>,
+    /// By group name: the producer groups the brokers' producer tables list (5.x brokers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub producers: Vec<ProducerGroupView>,
+    /// The busiest user topics (messages per second between two readings of their offsets),
+    /// busiest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topics: Vec<super::topic_rates::TopicRate>,
+}
+
+/// A producer group as the brokers know it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProducerGroupView {
+    pub group: String,
+    /// Its members, by client id.
+    pub members: Vec<ProducerView>,
+    /// The brokers it is connected to (it heartbeats the brokers of the topics it sends to).
+    pub brokers: Vec<String>,
+}
+
+/// One producer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProducerView {
+    pub client_id: String,
+    pub client_addr: String,
+    pub language: String,
+    pub version: i32,
 }
 
 // TPS figures are finite (non-numbers are dropped when read), so equality is an equivalence.
@@ -258,6 +284,8 @@ pub(crate) fn test_view(at: u64, groups: &[(&str, &[&str])]) -> ConsumersView {
     ConsumersView {
         fetched_at_ms: at,
         brokers: Vec::new(),
+        producers: Vec::new(),
+        topics: Vec::new(),
         groups: groups
             .iter()
             .map(|(g, ids)| GroupView {

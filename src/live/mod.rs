@@ -25,6 +25,7 @@
 //! - [`compare`]: where NameServers' views agree or differ, and the brokers they list.
 //! - [`fork`](mod@fork): [`fork()`] turns the views into a simulator scenario ("Fork into simulator").
 //! - [`history`]: what changed, as the bridge's history records it ([`history::Recorder`]).
+//! - [`topic_rates`]: per-topic production from the brokers' offsets, and the busiest topics.
 //! - [`topics`]: which topics RocketMQ makes itself.
 
 pub mod alerts;
@@ -40,6 +41,7 @@ pub mod message;
 pub mod owners;
 pub mod replay;
 pub mod state;
+pub mod topic_rates;
 pub mod topics;
 pub mod view;
 

@@ -213,6 +213,36 @@ impl ConsumerRunningInfo {
     }
 }
 
+/// `ProducerConnection` (GET_PRODUCER_CONNECTION_LIST's body): a producer group's members on
+/// this broker.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ProducerConnection {
+    pub connection_set: Vec<Connection>,
+}
+
+/// `ProducerInfo`: one producer as a 5.x broker's producer table has it (GET_ALL_PRODUCER_INFO).
+/// Java writes camelCase (`remoteIP` included); rocketmq-rust's broker 1.0.0 snake_case: both read.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ProducerInfo {
+    #[serde(alias = "client_id")]
+    pub client_id: String,
+    #[serde(rename = "remoteIP", alias = "remote_ip")]
+    pub remote_ip: String,
+    pub language: String,
+    pub version: i32,
+    #[serde(alias = "last_update_timestamp")]
+    pub last_update_timestamp: i64,
+}
+
+/// `ProducerTableInfo` (GET_ALL_PRODUCER_INFO's body, 5.x): producer group → its producers here.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct ProducerTableInfo {
+    pub data: std::collections::BTreeMap<String, Vec<ProducerInfo>>,
+}
+
 /// `QueueTimeSpan`: one queue of a QUERY_CONSUME_TIME_SPAN answer (`AdminBrokerProcessor
 /// .queryConsumeTimeSpan`, 4.9.8 and 5.3.3): the store times of its first and last messages and of
 /// the group's last consumed one, and `delayTime`: the broker's clock minus the store time of the
@@ -355,5 +385,20 @@ mod tests {
             (812.5, 1.25, 0.5)
         );
         assert_eq!(t.consume_failed_msgs, 1800);
+    }
+
+    /// A 5.x broker's producer table, as Java writes it and as rocketmq-rust does.
+    #[test]
+    fn producer_tables_in_both_spellings() {
+        let java = br#"{"data":{"PID_orders":[{"clientId":"10.0.0.5@1","remoteIP":"10.0.0.5:50123","language":"JAVA","version":453,"lastUpdateTimestamp":1796000000000}]}}"#;
+        let rust = br#"{"data":{"PID_orders":[{"client_id":"10.0.0.5@1","remote_ip":"10.0.0.5:50123","language":"JAVA","version":453,"last_update_timestamp":1796000000000}]}}"#;
+        for body in [&java[..], &rust[..]] {
+            let t: ProducerTableInfo = crate::model::fastjson::from_body(body).unwrap();
+            let p = &t.data["PID_orders"][0];
+            assert_eq!(
+                (p.client_id.as_str(), p.remote_ip.as_str(), p.version),
+                ("10.0.0.5@1", "10.0.0.5:50123", 453)
+            );
+        }
     }
 }

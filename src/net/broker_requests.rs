@@ -1,5 +1,5 @@
 //! The read-only broker requests of mqadmin's backlog commands, on the same client: topic stats,
-//! consume stats, consumer connections, runtime info and consume time spans. Each sends what a Java 4.9.8 admin sends
+//! consume stats, consumer and producer connections, runtime info and consume time spans. Each sends what a Java 4.9.8 admin sends
 //! (`MQClientAPIImpl`: every header field a string) and reads the body through fastjson's rules.
 
 use std::collections::BTreeMap;
@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use super::requests::{body, success};
 use super::{ClientError, NamesrvClient};
 use crate::model::broker_stats::{
-    ConsumeStats, ConsumerConnection, ConsumerRunningInfo, QueryConsumeTimeSpanBody,
-    TopicStatsTable,
+    ConsumeStats, ConsumerConnection, ConsumerRunningInfo, ProducerConnection, ProducerTableInfo,
+    QueryConsumeTimeSpanBody, TopicStatsTable,
 };
 use crate::model::KVTable;
 use crate::remoting::{RemotingCommand, RequestCode, ResponseCode};
@@ -98,6 +98,27 @@ impl NamesrvClient {
         );
         let frame = success(self.request(cmd, Vec::new()).await?)?;
         body(&frame, "QueryConsumeTimeSpanBody body")
+    }
+
+    /// GET_PRODUCER_CONNECTION_LIST (204): a producer group's members on this broker. A group with
+    /// none here is an error (SYSTEM_ERROR "the producer group[…] not exist", as Java answers).
+    pub async fn producer_connections(
+        &self,
+        group: &str,
+    ) -> Result<ProducerConnection, ClientError> {
+        let cmd = self.broker_command(
+            RequestCode::GET_PRODUCER_CONNECTION_LIST,
+            &[("producerGroup", group)],
+        );
+        let frame = success(self.request(cmd, Vec::new()).await?)?;
+        body(&frame, "ProducerConnection body")
+    }
+
+    /// GET_ALL_PRODUCER_INFO (328, 5.x): every producer group connected to this broker.
+    pub async fn all_producers(&self) -> Result<ProducerTableInfo, ClientError> {
+        let cmd = self.broker_command(RequestCode::GET_ALL_PRODUCER_INFO, &[]);
+        let frame = success(self.request(cmd, Vec::new()).await?)?;
+        body(&frame, "ProducerTableInfo body")
     }
 
     /// GET_BROKER_RUNTIME_INFO (28): the broker's runtime figures.

@@ -61,6 +61,8 @@ named_codes!(RequestCode {
     GET_TOPIC_STATS_INFO = 202,
     /// Admin → broker: a consumer group's connections and subscriptions (consumerConnection).
     GET_CONSUMER_CONNECTION_LIST = 203,
+    /// Admin → broker: a producer group's connections (producerConnection); `producerGroup`.
+    GET_PRODUCER_CONNECTION_LIST = 204,
     /// `brokerName`; response header `wipeTopicCount`.
     WIPE_WRITE_PERM_OF_BROKER = 205,
     /// Body TopicList.
@@ -99,6 +101,8 @@ named_codes!(RequestCode {
     QUERY_DATA_VERSION = 322,
     /// `brokerName`; response header `addTopicCount`.
     ADD_WRITE_PERM_OF_BROKER = 327,
+    /// Admin → broker (5.x): every producer group and its producers.
+    GET_ALL_PRODUCER_INFO = 328,
     /// 5.x: `clusterName`, `brokerName`.
     GET_BROKER_MEMBER_GROUP = 901,
     /// 5.x: oneway broker heartbeat.

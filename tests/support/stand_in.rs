@@ -4,7 +4,8 @@
 //! member online, that member's running info passed on (it holds queue 0 with 5 messages cached,
 //! and consumes TopicTest at 812.5 ms a message, 1.25/s, 0.5/s failing), and
 //! QUERY_CONSUME_TIME_SPAN's `delayTime` for queue 0 (`queryConsumeTimeSpan`: the broker's clock
-//! minus the store time of the message at the group's offset). Any other code gets
+//! minus the store time of the message at the group's offset), and TopicTest's stats with a max
+//! offset 50 higher each time (producers at work). Any other code gets
 //! REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
 //!
 //! With `acl` set it checks each request's `AccessKey` and `Signature` as an ACL-protected broker
@@ -66,9 +67,11 @@ pub async fn start(how: StandIn) -> (String, Seen) {
     let addr = listener.local_addr().unwrap().to_string();
     let seen: Seen = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&seen);
+    let sent = Arc::new(std::sync::atomic::AtomicI64::new(0));
     tokio::spawn(async move {
         while let Ok((socket, _)) = listener.accept().await {
             let log = Arc::clone(&log);
+            let sent = Arc::clone(&sent);
             let how = how.clone();
             tokio::spawn(async move {
                 let mut framed = Framed::new(socket, RemotingCodec::new(1 << 20));
@@ -108,8 +111,32 @@ pub async fn start(how: StandIn) -> (String, Seen) {
                             ResponseCode::SUCCESS,
                             br#"{"mqTable":{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}:{"commitOffset":4,"cachedMsgCount":5,"cachedMsgSizeInMiB":0,"droped":false}},"statusTable":{"TopicTest":{"pullRT":1.0,"pullTPS":2.0,"consumeRT":812.5,"consumeOKTPS":1.25,"consumeFailedTPS":0.5,"consumeFailedMsgs":1800}},"properties":{}}"#,
                         ),
+                        // A 5.x broker's producer table: PID_orders with one producer, and the
+                        // clients' own inner group.
+                        Rc::GET_ALL_PRODUCER_INFO => (
+                            ResponseCode::SUCCESS,
+                            br#"{"data":{"PID_orders":[{"clientId":"10.0.0.5@1","remoteIP":"10.0.0.5:50123","language":"JAVA","version":453,"lastUpdateTimestamp":1}],"CLIENT_INNER_PRODUCER":[{"clientId":"10.0.0.5@1","remoteIP":"10.0.0.5:50123","language":"JAVA","version":453,"lastUpdateTimestamp":1}]}}"#,
+                        ),
+                        Rc::GET_PRODUCER_CONNECTION_LIST => {
+                            match frame.command.ext_fields.get("producerGroup").map(String::as_str) {
+                                Some("PID_orders") => (
+                                    ResponseCode::SUCCESS,
+                                    br#"{"connectionSet":[{"clientAddr":"10.0.0.5:50123","clientId":"10.0.0.5@1","language":"JAVA","version":453}]}"#,
+                                ),
+                                // AdminBrokerProcessor.getProducerConnectionList: SYSTEM_ERROR.
+                                _ => (ResponseCode::SYSTEM_ERROR, b""),
+                            }
+                        }
                         Rc::GET_TOPIC_STATS_INFO => {
                             let topic = frame.command.ext_fields.get("topic").cloned().unwrap_or_default();
+                            if topic == "TopicTest" {
+                                // Producers keep sending: 50 more each time it is asked.
+                                let max = sent.fetch_add(50, std::sync::atomic::Ordering::SeqCst) + 50;
+                                span = format!(
+                                    r#"{{"offsetTable":{{{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}}:{{"minOffset":0,"maxOffset":{max},"lastUpdateTimestamp":1}}}}}}"#
+                                );
+                                (ResponseCode::SUCCESS, span.as_bytes())
+                            } else {
                             match how.dlq.filter(|_| topic == "%DLQ%GID_a") {
                                 Some(n) => {
                                     span = format!(
@@ -118,6 +145,7 @@ pub async fn start(how: StandIn) -> (String, Seen) {
                                     (ResponseCode::SUCCESS, span.as_bytes())
                                 }
                                 None => (ResponseCode::TOPIC_NOT_EXIST, b""),
+                            }
                             }
                         }
                         Rc::QUERY_CONSUME_TIME_SPAN => match how.spans {

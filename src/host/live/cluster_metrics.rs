@@ -40,6 +40,44 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
     }
     family(
         out,
+        "routelab_topic_offset",
+        "counter",
+        "The sum of a user topic's queues' max offsets on a broker (GET_TOPIC_STATS_INFO; rocketmq-exporter's rocketmq_producer_offset): rate() of it is the topic's messages per second. Read at most 256 (topic, broker) pairs per --broker-interval, the longest unread first.",
+    );
+    let cluster_of: std::collections::BTreeMap<&str, &str> = b
+        .brokers
+        .values()
+        .map(|(t, _)| (t.broker_name.as_str(), t.cluster.as_str()))
+        .collect();
+    for ((topic, broker), r) in b.topics.readings() {
+        let cluster = cluster_of.get(broker.as_str()).copied().unwrap_or_default();
+        sample(
+            out,
+            "routelab_topic_offset",
+            &[
+                ("cluster", cluster.to_owned()),
+                ("topic", topic.clone()),
+                ("broker", broker.clone()),
+            ],
+            r.offset as f64,
+        );
+    }
+    family(
+        out,
+        "routelab_producers_online",
+        "gauge",
+        "Members of a producer group connected to the brokers (distinct client ids; from the brokers' producer tables, GET_ALL_PRODUCER_INFO, 5.x brokers).",
+    );
+    for g in b.producers() {
+        sample(
+            out,
+            "routelab_producers_online",
+            &[("group", g.group.clone())],
+            g.members.len() as f64,
+        );
+    }
+    family(
+        out,
         "routelab_dlq_messages",
         "gauge",
         "Messages in a consumer group's dead-letter topic %DLQ%<group> (each failed maxReconsumeTimes, 16), summed over brokers: the queues' max minus min offsets (GET_TOPIC_STATS_INFO). Only for groups that have one.",

@@ -147,6 +147,12 @@ impl Hub {
         crate::live::backlog::targets(&self.lock().views)
     }
 
+    /// The (topic, broker) pairs of user topics in the latest views (see
+    /// [`crate::live::topic_rates::pairs`]).
+    pub fn topic_pairs(&self) -> Vec<crate::live::topic_rates::TopicBroker> {
+        crate::live::topic_rates::pairs(&self.lock().views)
+    }
+
     /// The groups with a dead-letter topic in the latest views (see [`crate::live::backlog::dlq_groups`]).
     pub fn dlq_groups(&self) -> std::collections::BTreeSet<String> {
         crate::live::backlog::dlq_groups(&self.lock().views)

@@ -204,6 +204,8 @@ mod tests {
         ConsumersView {
             fetched_at_ms: 0,
             brokers: Vec::new(),
+            producers: Vec::new(),
+            topics: Vec::new(),
             groups: groups
                 .iter()
                 .map(|&(group, online, backlog)| GroupView {

@@ -154,6 +154,7 @@ fn backlog_online_and_tps() {
         poll_ms: 3,
         owners: Owners::default(),
         spans: BTreeMap::new(),
+        topics: Default::default(),
     };
     let backlog = state.backlog();
     assert_eq!(backlog[&("G1".to_owned(), "T".to_owned())], 12);

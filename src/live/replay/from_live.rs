@@ -117,7 +117,7 @@ pub enum Rebuilt {
     /// The views as of the moment.
     Views(Vec<NamesrvView>),
     /// The answer applies to a live update the viewer has not received yet: keep it until then.
-    Early(Past),
+    Early(Box<Past>),
     /// The viewer has moved on past the update the answer applies to: ask again.
     Late,
 }
@@ -131,7 +131,7 @@ impl Past {
         };
         if from.seq > live_seq {
             self.from_live = Some(from);
-            return Rebuilt::Early(self);
+            return Rebuilt::Early(Box::new(self));
         }
         if from.seq < live_seq {
             return Rebuilt::Late;

@@ -216,7 +216,7 @@ fn the_past_from_the_live_views_is_the_past() {
         let answer: Past = serde_json::from_str(&json).unwrap();
         assert_eq!(
             answer.clone().rebuild(6, &live),
-            Rebuilt::Early(answer.clone()),
+            Rebuilt::Early(Box::new(answer.clone())),
             "seed {seed}"
         );
         assert_eq!(

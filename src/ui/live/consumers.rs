@@ -53,6 +53,35 @@ fn body(view: &ConsumersView, now: u64, past: bool, lang: crate::i18n::Lang) -> 
         } else {
             html!{ <>{ for view.groups.iter().map(|g| group_card(g, now, lang)) }</> }
         } }
+        { if view.topics.is_empty() { html!{} } else { html!{
+            <div class="busiest" data-testid="busiest-topics" title={lang.t(live::BUSIEST_HINT)}>
+                <h3>{ lang.t(live::BUSIEST_TOPICS) }</h3>
+                <ul>
+                    { for view.topics.iter().map(|t| html!{
+                        <li data-testid="topic-rate" data-topic={t.topic.clone()} data-rate={t.msgs_per_s.to_string()}>
+                            { lang.fill(live::TOPIC_RATE, &[("topic", &t.topic), ("rate", &tps(t.msgs_per_s))]) }
+                        </li>
+                    }) }
+                </ul>
+            </div>
+        } } }
+        { if view.producers.is_empty() { html!{} } else { html!{
+            <div class="producers" data-testid="live-producers" title={lang.t(live::PRODUCERS_HINT)}>
+                <h3>{ lang.t(live::PRODUCERS) }</h3>
+                <ul>
+                    { for view.producers.iter().map(|p| html!{
+                        <li data-testid="producer-group" data-group={p.group.clone()} data-online={p.members.len().to_string()}>
+                            <b>{ lang.fill(live::PRODUCER_GROUP, &[("group", &p.group), ("n", &p.members.len().to_string()), ("brokers", &p.brokers.join(", "))]) }</b>
+                            { for p.members.iter().map(|m| html!{
+                                <span class="from" data-testid={format!("node-producer-{}", m.client_id)}>
+                                    { format!("{} ({} · {} · {})", m.client_id, m.client_addr, m.language, crate::view::mq_version::desc(m.version)) }
+                                </span>
+                            }) }
+                        </li>
+                    }) }
+                </ul>
+            </div>
+        } } }
         <ul class="broker-speeds">
             { for view.brokers.iter().map(|b| {
                 let text = match &b.error {

@@ -261,7 +261,7 @@ impl LiveModel {
                     .borrow_mut()
                     .show_past(at_ms, views, alerts, consumers, live_tables);
             }
-            Rebuilt::Early(answer) => self.pending_past = Some((t, answer)),
+            Rebuilt::Early(answer) => self.pending_past = Some((t, *answer)),
             Rebuilt::Late => {
                 self.late_answers += 1;
                 self.seek_whole = self.late_answers >= ASKS_FROM_LIVE;

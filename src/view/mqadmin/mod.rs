@@ -10,12 +10,14 @@
 //!   `getNamesrvConfig`, `getKvList`, `wipeWritePerm` / `addWritePerm`, `deleteTopic`.
 //! - [`consumer`]: the backlog commands: `topicStatus`, `consumerProgress` (one group or the list),
 //!   `consumerConnection`, `brokerStatus`.
+//! - [`producer`]: the layout of `producerConnection`.
 //! - [`lag`]: RouteLab's `consumerLag`, consumerProgress's columns with the lag as time.
 //! - this file: the column helper they share.
 
 pub mod consumer;
 pub mod lag;
 pub mod namesrv;
+pub mod producer;
 pub mod route;
 
 pub use route::{cluster_list, topic_route, BrokerRuntime, ClientOrder, ClusterLayout};

@@ -243,6 +243,8 @@ fn groups(at_ms: u64, members: &[&str]) -> crate::live::consumers::ConsumersView
     ConsumersView {
         fetched_at_ms: at_ms,
         brokers: Vec::new(),
+        producers: Vec::new(),
+        topics: Vec::new(),
         groups: vec![GroupView {
             group: "G".into(),
             members: members
