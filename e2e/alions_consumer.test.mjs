@@ -222,6 +222,14 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
       const r = await admin('consumerProgress', '-g', GROUP);
       return r.code === 0 && [0, 1].every((q) => progressOf(r.stdout, q)?.[2] === 0);
     }, 'consumerProgress: nothing left behind while member-1 reads');
+    // The bridge sees member-1 alone, holding both queues, before it stops too: the history's
+    // rebalance below needs a broker poll between the two stops.
+    await waitFor(async () => (await metric(online)) === 1, `${online} 1`);
+    await waitFor(async () => {
+      const owners = await page.locator(`[data-testid=queue-backlog][data-group="${GROUP}"][data-topic="${TOPIC}"]`)
+        .evaluateAll((els) => els.map((e) => e.dataset.owner));
+      return owners.length === 2 && owners.every((o) => o?.endsWith('@member-1'));
+    }, 'member-1 holding both queues on the live page');
 
     // The last member stops; messages keep coming: that is the backlog.
     await c1.close();
