@@ -1,11 +1,12 @@
 //! The bridge's broker polls on a big cluster: `cargo bench --bench broker_poll`.
 //!
 //! Our NameServer (in-process) holds 4 brokers × 10,000 topics and 20 consumer groups (their
-//! `%RETRY%` topics). The 4 brokers are synthetic: tokio listeners that answer the four requests a
+//! `%RETRY%` topics). The 4 brokers are synthetic: tokio listeners that answer the requests a
 //! broker poll sends as a Java broker would fill them — a runtime table of 150 entries, each group's
 //! consume stats for the 25 topics it reads × 8 queues (fastjson's object keys), 3 members'
-//! connections, and each member's running info passed on from the client (its third of the
-//! group's 800 queues). (A real broker with 10,000 topics and 20 groups' offsets is not something this
+//! connections, each member's running info passed on from the client (its third of the group's
+//! 800 queues), each topic's stats (8 queues), each group × topic's consume time span (8 queues,
+//! every group is 10 messages behind on each) and a producer table of 5 groups × 2 producers. (A real broker with 10,000 topics and 20 groups' offsets is not something this
 //! machine can start; the bridge's code is what is measured here, the wire format is Java's.)
 //!
 //! Printed: a broker round's time (the bridge's own `poll_ms`, median and max over the rounds) and
@@ -79,6 +80,9 @@ mod poll {
     /// The bodies a broker answers with, as a Java broker writes them; `running[g][m]` is member
     /// `m` of group `g`'s running info (which the broker passes on from the client).
     struct Bodies {
+        topic_stats: Vec<u8>,
+        spans: Vec<u8>,
+        producers: Vec<u8>,
         runtime: Vec<u8>,
         stats: Vec<Vec<u8>>,
         connections: Vec<u8>,
@@ -151,7 +155,39 @@ mod poll {
             let _ = write!(conns, "{{\"clientAddr\":\"10.0.1.{m}:5{m}000\",\"clientId\":\"10.0.1.{m}@{m}\",\"language\":\"JAVA\",\"version\":395}}");
         }
         conns.push_str("],\"consumeFromWhere\":\"CONSUME_FROM_LAST_OFFSET\",\"consumeType\":\"CONSUME_PASSIVELY\",\"messageModel\":\"CLUSTERING\",\"subscriptionTable\":{}}");
+        // One topic's 8 queues (the name does not matter to the bridge's sum), a time span per
+        // queue, and the producer table.
+        let queue =
+            |q: usize| format!("{{\"brokerName\":\"{broker}\",\"queueId\":{q},\"topic\":\"T\"}}");
+        let topic_stats = format!(
+            "{{\"offsetTable\":{{{}}}}}",
+            (0..QUEUES)
+                .map(|q| format!(
+                    "{}:{{\"minOffset\":0,\"maxOffset\":{},\"lastUpdateTimestamp\":1796460000000}}",
+                    queue(q),
+                    100_000 + q * 7
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let spans = format!(
+            "{{\"consumeTimeSpanSet\":[{}]}}",
+            (0..QUEUES)
+                .map(|q| format!("{{\"messageQueue\":{},\"minTimeStamp\":1796400000000,\"maxTimeStamp\":1796460000000,\"consumeTimeStamp\":1796459990000,\"delayTime\":{}}}", queue(q), 9_000 + q))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let producers = format!(
+            "{{\"data\":{{{}}}}}",
+            (0..5)
+                .map(|g| format!("\"PID_bench_{g}\":[{}]", (0..2).map(|p| format!("{{\"clientId\":\"10.0.2.{p}@{g}\",\"remoteIP\":\"10.0.2.{p}:6{p}000\",\"language\":\"JAVA\",\"version\":453,\"lastUpdateTimestamp\":1796460000000}}")).collect::<Vec<_>>().join(",")))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         Bodies {
+            topic_stats: topic_stats.into_bytes(),
+            spans: spans.into_bytes(),
+            producers: producers.into_bytes(),
             runtime: table.into_bytes(),
             stats,
             connections: conns.into_bytes(),
@@ -179,6 +215,20 @@ mod poll {
                             .and_then(|n| n.parse::<usize>().ok());
                         let body = match (frame.command.code, index) {
                             (Rc::GET_BROKER_RUNTIME_INFO, _) => bodies.runtime.clone(),
+                            (Rc::GET_TOPIC_STATS_INFO, _) => bodies.topic_stats.clone(),
+                            (Rc::GET_ALL_PRODUCER_INFO, _) => bodies.producers.clone(),
+                            (Rc::QUERY_CONSUME_TIME_SPAN, _) => {
+                                // The template's queues, named after the topic asked.
+                                let topic = frame
+                                    .command
+                                    .ext_fields
+                                    .get("topic")
+                                    .cloned()
+                                    .unwrap_or_default();
+                                String::from_utf8_lossy(&bodies.spans)
+                                    .replace("\"topic\":\"T\"", &format!("\"topic\":\"{topic}\""))
+                                    .into_bytes()
+                            }
                             (Rc::GET_CONSUME_STATS, Some(i)) => bodies.stats[i].clone(),
                             (Rc::GET_CONSUMER_CONNECTION_LIST, Some(_)) => {
                                 bodies.connections.clone()

@@ -302,6 +302,10 @@ test('two ali-ons members, one stops, then the group: routelab admin shows who r
     const groupLag = card.locator('[data-testid=group-lag]');
     await groupLag.waitFor({ timeout: 15_000 });
     assert.match(await groupLag.textContent(), /^6 behind · oldest \d+ (s|min \d+ s)$/);
+    // The broker's health on its card in the cluster panel, from its runtime table.
+    const cardHealth = page.locator(`[data-testid=broker-card][data-addr="${broker.addr}"] [data-testid=broker-card-health]`);
+    await cardHealth.waitFor({ timeout: 15_000 });
+    assert.match(await cardHealth.textContent(), /disk \d+ %/);
     // The broker's producer table on the page: PID_backlog and its member.
     await page.locator('[data-testid=producer-group][data-group=PID_backlog][data-online="1"]').waitFor({ timeout: 15_000 });
     const ages = card.locator('[data-testid=queue-age]');

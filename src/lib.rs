@@ -23,6 +23,8 @@
 //!   4.x and 5.x profiles, with domain events.
 //! - [`producer`]: route → publish info, queue selection, the latency fault strategy with both client
 //!   tables.
+//! - [`controller`]: RocketMQ 5's controller: who becomes a broker group's master when its master
+//!   is gone (`DefaultElectPolicy`, `electMaster`).
 //! - [`consumer`]: the consumer side: allocation strategies, Java's queue orders, the rebalance,
 //!   the broker's consumer and offset tables.
 //! - [`sim`]: the simulator (NameServers, brokers, producers, consumers on a virtual clock), the
@@ -66,6 +68,7 @@
 pub mod bench;
 pub mod classroom;
 pub mod consumer;
+pub mod controller;
 mod decimal;
 pub mod i18n;
 pub mod java_order;

@@ -319,7 +319,8 @@ phrases! {
     BROKER_SEND_WAIT: "send queue waits {ms} ms", "发送队列等待 {ms} 毫秒";
     BROKER_HEALTH_HINT: "From its runtime table: the commit-log disk's used share (files deleted by force above 85 %, writes refused above 90 %), the 99th percentile put time and how long the oldest send request has waited for a thread.",
         "来自它的运行时信息：commit log 磁盘已用比例（超过 85% 强制删除文件，超过 90% 拒绝写入）、写入耗时的 p99，以及最早的发送请求等待线程的时间。";
+    BEHIND_MASTER: "{bytes} behind its master", "落后 master {bytes}";
     SLAVE_BEHIND: "slave {id} ({addr}): {bytes} behind", "slave {id}（{addr}）：落后 {bytes}";
-    SLAVE_NOT_READ: "slave {id} ({addr}) not answering: {error}", "slave {id}（{addr}）无应答：{error}";
-    BROKER_NOT_READ: "{broker} ({addr}) not answering: {error}", "{broker}（{addr}）无应答：{error}";
+    SLAVE_NOT_READ: "slave {id} ({addr}) not read: {error}", "slave {id}（{addr}）未能读取：{error}";
+    BROKER_NOT_READ: "{broker} ({addr}) not read: {error}", "{broker}（{addr}）未能读取：{error}";
 }

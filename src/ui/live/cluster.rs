@@ -103,8 +103,40 @@ fn broker_card(
             <div class="ns-views">
                 { for views.iter().map(|v| ns_view(data, v, m, lang)) }
             </div>
+            { health(data, m, lang) }
             { readers(data, m, lang) }
             { on_command.map_or_else(Html::default, |cb| commands(cb, &m.addr, lang)) }
+        </div>
+    }
+}
+
+/// On a broker's card: its disk, put latency and send-queue wait from its runtime table, and a
+/// slave's gap to its master, as the bridge's last broker poll read them.
+fn health(data: &LiveData, m: &Member, lang: Lang) -> Html {
+    let Some(consumers) = data.shown().consumers.as_ref() else {
+        return Html::default();
+    };
+    let group = consumers.brokers.iter().filter(|b| b.broker_name == m.name);
+    let (health, behind) = group
+        .flat_map(|b| {
+            std::iter::once((b.addr.as_str(), b.health.as_ref(), None)).chain(
+                b.slaves
+                    .iter()
+                    .map(|s| (s.addr.as_str(), s.health.as_ref(), s.behind_bytes)),
+            )
+        })
+        .find(|(addr, _, _)| *addr == m.addr)
+        .map(|(_, h, behind)| (h, behind))
+        .unwrap_or((None, None));
+    if health.is_none() && behind.is_none() {
+        return Html::default();
+    }
+    html! {
+        <div class="card-health" data-testid="broker-card-health" data-behind={behind.map(|b| b.to_string())}>
+            { for health.map(|h| super::consumers::broker_health(h, lang)) }
+            { for behind.map(|b| html!{
+                <span class={classes!((b > 0).then_some("warn"))}>{ format!(" · {}", lang.fill(live::BEHIND_MASTER, &[("bytes", &super::consumers::bytes(b))])) }</span>
+            }) }
         </div>
     }
 }

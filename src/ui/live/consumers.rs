@@ -114,7 +114,10 @@ fn body(view: &ConsumersView, now: u64, past: bool, lang: crate::i18n::Lang) -> 
 }
 
 /// A broker's disk, put latency and send queue wait, where its runtime table gave them.
-fn broker_health(h: &crate::live::broker_health::BrokerHealth, lang: crate::i18n::Lang) -> Html {
+pub(super) fn broker_health(
+    h: &crate::live::broker_health::BrokerHealth,
+    lang: crate::i18n::Lang,
+) -> Html {
     let mut parts = Vec::new();
     if let Some(r) = h.disk_ratio {
         parts.push(lang.fill(live::BROKER_DISK, &[("pct", &format!("{:.0}", r * 100.0))]));
@@ -137,7 +140,7 @@ fn broker_health(h: &crate::live::broker_health::BrokerHealth, lang: crate::i18n
 }
 
 /// Bytes as people read them: `512 B`, `4.0 KiB`, `1.5 MiB`, `2.0 GiB`.
-fn bytes(n: i64) -> String {
+pub(super) fn bytes(n: i64) -> String {
     let n = n.max(0) as f64;
     match n {
         n if n < 1024.0 => format!("{n:.0} B"),
