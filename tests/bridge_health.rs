@@ -179,35 +179,40 @@ async fn dead_letters_are_counted_where_a_broker_has_them() {
         && ext.get("topic").map(String::as_str) == Some("%DLQ%GID_a")));
 }
 
-/// TopicTest's offsets are read each round: a counter in /metrics and, from the second reading
-/// on, a rate on the page; RocketMQ's own topics (the retry topic) are not read.
+/// Orders, which no group consumes, is read with GET_TOPIC_STATS_INFO each round: a counter in
+/// /metrics and, from the second reading on, a rate on the page. TopicTest's offsets come with
+/// GID_a's consume stats, so it is never asked; RocketMQ's own topics neither.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn topic_offsets_give_a_rate() {
     let ns = Ours::start(Profile::V5, |_| {}).await;
     let (a, seen) = stand_in::start(StandIn::default()).await;
-    let t = topics(&["TopicTest", "%RETRY%GID_a"]);
+    let t = topics(&["TopicTest", "Orders", "%RETRY%GID_a"]);
     let _a = register_broker(&ns.addr(), "DefaultCluster", "broker-a", 0, &a, t).await;
     let dist = ScratchDir::new("dist");
     let mut cfg = config(&[ns.addr()], dist.path());
     cfg.broker_interval = Some(Duration::from_millis(200));
     let bridge = start(cfg).await;
     let mut v = connect(&bridge).await;
-    v.wait_until("TopicTest busy", |s| {
+    v.wait_until("Orders busy", |s| {
         s.consumers.as_ref().is_some_and(|c| {
             c.topics
                 .iter()
-                .any(|t| t.topic == "TopicTest" && t.msgs_per_s > 0.0)
+                .any(|t| t.topic == "Orders" && t.msgs_per_s > 0.0)
         })
     })
     .await;
     let (_, text) = bridge::http_get(&bridge, "/metrics").await;
     bridge.shutdown().await;
-    let offset = bridge::metric(
-        &text,
-        "routelab_topic_offset{cluster=\"DefaultCluster\",topic=\"TopicTest\",broker=\"broker-a\"}",
-    )
-    .unwrap_or_else(|| panic!("no topic offset in {text}"));
-    assert!(offset >= 100.0 && offset % 50.0 == 0.0, "{offset}");
+    let sample = |topic: &str| {
+        format!("routelab_topic_offset{{cluster=\"DefaultCluster\",topic=\"{topic}\",broker=\"broker-a\"}}")
+    };
+    let orders = bridge::metric(&text, &sample("Orders")).unwrap_or_else(|| panic!("{text}"));
+    assert!(orders >= 100.0 && orders % 50.0 == 0.0, "{orders}");
+    assert_eq!(
+        bridge::metric(&text, &sample("TopicTest")),
+        Some(9.0),
+        "from GID_a's consume stats"
+    );
     assert!(
         text.contains("# TYPE routelab_topic_offset counter"),
         "{text}"
@@ -219,5 +224,8 @@ async fn topic_offsets_give_a_rate() {
         .filter(|(code, _)| *code == routelab::remoting::RequestCode::GET_TOPIC_STATS_INFO)
         .filter_map(|(_, ext)| ext.get("topic").cloned())
         .collect();
-    assert!(asked.iter().all(|t| t == "TopicTest"), "{asked:?}");
+    assert!(
+        !asked.is_empty() && asked.iter().all(|t| t == "Orders"),
+        "{asked:?}"
+    );
 }

@@ -179,9 +179,19 @@ pub async fn run(
             .map(|(t, _)| (t.broker_name.clone(), t.addr.clone()))
             .collect();
         let pairs = hub.topic_pairs();
+        // A consumed topic's offsets came with its groups' consume stats: no request for those.
+        let read = crate::live::topic_rates::from_consume_stats(&state, &pairs);
+        let unread: Vec<_> = pairs
+            .iter()
+            .filter(|p| !read.contains_key(*p))
+            .cloned()
+            .collect();
+        for (pair, (offset, at)) in read {
+            state.topics.record(pair, offset, at);
+        }
         tokio::select! {
             _ = shutdown.cancelled() => break,
-            () = super::topic_offsets::poll(&mut state.topics, &pairs, &addrs, &client, deadline) => {}
+            () = super::topic_offsets::poll(&mut state.topics, &pairs, &unread, &addrs, &client, deadline) => {}
         }
         if let Some(lag_interval) = settings.lag_interval {
             tokio::select! {

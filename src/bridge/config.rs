@@ -75,7 +75,7 @@ pub struct BridgeArgs {
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
     pub backlog_grace: Duration,
     /// How often each (group, topic, broker) with messages unread is asked how long its first
-    /// unread message has waited (QUERY_CONSUME_TIME_SPAN, after a broker poll; at most 256 a
+    /// unread message has waited (QUERY_CONSUME_TIME_SPAN, after a broker poll; at most 128 a
     /// round). Shown beside the backlog ("1,240 behind · oldest 3 min 12 s") and in /metrics as
     /// routelab_backlog_age_seconds. A group read to the end is never asked.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_interval)]

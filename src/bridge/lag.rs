@@ -15,7 +15,7 @@ use crate::live::lag::{due_spans, unread_spans, SpanKey, SpanReading};
 use crate::net::{ClientConfig, NamesrvClient};
 
 /// Time spans asked in one round at most (the longest-unasked first; the rest wait a round).
-pub const SPANS_PER_ROUND: usize = 256;
+pub const SPANS_PER_ROUND: usize = 128;
 
 /// Asks the spans due and records the answers in `state.spans`; spans of topics read to the end
 /// since are dropped.

@@ -1,7 +1,8 @@
 //! The topic-offset poll: after a round of broker polls, each user topic's queues' max offsets on
-//! each of its brokers (GET_TOPIC_STATS_INFO), at most [`PAIRS_PER_ROUND`] (topic, broker) pairs a
-//! round, never-read first then the longest unread ([`crate::live::topic_rates`]), fanned out as
-//! [`super::fan_out`] does. `/metrics` exports them as `routelab_topic_offset` (a counter) and the
+//! each of its brokers. A topic some group consumes came with that group's consume stats (every
+//! read queue's broker offset) at no cost; the others are asked with GET_TOPIC_STATS_INFO, at most
+//! [`PAIRS_PER_ROUND`] (topic, broker) pairs a round, never-read first then the longest unread
+//! ([`crate::live::topic_rates`]), fanned out as [`super::fan_out`] does. `/metrics` exports them as `routelab_topic_offset` (a counter) and the
 //! page lists the busiest topics. A pair that fails keeps its last reading.
 
 use std::collections::BTreeMap;
@@ -12,19 +13,21 @@ use crate::live::topic_rates::{TopicBroker, TopicRates};
 use crate::net::{ClientConfig, NamesrvClient};
 
 /// (topic, broker) pairs read in one round at most.
-pub const PAIRS_PER_ROUND: usize = 256;
+pub const PAIRS_PER_ROUND: usize = 128;
 
-/// Reads the pairs due of `pairs` (their brokers' addresses by name in `addrs`) into `rates`.
+/// Keeps the readings of `pairs` only, and reads the pairs due of `unread` (those the consume
+/// stats did not cover; their brokers' addresses by name in `addrs`) into `rates`.
 pub async fn poll(
     rates: &mut TopicRates,
     pairs: &[TopicBroker],
+    unread: &[TopicBroker],
     addrs: &BTreeMap<String, String>,
     config: &ClientConfig,
     deadline: Duration,
 ) {
     rates.retain(pairs);
     let mut by_broker: BTreeMap<String, Vec<TopicBroker>> = BTreeMap::new();
-    for pair in rates.due(pairs, PAIRS_PER_ROUND) {
+    for pair in rates.due(unread, PAIRS_PER_ROUND) {
         if let Some(addr) = addrs.get(&pair.1) {
             by_broker.entry(addr.clone()).or_default().push(pair);
         }

@@ -4,8 +4,8 @@
 //! member online, that member's running info passed on (it holds queue 0 with 5 messages cached,
 //! and consumes TopicTest at 812.5 ms a message, 1.25/s, 0.5/s failing), and
 //! QUERY_CONSUME_TIME_SPAN's `delayTime` for queue 0 (`queryConsumeTimeSpan`: the broker's clock
-//! minus the store time of the message at the group's offset), and TopicTest's stats with a max
-//! offset 50 higher each time (producers at work). Any other code gets
+//! minus the store time of the message at the group's offset), and the stats of topic Orders
+//! (which no group consumes) with a max offset 50 higher each time (producers at work). Any other code gets
 //! REQUEST_CODE_NOT_SUPPORTED (and is recorded too).
 //!
 //! With `acl` set it checks each request's `AccessKey` and `Signature` as an ACL-protected broker
@@ -129,11 +129,11 @@ pub async fn start(how: StandIn) -> (String, Seen) {
                         }
                         Rc::GET_TOPIC_STATS_INFO => {
                             let topic = frame.command.ext_fields.get("topic").cloned().unwrap_or_default();
-                            if topic == "TopicTest" {
+                            if topic == "Orders" {
                                 // Producers keep sending: 50 more each time it is asked.
                                 let max = sent.fetch_add(50, std::sync::atomic::Ordering::SeqCst) + 50;
                                 span = format!(
-                                    r#"{{"offsetTable":{{{{"brokerName":"broker-a","queueId":0,"topic":"TopicTest"}}:{{"minOffset":0,"maxOffset":{max},"lastUpdateTimestamp":1}}}}}}"#
+                                    r#"{{"offsetTable":{{{{"brokerName":"broker-a","queueId":0,"topic":"Orders"}}:{{"minOffset":0,"maxOffset":{max},"lastUpdateTimestamp":1}}}}}}"#
                                 );
                                 (ResponseCode::SUCCESS, span.as_bytes())
                             } else {

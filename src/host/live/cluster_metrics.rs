@@ -42,7 +42,7 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
         out,
         "routelab_topic_offset",
         "counter",
-        "The sum of a user topic's queues' max offsets on a broker (GET_TOPIC_STATS_INFO; rocketmq-exporter's rocketmq_producer_offset): rate() of it is the topic's messages per second. Read at most 256 (topic, broker) pairs per --broker-interval, the longest unread first.",
+        "The sum of a user topic's queues' max offsets on a broker (GET_TOPIC_STATS_INFO; rocketmq-exporter's rocketmq_producer_offset): rate() of it is the topic's messages per second. A consumed topic's come with its groups' consume stats; the others are read at most 128 (topic, broker) pairs per --broker-interval, the longest unread first.",
     );
     let cluster_of: std::collections::BTreeMap<&str, &str> = b
         .brokers
