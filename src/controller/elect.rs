@@ -107,7 +107,7 @@ pub fn elect(
 /// What asks for an election, and the group's state when it does.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ElectRequest {
-    /// The broker asking (a broker electing itself, or `mqadmin electMaster -i ID`); `None` when
+    /// The broker asking (a broker electing itself, or `mqadmin electMaster -b ID`); `None` when
     /// the controller's own scan found the master inactive.
     pub broker_id: Option<i64>,
     /// `designateElect`: elect exactly `broker_id` (mqadmin electMaster), or nobody.

@@ -173,7 +173,7 @@ fn unclean_election_tries_every_replica() {
 
 /// Spec (electMaster): the first election takes the asking broker; the old master chosen again is
 /// MASTER_STILL_EXIST; a failure asked by a broker is ELECT_MASTER_FAILED, not a lost master; a
-/// designated broker (mqadmin electMaster -i) is elected or nobody.
+/// designated broker (mqadmin electMaster -b) is elected or nobody.
 #[test]
 fn the_controllers_answers() {
     let (alive, live) = world(&[(1, 1, 100, P), (2, 1, 100, P)], &[]);

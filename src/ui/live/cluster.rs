@@ -135,7 +135,10 @@ fn health(data: &LiveData, m: &Member, lang: Lang) -> Html {
         <div class="card-health" data-testid="broker-card-health" data-behind={behind.map(|b| b.to_string())}>
             { for health.map(|h| super::consumers::broker_health(h, lang)) }
             { for behind.map(|b| html!{
-                <span class={classes!((b > 0).then_some("warn"))}>{ format!(" · {}", lang.fill(live::BEHIND_MASTER, &[("bytes", &super::consumers::bytes(b))])) }</span>
+                <span class={classes!((b > 0).then_some("warn"))}>
+                    { if health.is_some() { " · " } else { "" } }
+                    { lang.fill(live::BEHIND_MASTER, &[("bytes", &super::consumers::bytes(b))]) }
+                </span>
             }) }
         </div>
     }

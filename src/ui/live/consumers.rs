@@ -94,7 +94,7 @@ fn body(view: &ConsumersView, now: u64, past: bool, lang: crate::i18n::Lang) -> 
                 };
                 html!{ <li class={classes!(b.error.is_some().then_some("bad"))} data-testid="broker-speed" data-broker={b.broker_name.clone()}>
                     { text }
-                    { for b.health.as_ref().filter(|_| b.error.is_none()).map(|h| broker_health(h, lang)) }
+                    { for b.health.as_ref().filter(|_| b.error.is_none()).map(|h| html!{ <>{ " · " }{ broker_health(h, lang) }</> }) }
                     { for b.slaves.iter().map(|sl| {
                         let text = match (&sl.error, sl.behind_bytes) {
                             (Some(e), _) => lang.fill(live::SLAVE_NOT_READ, &[("id", &sl.id.to_string()), ("addr", &sl.addr), ("error", e)]),
@@ -104,7 +104,7 @@ fn body(view: &ConsumersView, now: u64, past: bool, lang: crate::i18n::Lang) -> 
                         html!{ <span class={classes!("slave", sl.error.is_some().then_some("bad"))} data-testid="slave"
                             data-addr={sl.addr.clone()} data-behind={sl.behind_bytes.map(|g| g.to_string())}>
                             { text }
-                            { for sl.health.as_ref().map(|h| broker_health(h, lang)) }
+                            { for sl.health.as_ref().map(|h| html!{ <>{ " · " }{ broker_health(h, lang) }</> }) }
                         </span> }
                     }) }
                 </li> }
@@ -134,7 +134,7 @@ pub(super) fn broker_health(
     html! {
         <span class={classes!("health", full.then_some("bad"))} data-testid="broker-health"
             data-disk={h.disk_ratio.map(|r| r.to_string())} title={lang.t(live::BROKER_HEALTH_HINT)}>
-            { format!(" · {}", parts.join(" · ")) }
+            { parts.join(" · ") }
         </span>
     }
 }
