@@ -101,7 +101,10 @@ pub fn is_hashed(path: &str) -> bool {
     }
     let stem = stem.strip_suffix("_bg").unwrap_or(stem);
     stem.rsplit_once('-').is_some_and(|(base, hash)| {
-        !base.is_empty() && hash.len() >= 16 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        // Trunk writes the content hash as a u64 in hex without leading zeros: 16 digits, fewer
+        // one build in sixteen (a 15-digit name once fell back to revalidation); live mode's
+        // names carry a longer one.
+        !base.is_empty() && hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit())
     })
 }
 
@@ -203,6 +206,9 @@ mod tests {
         assert!(!is_hashed("scenarios/x-0123456789abcdef.json"));
         assert!(!is_hashed("-0123456789abcdef.js"));
         assert!(!is_hashed("style-0123.css"));
+        // A hash whose leading hex digit was 0.
+        assert!(is_hashed("dashboard-3c5d5be1455009f_bg.wasm"));
+        assert!(is_hashed("dashboard-3c5d5be1455009f.js"));
         assert_eq!(
             cache_control("dashboard-3f09a1b2c3d4e5f6_bg.wasm"),
             "public, max-age=31536000, immutable"
