@@ -180,7 +180,7 @@ pub async fn run(
             .collect();
         let pairs = hub.topic_pairs();
         // A consumed topic's offsets came with its groups' consume stats: no request for those.
-        let read = crate::live::topic_rates::from_consume_stats(&state, &pairs);
+        let read = state.consumed_topic_offsets(&pairs);
         let unread: Vec<_> = pairs
             .iter()
             .filter(|p| !read.contains_key(*p))

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::host::clock::now_ms;
 use crate::live::backlog::BacklogState;
-use crate::live::lag::{due_spans, unread_spans, SpanKey, SpanReading};
+use crate::live::lag::{due_spans, SpanKey, SpanReading};
 use crate::net::{ClientConfig, NamesrvClient};
 
 /// Time spans asked in one round at most (the longest-unasked first; the rest wait a round).
@@ -25,7 +25,7 @@ pub async fn poll(
     interval: Duration,
     deadline: Duration,
 ) {
-    let unread = unread_spans(state);
+    let unread = state.unread_spans();
     state.spans.retain(|k, _| unread.contains_key(k));
     let interval_ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX);
     let due = due_spans(

@@ -5,7 +5,7 @@
 //!
 //! # Layout
 //!
-//! - [`elect`]: the election — the policy's choice among the SyncStateSet's, then (unclean) all
+//! - [`elect`](mod@elect): the election — the policy's choice among the SyncStateSet's, then (unclean) all
 //!   replicas, and the controller's answer: the old master kept, a new master with the epochs
 //!   bumped and a SyncStateSet of one, or nobody.
 //! - [`sync_state`]: the SyncStateSet as the master keeps it: who leaves (behind for

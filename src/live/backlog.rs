@@ -17,6 +17,7 @@ use super::consumers::{
 };
 use super::lag::{SpanKey, SpanReading};
 use super::owners::{Held, Owners};
+use super::topic_rates::TopicBroker;
 use super::topic_rates::TopicRates;
 use super::view::{NamesrvStatus, NamesrvView};
 use crate::consumer::lag::Unread;
@@ -375,6 +376,95 @@ impl BacklogState {
                 crate::sort::sort_by(&mut g.members, |a, b| a.client_id.cmp(&b.client_id));
                 g
             })
+            .collect()
+    }
+
+    /// The time spans worth asking, with the broker address to ask: each (group, topic, broker) whose
+    /// last poll shows messages unread on some queue, from brokers that answered. A group read to the
+    /// end costs nothing.
+    pub fn unread_spans(&self) -> BTreeMap<SpanKey, String> {
+        let mut out = BTreeMap::new();
+        for (target, answers) in self.brokers.values() {
+            if answers.error.is_some() {
+                continue;
+            }
+            for (group, stats) in &answers.groups {
+                for (q, o) in &stats.offset_table.0 {
+                    if o.broker_offset > o.consumer_offset {
+                        out.insert(
+                            (group.clone(), q.topic.clone(), q.broker_name.clone()),
+                            target.addr.clone(),
+                        );
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// How long the oldest unread message has waited at `now_ms`, per (cluster, group, topic), over
+    /// the queues of brokers whose last span reading knew it (`routelab_backlog_age_seconds`).
+    pub fn backlog_ages(&self, now_ms: u64) -> BTreeMap<(String, String, String), i64> {
+        let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+        let mut out: BTreeMap<(String, String, String), i64> = BTreeMap::new();
+        for (target, answers) in self.brokers.values() {
+            for (group, stats) in &answers.groups {
+                for (q, o) in &stats.offset_table.0 {
+                    let key = (group.clone(), q.topic.clone(), q.broker_name.clone());
+                    let Some(reading) = self.spans.get(&key) else {
+                        continue;
+                    };
+                    let Some(delay) = reading.delays.get(&q.queue_id) else {
+                        continue;
+                    };
+                    let unread = Unread::of(
+                        o.broker_offset - o.consumer_offset,
+                        *delay,
+                        reading.read_at_ms,
+                    );
+                    if let Some(stored) = unread.next_store_time_ms() {
+                        let age = now.saturating_sub(stored).max(0);
+                        let slot = out
+                            .entry((target.cluster.clone(), group.clone(), q.topic.clone()))
+                            .or_insert(0);
+                        *slot = (*slot).max(age);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The offsets the last round's consume stats already carry: for each of `pairs` some group
+    /// consumes, the sum of its queues' broker offsets (GET_CONSUME_STATS lists every read queue of a
+    /// subscribed topic, `AdminBrokerProcessor.getConsumeStats`), with when they were read.
+    pub fn consumed_topic_offsets(
+        &self,
+        pairs: &[TopicBroker],
+    ) -> BTreeMap<TopicBroker, (i64, u64)> {
+        let wanted: std::collections::BTreeSet<&TopicBroker> = pairs.iter().collect();
+        let mut queues: BTreeMap<TopicBroker, (BTreeMap<i32, i64>, u64)> = BTreeMap::new();
+        for (_, answers) in self.brokers.values() {
+            if answers.error.is_some() {
+                continue;
+            }
+            for stats in answers.groups.values() {
+                for (q, o) in &stats.offset_table.0 {
+                    let pair = (q.topic.clone(), q.broker_name.clone());
+                    if !wanted.contains(&pair) {
+                        continue;
+                    }
+                    let entry = queues
+                        .entry(pair)
+                        .or_insert_with(|| (BTreeMap::new(), answers.fetched_at_ms));
+                    let max = entry.0.entry(q.queue_id).or_insert(0);
+                    *max = (*max).max(o.broker_offset.max(0));
+                }
+            }
+        }
+        queues
+            .into_iter()
+            .map(|(pair, (by_queue, at))| (pair, (by_queue.values().sum(), at)))
             .collect()
     }
 

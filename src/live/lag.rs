@@ -1,12 +1,9 @@
 //! The bridge's lag readings: what each broker last said of each (group, topic) with messages
-//! unread (QUERY_CONSUME_TIME_SPAN), which of them to ask next at a bounded cost, and the oldest
-//! wait per (cluster, group, topic) for `/metrics` (pure; the per-queue rules are
-//! [`crate::consumer::lag`]).
+//! unread (QUERY_CONSUME_TIME_SPAN), and which of them to ask next at a bounded cost (pure; the
+//! per-queue rules are [`crate::consumer::lag`]; which triples have messages unread, and the
+//! oldest wait for `/metrics`, are [`super::backlog::BacklogState`]'s).
 
 use std::collections::BTreeMap;
-
-use super::backlog::BacklogState;
-use crate::consumer::lag::Unread;
 
 /// (group, topic, broker name): what one QUERY_CONSUME_TIME_SPAN asks.
 pub type SpanKey = (String, String, String);
@@ -20,29 +17,6 @@ pub struct SpanReading {
     pub delays: BTreeMap<i32, i64>,
     /// Why the last ask failed (its earlier delays are dropped: they would only mislead).
     pub error: Option<String>,
-}
-
-/// The time spans worth asking, with the broker address to ask: each (group, topic, broker) whose
-/// last poll shows messages unread on some queue, from brokers that answered. A group read to the
-/// end costs nothing.
-pub fn unread_spans(state: &BacklogState) -> BTreeMap<SpanKey, String> {
-    let mut out = BTreeMap::new();
-    for (target, answers) in state.brokers.values() {
-        if answers.error.is_some() {
-            continue;
-        }
-        for (group, stats) in &answers.groups {
-            for (q, o) in &stats.offset_table.0 {
-                if o.broker_offset > o.consumer_offset {
-                    out.insert(
-                        (group.clone(), q.topic.clone(), q.broker_name.clone()),
-                        target.addr.clone(),
-                    );
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Which of `unread` to ask now, at most `budget`: those never asked first, then those read
@@ -64,39 +38,6 @@ pub fn due_spans(
         .take(budget)
         .map(|(_, k, addr)| (k.clone(), addr.clone()))
         .collect()
-}
-
-/// How long the oldest unread message has waited at `now_ms`, per (cluster, group, topic), over
-/// the queues of brokers whose last span reading knew it (`routelab_backlog_age_seconds`).
-pub fn backlog_ages(state: &BacklogState, now_ms: u64) -> BTreeMap<(String, String, String), i64> {
-    let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
-    let mut out: BTreeMap<(String, String, String), i64> = BTreeMap::new();
-    for (target, answers) in state.brokers.values() {
-        for (group, stats) in &answers.groups {
-            for (q, o) in &stats.offset_table.0 {
-                let key = (group.clone(), q.topic.clone(), q.broker_name.clone());
-                let Some(reading) = state.spans.get(&key) else {
-                    continue;
-                };
-                let Some(delay) = reading.delays.get(&q.queue_id) else {
-                    continue;
-                };
-                let unread = Unread::of(
-                    o.broker_offset - o.consumer_offset,
-                    *delay,
-                    reading.read_at_ms,
-                );
-                if let Some(stored) = unread.next_store_time_ms() {
-                    let age = now.saturating_sub(stored).max(0);
-                    let slot = out
-                        .entry((target.cluster.clone(), group.clone(), q.topic.clone()))
-                        .or_insert(0);
-                    *slot = (*slot).max(age);
-                }
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! the topic's TPS, as rocketmq-exporter's `rocketmq_producer_offset`) and turned into a rate
 //! between two readings for the page's busiest topics (pure; the bridge's broker poll reads them).
 //!
-//! A consumed topic's offsets come with its groups' consume stats ([`from_consume_stats`]); for the
+//! A consumed topic's offsets come with its groups' consume stats
+//! ([`super::backlog::BacklogState::consumed_topic_offsets`]); for the
 //! others, a cluster may hold thousands: each round reads at most a budget of (topic, broker) pairs,
 //! those never read first, then the longest unread, as the bridge's route planner does; a rate
 //! needs two readings of the same pair, whatever their gap.
@@ -73,39 +74,6 @@ pub fn pairs(views: &[NamesrvView]) -> Vec<TopicBroker> {
     out.sort();
     out.dedup();
     out
-}
-
-/// The offsets the last round's consume stats already carry: for each of `pairs` some group
-/// consumes, the sum of its queues' broker offsets (GET_CONSUME_STATS lists every read queue of a
-/// subscribed topic, `AdminBrokerProcessor.getConsumeStats`), with when they were read.
-pub fn from_consume_stats(
-    state: &super::backlog::BacklogState,
-    pairs: &[TopicBroker],
-) -> BTreeMap<TopicBroker, (i64, u64)> {
-    let wanted: std::collections::BTreeSet<&TopicBroker> = pairs.iter().collect();
-    let mut queues: BTreeMap<TopicBroker, (BTreeMap<i32, i64>, u64)> = BTreeMap::new();
-    for (_, answers) in state.brokers.values() {
-        if answers.error.is_some() {
-            continue;
-        }
-        for stats in answers.groups.values() {
-            for (q, o) in &stats.offset_table.0 {
-                let pair = (q.topic.clone(), q.broker_name.clone());
-                if !wanted.contains(&pair) {
-                    continue;
-                }
-                let entry = queues
-                    .entry(pair)
-                    .or_insert_with(|| (BTreeMap::new(), answers.fetched_at_ms));
-                let max = entry.0.entry(q.queue_id).or_insert(0);
-                *max = (*max).max(o.broker_offset.max(0));
-            }
-        }
-    }
-    queues
-        .into_iter()
-        .map(|(pair, (by_queue, at))| (pair, (by_queue.values().sum(), at)))
-        .collect()
 }
 
 impl TopicRates {
@@ -227,54 +195,5 @@ mod tests {
         }
         r.retain(&pairs[..2]);
         assert_eq!(r.readings().count(), 2);
-    }
-
-    /// A consumed topic's offsets come with its consume stats: each queue once (the highest any
-    /// group saw), summed per broker; topics not asked for are left out.
-    #[test]
-    fn offsets_from_consume_stats() {
-        use crate::live::backlog::{BacklogState, BrokerAnswers, BrokerTarget};
-        use crate::model::broker_stats::{ConsumeStats, OffsetWrapper, QueueKey, QueueMap};
-        let stats = |rows: &[(&str, i32, i64)]| ConsumeStats {
-            offset_table: QueueMap(
-                rows.iter()
-                    .map(|(t, q, b)| {
-                        (
-                            QueueKey {
-                                topic: (*t).into(),
-                                broker_name: "a".into(),
-                                queue_id: *q,
-                            },
-                            OffsetWrapper {
-                                broker_offset: *b,
-                                ..OffsetWrapper::default()
-                            },
-                        )
-                    })
-                    .collect(),
-            ),
-            ..ConsumeStats::default()
-        };
-        let mut answers = BrokerAnswers {
-            fetched_at_ms: 7,
-            ..BrokerAnswers::default()
-        };
-        answers.groups.insert(
-            "G1".into(),
-            stats(&[("T", 0, 10), ("T", 1, 20), ("U", 0, 5)]),
-        );
-        answers.groups.insert("G2".into(), stats(&[("T", 0, 12)]));
-        let target = BrokerTarget {
-            cluster: "C".into(),
-            broker_name: "a".into(),
-            addr: "a:1".into(),
-            slaves: Vec::new(),
-        };
-        let state = BacklogState {
-            brokers: [("a".to_owned(), (target, answers))].into(),
-            ..BacklogState::default()
-        };
-        let got = from_consume_stats(&state, &[pair("T", "a"), pair("V", "a")]);
-        assert_eq!(got, BTreeMap::from([(pair("T", "a"), (32, 7))]));
     }
 }

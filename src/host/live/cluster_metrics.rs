@@ -28,9 +28,7 @@ pub(super) fn render_backlog(out: &mut String, b: &crate::live::backlog::Backlog
         "gauge",
         "How long the oldest unread message of a consumer group on a topic has waited, over the queues of one cluster, as the brokers said (QUERY_CONSUME_TIME_SPAN every --lag-interval; rocketmq-exporter's rocketmq_group_get_latency_by_storetime in seconds). Absent when nothing is unread or the brokers could not say.",
     );
-    for ((cluster, group, topic), ms) in
-        crate::live::lag::backlog_ages(b, crate::host::clock::now_ms())
-    {
+    for ((cluster, group, topic), ms) in b.backlog_ages(crate::host::clock::now_ms()) {
         sample(
             out,
             "routelab_backlog_age_seconds",

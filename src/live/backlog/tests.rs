@@ -180,3 +180,55 @@ fn backlog_online_and_tps() {
     assert_eq!(view.groups[1].members, []);
     assert_eq!(view.brokers.len(), 2);
 }
+
+fn pair(t: &str, b: &str) -> (String, String) {
+    (t.to_owned(), b.to_owned())
+}
+
+/// A consumed topic's offsets come with its consume stats: each queue once (the highest any
+/// group saw), summed per broker; topics not asked for are left out.
+#[test]
+fn offsets_from_consume_stats() {
+    use crate::model::broker_stats::{ConsumeStats, OffsetWrapper, QueueKey, QueueMap};
+    let stats = |rows: &[(&str, i32, i64)]| ConsumeStats {
+        offset_table: QueueMap(
+            rows.iter()
+                .map(|(t, q, b)| {
+                    (
+                        QueueKey {
+                            topic: (*t).into(),
+                            broker_name: "a".into(),
+                            queue_id: *q,
+                        },
+                        OffsetWrapper {
+                            broker_offset: *b,
+                            ..OffsetWrapper::default()
+                        },
+                    )
+                })
+                .collect(),
+        ),
+        ..ConsumeStats::default()
+    };
+    let mut answers = BrokerAnswers {
+        fetched_at_ms: 7,
+        ..BrokerAnswers::default()
+    };
+    answers.groups.insert(
+        "G1".into(),
+        stats(&[("T", 0, 10), ("T", 1, 20), ("U", 0, 5)]),
+    );
+    answers.groups.insert("G2".into(), stats(&[("T", 0, 12)]));
+    let target = BrokerTarget {
+        cluster: "C".into(),
+        broker_name: "a".into(),
+        addr: "a:1".into(),
+        slaves: Vec::new(),
+    };
+    let state = BacklogState {
+        brokers: [("a".to_owned(), (target, answers))].into(),
+        ..BacklogState::default()
+    };
+    let got = state.consumed_topic_offsets(&[pair("T", "a"), pair("V", "a")]);
+    assert_eq!(got, BTreeMap::from([(pair("T", "a"), (32, 7))]));
+}
