@@ -620,6 +620,8 @@ fn single_topic_first_registration_is_refused_5x() {
         broker_id: 0,
         broker_addr: A_MASTER.into(),
         reason: RejectReason::SingleTopicGuard,
+        state_version: 0,
+        holder: None,
     }));
 
     reg(&mut rm, T0 + 1, &master(C1, BA, A_MASTER, 1, &["T1", "T2"]));
@@ -696,6 +698,8 @@ fn stale_state_version_registration_is_ignored_and_drops_its_live_entry_5x() {
             broker_id: 0,
             broker_addr: A_SLAVE.into(),
             reason: RejectReason::StaleStateVersion,
+            state_version: 4,
+            holder: Some((A_MASTER.into(), 5)),
         })
     );
 }

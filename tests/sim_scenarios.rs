@@ -3,6 +3,7 @@
 //! with the path of the field at fault. Plain Rust only (no file system, threads or clock), so this file
 //! also runs under wasm32 with wasm-bindgen-test.
 // A test may unwrap, expect and panic: a failure should stop it loudly (Cargo.toml [lints.clippy]).
+#![recursion_limit = "256"]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
@@ -612,9 +613,10 @@ fn preset_runs_are_byte_identical() {
 fn every_action_round_trips_through_export() {
     let scenario = json!({
         "routelab": 1, "title": "every action", "profile": "5.x", "seed": 1,
-        "namesrvs": ["ns-1"],
+        "namesrvs": ["ns-1"], "controllers": ["controller-1"], "unclean_election": true,
         "brokers": [{"cluster": "C", "name": "broker-a", "id": 0, "addr": "10.0.0.1:10911",
-                     "topics": [{"topic": "T", "read": 4, "write": 4, "perm": 6}]}],
+                     "topics": [{"topic": "T", "read": 4, "write": 4, "perm": 6}]},
+                    {"cluster": "C", "name": "broker-c", "addr": "10.0.0.3:10911", "mode": "controller"}],
         "producers": [{"group": "pg", "topic": "T", "rate": 1, "client": "4.x", "fault_tolerance": true}],
         "actions": [
             {"at": 1, "do": "add_broker", "cluster": "C", "name": "broker-b", "id": 1,
@@ -649,7 +651,13 @@ fn every_action_round_trips_through_export() {
             {"at": 18.6, "do": "stop_consumer", "client_id": "10.0.1.2@4012"},
             {"at": 18.7, "do": "restart_consumer", "client_id": "10.9.9.9@77"},
             {"at": 18.8, "do": "set_consumer", "client_id": "10.9.9.9@77", "rate": 2.5},
-            {"at": 18.9, "do": "set_consumer_group", "group": "cg", "strategy": "AVG", "rate": 3}
+            {"at": 18.9, "do": "set_consumer_group", "group": "cg", "strategy": "AVG", "rate": 3},
+            {"at": 19, "do": "resume_broker", "broker": "10.0.0.1:10911"},
+            {"at": 19.1, "do": "kill_controller", "controller": "controller-1"},
+            {"at": 19.2, "do": "freeze_controller", "controller": "controller-1"},
+            {"at": 19.3, "do": "restart_controller", "controller": "controller-1"},
+            {"at": 19.4, "do": "lag_replica", "broker": "10.0.0.3:10911", "lagging": false},
+            {"at": 19.5, "do": "elect_master", "broker_name": "broker-c", "broker_id": 1}
         ],
         "until": 20
     });
@@ -683,11 +691,17 @@ fn every_action_round_trips_through_export() {
             | Action::StopConsumer { .. }
             | Action::RestartConsumer { .. }
             | Action::SetConsumer { .. }
-            | Action::SetConsumerGroup { .. } => {}
+            | Action::SetConsumerGroup { .. }
+            | Action::ResumeBroker { .. }
+            | Action::KillController { .. }
+            | Action::FreezeController { .. }
+            | Action::RestartController { .. }
+            | Action::LagReplica { .. }
+            | Action::ElectMaster { .. } => {}
         }
         seen.insert(a.action.name());
     }
-    assert_eq!(seen.len(), 26, "one sample of each action: {seen:?}");
+    assert_eq!(seen.len(), 32, "one sample of each action: {seen:?}");
     let again = Scenario::from_json(&s.to_json()).unwrap_or_else(|e| panic!("export refused: {e}"));
     assert_eq!(s, again);
 }

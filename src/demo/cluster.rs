@@ -28,6 +28,7 @@ fn broker(name: &str, id: i64, port: u16, topics: &[(&str, i32)]) -> BrokerSpec 
         topics: topics.iter().map(|(t, q)| topic(t, *q)).collect(),
         heartbeat_secs: None,
         system_topics: true,
+        mode: Default::default(),
     }
 }
 

@@ -14,4 +14,11 @@ phrases! {
     LINK_NEEDS_ONE_END: "a link needs `broker` and exactly one of `namesrv` or `producer`", "链路需要 `broker`，以及 `namesrv` 和 `producer` 中恰好一个";
     CREATE_TOPIC_TARGET: "create_topic needs exactly one of `broker` (address) or `broker_name`", "create_topic 需要 `broker`（地址）和 `broker_name` 中恰好一个";
     MUST_NOT_BE_EMPTY: "must not be empty", "不能为空";
+    CONTROLLER_NAME: "{name} is empty or repeated", "{name} 为空或重复";
+    NEEDS_CONTROLLER: "controller mode needs a controller: add \"controllers\": [\"controller-1\"] to the scenario", "controller 模式需要 controller：在场景中加入 \"controllers\": [\"controller-1\"]";
+    NEEDS_V5: "controller mode is RocketMQ 5's: set \"profile\": \"5.x\"", "controller 模式属于 RocketMQ 5：请设置 \"profile\": \"5.x\"";
+    ONE_MODE_PER_GROUP: "{name}'s other brokers run in {other} mode; every broker of a group has the same mode", "{name} 的其他 broker 运行在 {other} 模式；同一组的 broker 必须模式相同";
+    NO_CONTROLLER: "no controller is named {name} (known: {known})", "没有名为 {name} 的 controller（已有：{known}）";
+    NOT_CONTROLLER_MODE: "{what} is not in controller mode: only a controller-mode group has replicas a controller tracks", "{what} 不是 controller 模式：只有 controller 模式的组才有 controller 跟踪的副本";
+    CONTROLLER_ID: "controller ids start at 1", "controller 分配的 id 从 1 开始";
 }

@@ -22,6 +22,7 @@ pub mod classroom;
 pub mod consumers;
 pub mod controls;
 pub mod events;
+pub mod failover;
 pub mod live;
 pub mod process;
 pub mod workshop;
@@ -224,10 +225,11 @@ mod tests {
     /// show a value in one and lose it in the other).
     #[test]
     fn every_phrase_has_both_languages() {
-        let catalogues: [(&str, &[(&str, Phrase)]); 8] = [
+        let catalogues: [(&str, &[(&str, Phrase)]); 9] = [
             ("consumers", super::consumers::ALL),
             ("classroom", super::classroom::ALL),
             ("events", super::events::ALL),
+            ("failover", super::failover::ALL),
             ("checks", super::checks::ALL),
             ("controls", super::controls::ALL),
             ("workshop", super::workshop::ALL),

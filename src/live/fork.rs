@@ -34,6 +34,8 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         profile: Profile::V5,
         seed: 0,
         namesrvs: vec!["ns-1".into()],
+        controllers: Vec::new(),
+        unclean_election: false,
         brokers: Vec::new(),
         topic_sets: Vec::new(),
         producers: Vec::new(),
@@ -248,6 +250,7 @@ fn brokers(
             ha_addr: None,
             heartbeat_secs: None,
             system_topics: false,
+            mode: Default::default(),
         };
         let check = RegisterBroker::new(
             &spec.cluster,

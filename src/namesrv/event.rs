@@ -83,6 +83,10 @@ pub enum Event {
         broker_id: i64,
         broker_addr: BrokerAddr,
         reason: RejectReason,
+        /// The stateVersion the registration carried.
+        state_version: i64,
+        /// For a stale stateVersion: the address holding the id slot, and its stateVersion.
+        holder: Option<(BrokerAddr, i64)>,
     },
     /// A topic's QueueData for one group was created (`before` is None) or changed.
     TopicQueueChanged {

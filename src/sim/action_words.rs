@@ -14,7 +14,9 @@ impl Action {
             | Action::FreezeBroker { broker }
             | Action::StopBroker { broker }
             | Action::RestartBroker { broker }
-            | Action::Heartbeat { broker } => Some(broker),
+            | Action::Heartbeat { broker }
+            | Action::ResumeBroker { broker }
+            | Action::LagReplica { broker, .. } => Some(broker),
             Action::Partition(link) | Action::Heal(link) => link.broker.as_deref(),
             Action::CreateTopic { broker, .. } => broker.as_deref(),
             _ => None,
@@ -35,6 +37,9 @@ impl Action {
         };
         let broker_phrase = |p, broker: &str| lang.fill(p, &[("broker", broker)]);
         if let Some(words) = super::consumer_words::action(self, lang) {
+            return words;
+        }
+        if let Some(words) = super::failover_words::action(self, lang) {
             return words;
         }
         match self {
@@ -153,6 +158,13 @@ impl Action {
             | Action::RestartConsumer { .. }
             | Action::SetConsumer { .. }
             | Action::SetConsumerGroup { .. } => String::new(),
+            // Said by `failover_words::action` above.
+            Action::ResumeBroker { .. }
+            | Action::KillController { .. }
+            | Action::FreezeController { .. }
+            | Action::RestartController { .. }
+            | Action::LagReplica { .. }
+            | Action::ElectMaster { .. } => String::new(),
         }
     }
 }

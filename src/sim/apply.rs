@@ -80,6 +80,26 @@ impl Sim {
             Action::FreezeBroker { broker } => self.with_broker(broker, Self::freeze_broker),
             Action::StopBroker { broker } => self.with_broker(broker, Self::stop_broker),
             Action::RestartBroker { broker } => self.with_broker(broker, Self::restart_broker),
+            Action::ResumeBroker { broker } => self.with_broker(broker, Self::resume_broker),
+            // Controllers.
+            Action::KillController { controller } => {
+                self.with_controller(controller, Self::kill_controller)
+            }
+            Action::FreezeController { controller } => {
+                self.with_controller(controller, Self::freeze_controller)
+            }
+            Action::RestartController { controller } => {
+                self.with_controller(controller, Self::restart_controller)
+            }
+            Action::LagReplica { broker, lagging } => {
+                if let Some(b) = self.brokers.iter().position(|x| x.addr == *broker) {
+                    self.lag_replica(b, *lagging);
+                }
+            }
+            Action::ElectMaster {
+                broker_name,
+                broker_id,
+            } => self.admin_elect_master(broker_name, *broker_id),
             Action::Heartbeat { broker } => self.with_broker(broker, |sim, b| {
                 if sim.brokers[b].is_up() {
                     sim.register_all(b);
@@ -163,6 +183,12 @@ impl Sim {
     fn with_broker(&mut self, addr: &str, f: fn(&mut Self, usize)) {
         if let Some(i) = self.brokers.iter().position(|b| b.addr == addr) {
             f(self, i);
+        }
+    }
+
+    fn with_controller(&mut self, name: &str, f: fn(&mut Self, usize)) {
+        if let Some(c) = self.controllers.iter().position(|c| c.name == name) {
+            f(self, c);
         }
     }
 

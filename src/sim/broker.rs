@@ -50,9 +50,30 @@ pub struct BrokerNode {
     pub(crate) client_scan: Option<u64>,
     /// Its group's store (index into the simulator's stores).
     pub(crate) store: usize,
+    /// The broker id it registers with: the scenario's, or in controller mode the one that goes
+    /// with the role the controller gave it (0 as master, its controller id as slave).
+    pub(crate) broker_id: i64,
+    /// In controller mode: its place in its group as the controller told it.
+    pub replica: Option<super::ReplicaState>,
+    /// The epoch whose slave sync is running, if any.
+    pub(crate) slave_sync: Option<u64>,
 }
 
 impl BrokerNode {
+    /// The broker id it registers with now (0: the master).
+    pub fn id(&self) -> i64 {
+        self.broker_id
+    }
+
+    /// Whether it takes writes: a master, unless a controller made it a slave or has not given
+    /// it a role yet (`SERVICE_NOT_AVAILABLE`).
+    pub fn takes_writes(&self) -> bool {
+        match &self.replica {
+            Some(r) => r.role == super::ReplicaRole::Master,
+            None => self.broker_id == crate::model::MASTER_ID,
+        }
+    }
+
     /// Whether the process answers (running).
     pub fn is_up(&self) -> bool {
         self.state == BrokerState::Running
@@ -125,6 +146,10 @@ impl Sim {
             offsets: Default::default(),
             client_scan: None,
             store,
+            broker_id: spec.id,
+            replica: (spec.mode == super::scenario::GroupMode::Controller)
+                .then(super::ReplicaState::new),
+            slave_sync: None,
         });
         self.start_broker(self.brokers.len() - 1);
     }
@@ -136,7 +161,11 @@ impl Sim {
         broker.epoch += 1;
         broker.channel_to.clear();
         broker.started_at = self.now;
+        broker.broker_id = broker.spec.id;
         let epoch = broker.epoch;
+        if broker.replica.is_some() {
+            self.start_replica(b);
+        }
         self.schedule_slave_sync(b);
         self.register_all(b);
         let at = self.now + FIRST_REGISTER_REPEAT_MS;
@@ -214,7 +243,7 @@ impl Sim {
             cluster_name: broker.spec.cluster.as_str().into(),
             broker_addr: broker.addr.as_str().into(),
             broker_name: broker.spec.name.as_str().into(),
-            broker_id: broker.spec.id,
+            broker_id: broker.broker_id,
             ha_server_addr: ha_addr(&broker.spec),
             heartbeat_timeout_millis: None,
             // A 5.x broker always sends the header (false unless enableSlaveActingMaster).
@@ -276,6 +305,8 @@ impl Sim {
             .map(|(n, c)| (*n, *c))
             .collect();
         self.brokers[b].channel_to.clear();
+        let addr = self.brokers[b].addr.clone();
+        self.controllers_see_close(&addr);
         for (ns, ch) in channels {
             if self.is_cut(b, ns) || !self.conns.contains_key(&ch) {
                 continue; // the FIN never arrives; the NameServer keeps the channel until idle
@@ -327,7 +358,7 @@ impl Sim {
         let req = UnregisterBroker::new(
             &broker.spec.cluster,
             &broker.spec.name,
-            broker.spec.id,
+            broker.broker_id,
             &broker.addr,
         );
         for ns in 0..self.namesrvs.len() {
@@ -339,6 +370,30 @@ impl Sim {
             self.drain_ns(ns);
         }
         self.close_channels(b, RemovalReason::ChannelClosed);
+    }
+
+    /// A frozen process carries on: its overdue registration runs at once (with what it knew
+    /// before the freeze), then its heartbeats and checks, then each on its period.
+    pub(super) fn resume_broker(&mut self, b: usize) {
+        if self.brokers[b].state != BrokerState::Frozen {
+            return;
+        }
+        let broker = &mut self.brokers[b];
+        broker.state = BrokerState::Running;
+        let epoch = broker.epoch;
+        self.register_all(b);
+        let at = self.now + self.brokers[b].register_ms;
+        self.brokers[b].next_register = Some(at);
+        self.schedule(at, Timer::Register { broker: b, epoch });
+        self.brokers[b].slave_sync = None;
+        self.schedule_slave_sync(b);
+        if !self.brokers[b].consumer_table.is_empty() {
+            self.brokers[b].client_scan = None;
+            self.ensure_client_scan(b);
+        }
+        if self.brokers[b].replica.is_some() {
+            self.resume_replica(b);
+        }
     }
 
     /// Kill (if alive) and start again: new channels, immediate registration.

@@ -93,10 +93,16 @@ impl Sim {
     /// (`SlaveSynchronize`), once there are consumer groups.
     pub(crate) fn schedule_slave_sync(&mut self, b: usize) {
         let broker = &self.brokers[b];
-        if broker.spec.id == 0 || !broker.is_up() || self.groups.is_empty() {
+        if broker.id() == 0
+            || !broker.is_up()
+            || self.groups.is_empty()
+            || broker.slave_sync == Some(broker.epoch)
+        {
             return;
         }
         let epoch = broker.epoch;
+        self.brokers[b].slave_sync = Some(epoch);
+        let broker = &self.brokers[b];
         let first = broker.started_at + SLAVE_SYNC_FIRST_MS;
         let at = if self.now < first {
             first
@@ -112,11 +118,16 @@ impl Sim {
         if broker.epoch != epoch || !broker.is_up() {
             return;
         }
+        if broker.id() == 0 {
+            // A controller made it the master: it has no master to copy from.
+            self.brokers[b].slave_sync = None;
+            return;
+        }
         let name = broker.spec.name.clone();
         if let Some(master) = self
             .brokers
             .iter()
-            .position(|x| x.spec.name == name && x.spec.id == 0 && x.is_up())
+            .position(|x| x.spec.name == name && x.id() == 0 && x.is_up())
         {
             let offsets = self.brokers[master].offsets.clone();
             self.brokers[b].offsets.sync_from(&offsets);

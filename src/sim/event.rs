@@ -36,6 +36,13 @@ pub enum SimEventKind {
         broker_name: String,
         broker_id: i64,
         reason: String,
+        /// The stateVersion the registration carried.
+        state_version: i64,
+        /// For `stale_state_version`: who holds the id, and its newer stateVersion.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        holder_addr: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        holder_state_version: Option<i64>,
     },
     /// A broker left a NameServer's tables.
     BrokerRemoved {
@@ -112,7 +119,7 @@ pub enum SimEventKind {
         ok: bool,
         latency_ms: u64,
         /// Why it failed: `no_route`, `connect_refused`, `timeout`, `call_timeout`, `no_master`,
-        /// `topic_not_exist`, `no_permission`.
+        /// `topic_not_exist`, `no_permission`, `service_not_available` (a slave).
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<&'static str>,
     },
@@ -143,11 +150,92 @@ pub enum SimEventKind {
     /// A member took up a queue from an offset below what the group had already consumed: those
     /// messages are read again.
     Duplicates(Box<Duplicates>),
+    /// A controller elected a group's master, kept it, or could elect nobody. Boxed: rare, and
+    /// large.
+    MasterElected(Box<MasterElected>),
+    /// The controller accepted a master's new SyncStateSet (`alterSyncStateSet`).
+    SyncStateSetChanged {
+        group: String,
+        cluster: String,
+        controller: String,
+        /// The master's controller id.
+        master: i64,
+        old: Vec<i64>,
+        new: Vec<i64>,
+        /// The new SyncStateSet epoch.
+        epoch: i32,
+    },
+    /// A controller-mode broker took the role the controller gave it, and the broker id that goes
+    /// with it (0 as master, its controller id as slave).
+    BrokerRoleChanged {
+        broker_addr: String,
+        broker_name: String,
+        /// `master`, `slave` or `candidate` (no role yet).
+        old_role: &'static str,
+        new_role: &'static str,
+        old_broker_id: i64,
+        broker_id: i64,
+        /// The master epoch, which its registrations now carry as `stateVersion`.
+        epoch: i32,
+    },
+    /// A Raft group (the controllers) elected a leader.
+    LeaderElected {
+        raft_group: String,
+        leader: String,
+        term: u64,
+        /// How many members voted for it, of how many.
+        votes: usize,
+        members: usize,
+    },
     /// An action was applied.
     Action {
         #[serde(flatten)]
         action: Box<Action>,
     },
+}
+
+/// `master_elected`: the controller's inputs (the sets it chose from, whom it saw alive, each
+/// candidate's epoch, offset and priority) and its answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MasterElected {
+    pub group: String,
+    pub cluster: String,
+    /// The group's mode (`controller`).
+    pub mode: &'static str,
+    /// The controller that decided (the leader).
+    pub controller: String,
+    /// `elected`, `still_master` (the old master chosen again) or `nobody`.
+    pub outcome: &'static str,
+    /// Why there was an election: `master_silent` (no heartbeat within its timeout),
+    /// `master_connection_closed`, `master_inactive` (the leader's re-election scan),
+    /// `broker_asked` (a replica with no master asked) or `admin` (`mqadmin electMaster`).
+    pub cause: &'static str,
+    /// For `master_silent`: how long the master had been silent, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub silent_ms: Option<u64>,
+    pub old_master: Option<i64>,
+    pub new_master: Option<i64>,
+    pub new_master_addr: Option<String>,
+    /// The master epoch after the election.
+    pub epoch: i32,
+    /// The SyncStateSet it elected from.
+    pub sync_state_set: Vec<i64>,
+    /// Every replica (only when unclean election is on).
+    pub all_replicas: Option<Vec<i64>>,
+    /// The replicas the controller saw alive.
+    pub alive: Vec<i64>,
+    /// The replica asked for (`mqadmin electMaster -b`).
+    pub prefer: Option<i64>,
+    /// Each replica it could choose from, as the controller last heard of it.
+    pub candidates: std::collections::BTreeMap<i64, Candidate>,
+}
+
+/// A candidate of an election, as its heartbeats said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Candidate {
+    pub epoch: i32,
+    pub max_offset: i64,
+    pub priority: i32,
 }
 
 /// A queue in a consumer event: `{brokerName, queueId}` (the topic is the event's).
@@ -231,12 +319,17 @@ pub(crate) fn from_core(ns: &str, e: Event) -> Option<SimEventKind> {
             broker_id,
             broker_addr,
             reason,
+            state_version,
+            holder,
         } => SimEventKind::RegistrationRejected {
             namesrv,
             broker_addr: broker_addr.to_string(),
             broker_name: broker_name.to_string(),
             broker_id,
             reason: serde_json::to_value(reason).ok()?.as_str()?.to_owned(),
+            state_version,
+            holder_state_version: holder.as_ref().map(|h| h.1),
+            holder_addr: holder.map(|h| h.0.to_string()),
         },
         Event::BrokerRemoved {
             broker_name,

@@ -24,6 +24,9 @@ pub fn describe(e: &SimEvent) -> String {
 
 /// The event in plain words in `lang`.
 pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
+    if let Some(words) = super::failover_words::event(&e.kind, lang) {
+        return words;
+    }
     let role = |id: i64| {
         if id == 0 {
             "master".to_owned()
@@ -60,12 +63,18 @@ pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
             broker_addr,
             broker_name,
             reason,
+            state_version,
+            holder_addr,
+            holder_state_version,
             ..
         } => {
-            let why = match reason.as_str() {
-                "single_topic_guard" => lang.t(w::WHY_SINGLE_TOPIC_GUARD),
-                "stale_state_version" => lang.t(w::WHY_STALE_STATE_VERSION),
-                other => other,
+            let why = match (reason.as_str(), holder_addr, holder_state_version) {
+                ("stale_state_version", Some(holder), Some(hsv)) => {
+                    super::failover_words::fenced(*state_version, holder, *hsv, lang)
+                }
+                ("single_topic_guard", ..) => lang.t(w::WHY_SINGLE_TOPIC_GUARD).to_owned(),
+                ("stale_state_version", ..) => lang.t(w::WHY_STALE_STATE_VERSION).to_owned(),
+                (other, ..) => other.to_owned(),
             };
             lang.fill(
                 w::EV_REJECTED,
@@ -73,7 +82,7 @@ pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
                     ("ns", namesrv),
                     ("name", broker_name),
                     ("addr", broker_addr),
-                    ("why", why),
+                    ("why", &why),
                 ],
             )
         }
@@ -300,6 +309,11 @@ pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
             reason,
         } => super::consumer_words::left(group, client_id, broker_addr, reason, lang),
         SimEventKind::Duplicates(e) => super::consumer_words::duplicates(e, lang),
+        // Said by `failover_words::event` above.
+        SimEventKind::MasterElected(_)
+        | SimEventKind::SyncStateSetChanged { .. }
+        | SimEventKind::BrokerRoleChanged { .. }
+        | SimEventKind::LeaderElected { .. } => String::new(),
     }
 }
 
@@ -332,6 +346,9 @@ fn error_words(err: &str, lang: Lang) -> String {
         "topic_not_exist" => lang.t(w::ERR_TOPIC_NOT_EXIST).into(),
         "no_master" => lang.t(w::ERR_NO_MASTER).into(),
         "no_route" => lang.t(w::ERR_NO_ROUTE).into(),
+        "service_not_available" => lang
+            .t(crate::i18n::failover::ERR_SERVICE_NOT_AVAILABLE)
+            .into(),
         other => other.replace('_', " "),
     }
 }

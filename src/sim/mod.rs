@@ -24,6 +24,10 @@
 //!   restart); `broker_consumers`: the brokers' consumer tables, notices and the slaves' offset
 //!   sync; `consume`: rebalance, pulls and commits; `report_consumers`: what groups consumed
 //!   (`consumerProgress`, `topicStatus`) and the report's consumer part.
+//! - `controller_node`: controllers (controller mode) — their heartbeat tables, scans, leader and
+//!   the elections they hold; `replica`: a controller-mode broker's side — its controller id,
+//!   heartbeats and role changes (brokerId 0 as master, the epoch as `stateVersion`);
+//!   `sync_state_set`: the master's proposals of who is in sync.
 //! - `producer`: route polling and sends with retries and fault isolation.
 //! - `client_routes`: what every client (producer or member) keeps of routes, as RocketMQ's
 //!   `MQClientInstance`: its NameServer, chosen once, and its route copy of each topic.
@@ -36,9 +40,10 @@
 //! - `store`: what each broker group stores, and how fast it is written and read.
 //! - `targets`: where a producer's sends go (the master and the simulated broker of each group of
 //!   its publish info).
-//! - `timers`: the timer queue, fired by time and then insertion order.
+//! - `timers`: the timer queue, fired by time and then insertion order; `dispatch`: what each
+//!   kind of timer is (`Timer`) and the one place that says which operation fires it.
 //! - `json_path`: the field path at a position of a JSON text (for the scenario's errors).
-//! - `consumer_words`: consumer actions and events in plain words.
+//! - `consumer_words`: consumer actions and events in plain words; `failover_words`: failover's.
 
 mod action_words;
 mod apply;
@@ -48,18 +53,23 @@ mod client_routes;
 mod consume;
 mod consumer;
 mod consumer_words;
+mod controller_node;
+mod dispatch;
 mod event;
 pub(crate) mod event_words;
+mod failover_words;
 mod json_path;
 pub mod lesson;
 mod namesrv_node;
 mod presets;
 mod process;
 mod producer;
+mod replica;
 mod report;
 mod report_consumers;
 pub mod scenario;
 mod store;
+mod sync_state_set;
 mod targets;
 pub mod timeline;
 mod timers;
@@ -73,7 +83,10 @@ pub use consumer::{
     ConsumerGroup, ConsumerNode, ConsumerState, ConsumerStats, MemberTopic, OwnedQueue,
     PULL_TICK_MS,
 };
-pub use event::{ConsumerRebalanced, Duplicates, QueueRef, SimEvent, SimEventKind};
+pub use controller_node::ControllerNode;
+pub use event::{
+    Candidate, ConsumerRebalanced, Duplicates, MasterElected, QueueRef, SimEvent, SimEventKind,
+};
 pub use event_words::{describe, describe_in};
 pub use namesrv_node::NamesrvNode;
 pub use presets::{
@@ -81,6 +94,7 @@ pub use presets::{
 };
 pub use process::ProcessState;
 pub use producer::{ProducerNode, ProducerStats};
+pub use replica::{ReplicaRole, ReplicaState};
 pub use report::{FinalState, RunOutput};
 pub use report_consumers::{GroupReport, MemberQueue, MemberReport};
 pub use scenario::{
@@ -91,6 +105,7 @@ pub use timing::Timing;
 
 use crate::namesrv::{ChannelId, NamesrvConfig};
 use crate::rng::SeededRng;
+use dispatch::Timer;
 
 /// The broker's first periodic registration comes this long after its start (BrokerController).
 pub const FIRST_REGISTER_REPEAT_MS: u64 = 10_000;
@@ -116,25 +131,6 @@ pub(crate) struct Conn {
     pub last_traffic: u64,
 }
 
-/// What a timer does when it fires. Timers of a process restarted or stopped since they were set
-/// carry an old epoch and are ignored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Timer {
-    Scan(usize),
-    Register { broker: usize, epoch: u64 },
-    IdleCheck(ChannelId),
-    RoutePoll { producer: usize, epoch: u64 },
-    SendTick { producer: usize, epoch: u64 },
-    AttemptDone { producer: usize, epoch: u64 },
-    ConsumerRoutePoll { consumer: usize, epoch: u64 },
-    ConsumerHeartbeat { consumer: usize, epoch: u64 },
-    Rebalance { consumer: usize, token: u64 },
-    PullTick { consumer: usize, epoch: u64 },
-    PersistOffsets { consumer: usize, epoch: u64 },
-    ClientScan { broker: usize, epoch: u64 },
-    SlaveSync { broker: usize, epoch: u64 },
-}
-
 /// The simulated world.
 #[derive(Clone, Debug)]
 pub struct Sim {
@@ -144,6 +140,13 @@ pub struct Sim {
     rng: SeededRng,
     timing: Timing,
     namesrvs: Vec<NamesrvNode>,
+    /// Controllers (controller mode), their replicated state, their leader and its Raft term.
+    controllers: Vec<ControllerNode>,
+    replicas: crate::controller::Replicas,
+    leader: Option<usize>,
+    raft_term: u64,
+    /// Bumped when a leader election is scheduled, so an older one is ignored.
+    leader_token: u64,
     brokers: Vec<BrokerNode>,
     producers: Vec<ProducerNode>,
     /// Consumer groups, and every member of every group.
@@ -196,6 +199,11 @@ impl Sim {
                 .map(|name| NamesrvNode::new(name.clone(), scenario.profile, config.clone()))
                 .collect(),
             timing,
+            controllers: Vec::new(),
+            replicas: Default::default(),
+            leader: None,
+            raft_term: 0,
+            leader_token: 0,
             brokers: Vec::new(),
             producers: Vec::new(),
             groups: Vec::new(),
@@ -225,6 +233,7 @@ impl Sim {
             let first = sim.timing.scan_first_ms;
             sim.schedule_scan(i, first);
         }
+        sim.add_controllers(&scenario.controllers);
         for b in &scenario.brokers {
             sim.add_broker(b);
         }
@@ -424,37 +433,6 @@ impl Sim {
             if let Some(kind) = event::from_core(&name, e) {
                 self.emit(kind);
             }
-        }
-    }
-
-    // Inlined into `fire_until`, the one loop that fires timers (as it was before the consumers'
-    // timers made the match larger than the inliner's budget): a call per timer is a tenth of a
-    // simulated send's cost.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn fire(&mut self, timer: Timer) {
-        self.fired += 1;
-        match timer {
-            Timer::Scan(ns) => {
-                self.scan(ns);
-                let period = self.timing.scan_ms;
-                self.schedule_scan(ns, self.now + period);
-            }
-            Timer::Register { broker, epoch } => self.on_register_timer(broker, epoch),
-            Timer::IdleCheck(ch) => self.on_idle_check(ch),
-            Timer::RoutePoll { producer, epoch } => self.on_route_poll_timer(producer, epoch),
-            Timer::SendTick { producer, epoch } => self.on_send_tick(producer, epoch),
-            Timer::AttemptDone { producer, epoch } => self.on_attempt_done(producer, epoch),
-            Timer::ConsumerRoutePoll { consumer, epoch } => {
-                self.on_consumer_route_poll(consumer, epoch)
-            }
-            Timer::ConsumerHeartbeat { consumer, epoch } => {
-                self.on_consumer_heartbeat(consumer, epoch)
-            }
-            Timer::Rebalance { consumer, token } => self.on_rebalance(consumer, token),
-            Timer::PullTick { consumer, epoch } => self.on_pull_tick(consumer, epoch),
-            Timer::PersistOffsets { consumer, epoch } => self.on_persist_offsets(consumer, epoch),
-            Timer::ClientScan { broker, epoch } => self.on_client_scan(broker, epoch),
-            Timer::SlaveSync { broker, epoch } => self.on_slave_sync(broker, epoch),
         }
     }
 

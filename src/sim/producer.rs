@@ -376,6 +376,12 @@ impl Sim {
             Some(super::BrokerState::Frozen) => {
                 (SendOutcome::RemotingError, remaining + 1, Some("timeout"))
             }
+            // A controller made it a slave, or has not given it a role yet.
+            Some(super::BrokerState::Running) if broker.is_some_and(|b| !b.takes_writes()) => (
+                SendOutcome::BrokerError,
+                1 + self.rng.next_below(3),
+                Some("service_not_available"),
+            ),
             Some(super::BrokerState::Running) => match accepts {
                 Some(true) => (SendOutcome::Ok, 1 + self.rng.next_below(10), None),
                 Some(false) => (

@@ -132,7 +132,7 @@ impl Sim {
         let best = holders
             .iter()
             .map(|&i| &self.brokers[i])
-            .max_by_key(|b| (b.is_up(), -b.spec.id))?;
+            .max_by_key(|b| (b.is_up(), -b.id()))?;
         best.offsets.query(group, topic, queue_id)
     }
 

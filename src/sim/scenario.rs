@@ -18,7 +18,8 @@
 //!   buffering derive).
 //! - `topic_sets`: numbered topics generated from a few lines and spread over the broker groups.
 //! - `checks`: what the types cannot say (names, addresses, references), each error with its path;
-//!   `check_consumers`: the consumer actions checked in the order they run.
+//!   `check_consumers`: the consumer actions checked in the order they run; `check_failover`:
+//!   the controllers, each group's one mode and the failover actions' references.
 //! - [`share`]: share links, the scenario in a URL hash (`#scenario=…&t=…`).
 
 use std::collections::BTreeMap;
@@ -30,6 +31,7 @@ use crate::namesrv::Profile;
 
 pub(super) mod action;
 mod check_consumers;
+mod check_failover;
 mod checks;
 mod consumers;
 pub(super) mod error;
@@ -43,7 +45,7 @@ pub use consumers::{
     made_up_client_id, ConfigQueue, ConsumerGroupSpec, MAX_CONSUME_RATE, MAX_MEMBERS,
 };
 pub use error::ScenarioError;
-pub use specs::{BrokerSpec, ProducerSpec, Timing, TopicSpec};
+pub use specs::{BrokerSpec, GroupMode, ProducerSpec, Timing, TopicSpec};
 pub use topic_sets::{TopicSet, MAX_SET_COUNT};
 
 use specs::opt_secs;
@@ -72,6 +74,15 @@ pub struct Scenario {
     /// NameServer names (default one, `ns-1`).
     #[serde(default = "default_namesrvs")]
     pub namesrvs: Vec<String>,
+    /// Controllers (RocketMQ 5's `enableControllerMode`), started at t = 0: the groups whose
+    /// brokers' `mode` is `controller` heartbeat them, and their leader elects those groups'
+    /// masters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<String>,
+    /// `enableElectUncleanMaster` (default false): when no SyncStateSet member is alive, the
+    /// controllers may elect any live replica, losing what it had not copied.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unclean_election: bool,
     /// Brokers started at t = 0.
     #[serde(default)]
     pub brokers: Vec<BrokerSpec>,

@@ -40,6 +40,7 @@ impl Target {
         };
         self.master.is_some()
             && broker.is_up()
+            && broker.takes_writes()
             && self.accepts == Some((broker.topics_changed, Some(true)))
     }
 }

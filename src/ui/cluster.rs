@@ -75,7 +75,7 @@ fn cards(props: &PanelProps) -> Html {
     let mut tree = tree(&sim);
     for groups in tree.values_mut() {
         for members in groups.values_mut() {
-            crate::sort::sort_by_key(members, |(_, b)| b.spec.id);
+            crate::sort::sort_by_key(members, |(_, b)| b.id());
         }
     }
     if sim.brokers().len() > WINDOW_FROM {
@@ -145,10 +145,10 @@ fn broker_card(props: &PanelProps, sim: &Sim, b: &BrokerNode) -> Html {
     let act = |make: fn(String) -> Action| click(&props.on_apply, make(addr.clone()));
     let select = click(&props.on_select, Some(Selection::Broker(addr.clone())));
     let selected = props.selection == Some(Selection::Broker(addr.clone()));
-    let role = if b.spec.id == 0 {
+    let role = if b.id() == 0 {
         "master".to_owned()
     } else {
-        format!("slave {}", b.spec.id)
+        format!("slave {}", b.id())
     };
     let views: Vec<Option<u64>> = sim
         .namesrvs()

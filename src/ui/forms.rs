@@ -140,6 +140,7 @@ pub fn AddBrokerForm(props: &PanelProps) -> Html {
                 topics: topic_specs,
                 heartbeat_secs: None,
                 system_topics: true,
+                mode: Default::default(),
             };
             apply_or_show(&props, Action::AddBroker(spec), &error);
         })

@@ -103,10 +103,10 @@ fn due(lang: Lang, at: Option<u64>, now: u64, otherwise: &str) -> Html {
 fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) -> Html {
     let now = sim.now();
     let addr = b.addr.clone();
-    let role = if b.spec.id == 0 {
+    let role = if b.id() == 0 {
         "master".to_owned()
     } else {
-        format!("slave {}", b.spec.id)
+        format!("slave {}", b.id())
     };
     let up = b.state == BrokerState::Running;
     let gone = matches!(b.state, BrokerState::Killed | BrokerState::Stopped);
@@ -177,7 +177,7 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
         <h3>{ format!("{} · {role}", b.spec.name) }</h3>
         { facts(vec![
             (lang.t(controls::ADDRESS), html! { <span class="addr">{ addr.clone() }</span> }),
-            ("brokerId", Html::from(b.spec.id.to_string())),
+            ("brokerId", Html::from(b.id().to_string())),
             (lang.t(controls::CLUSTER), Html::from(b.spec.cluster.clone())),
             (lang.t(controls::STATE), html! { <span class={classes!("badge", state)}>{ state_word(lang, b.state.into()) }</span> }),
             (lang.t(controls::REGISTERS_NEXT), due(lang, b.next_register, now, lang.t(controls::NEVER_NOT_RUNNING))),

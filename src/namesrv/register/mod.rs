@@ -173,14 +173,15 @@ impl RouteManager {
                 .broker_live_table
                 .get(&old_key)
                 .map(|l| l.data_version.state());
-            if old_state.is_some_and(|s| s > wrapper.data_version.state()) {
+            if let Some(held) = old_state.filter(|s| *s > wrapper.data_version.state()) {
+                let holder = Some((old_addr.clone(), held));
                 self.broker_live_table.remove(key);
-                self.reject(req, RejectReason::StaleStateVersion);
+                self.reject(req, RejectReason::StaleStateVersion, holder);
                 return Ok(Some(RegisterBrokerResult::default()));
             }
         }
         if old_in_slot.is_none() && wrapper.topic_config_table.len() == 1 {
-            self.reject(req, RejectReason::SingleTopicGuard);
+            self.reject(req, RejectReason::SingleTopicGuard, None);
             return Err(RouteError::RegisterBrokerFailed {
                 broker_addr: addr.to_string(),
                 broker_id: id,
@@ -291,12 +292,19 @@ impl RouteManager {
                 .is_none_or(|a| a.as_str().is_empty())
     }
 
-    fn reject(&mut self, req: &RegisterBroker, reason: RejectReason) {
+    fn reject(
+        &mut self,
+        req: &RegisterBroker,
+        reason: RejectReason,
+        holder: Option<(BrokerAddr, i64)>,
+    ) {
         self.events.push_back(Event::RegistrationRejected {
             broker_name: req.broker_name.clone(),
             broker_id: req.broker_id,
             broker_addr: req.broker_addr.clone(),
             reason,
+            state_version: req.topics().data_version.state(),
+            holder,
         });
     }
 

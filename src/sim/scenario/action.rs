@@ -138,6 +138,21 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rate: Option<f64>,
     },
+    /// A frozen broker carries on where it stopped (a long GC pause ends): its overdue
+    /// registration, heartbeats and checks run at once, with what it knew before the freeze.
+    ResumeBroker { broker: String },
+    /// The controller process dies.
+    KillController { controller: String },
+    /// The controller hangs: it answers nothing, scans nothing, closes nothing.
+    FreezeController { controller: String },
+    /// Start the controller again (killing it first if alive); it forgets its heartbeat table.
+    RestartController { controller: String },
+    /// A controller-mode replica's replication stalls (`lagging` true, the default) or resumes:
+    /// a stalled slave leaves the SyncStateSet after `haMaxTimeSlaveNotCatchup` (15 s).
+    LagReplica { broker: String, lagging: bool },
+    /// `mqadmin electMaster -c CLUSTER -bn NAME -b ID`: ask the controller to make replica
+    /// `broker_id` (its controller id) the group's master; nobody is elected if it cannot be.
+    ElectMaster { broker_name: String, broker_id: i64 },
 }
 
 impl Action {
@@ -170,6 +185,12 @@ impl Action {
             Action::RestartConsumer { .. } => "restart_consumer",
             Action::SetConsumer { .. } => "set_consumer",
             Action::SetConsumerGroup { .. } => "set_consumer_group",
+            Action::ResumeBroker { .. } => "resume_broker",
+            Action::KillController { .. } => "kill_controller",
+            Action::FreezeController { .. } => "freeze_controller",
+            Action::RestartController { .. } => "restart_controller",
+            Action::LagReplica { .. } => "lag_replica",
+            Action::ElectMaster { .. } => "elect_master",
         }
     }
 }

@@ -112,6 +112,7 @@ impl Scenario {
                 step.check_refs(&path, &known)?;
             }
         }
+        self.check_failover()?;
         if !self.topic_sets.is_empty() {
             let started = topic_sets::started_brokers(&self.brokers, &self.actions);
             for (i, set) in self.topic_sets.iter().enumerate() {
@@ -240,7 +241,9 @@ impl Scenario {
             Action::KillBroker { broker: b }
             | Action::FreezeBroker { broker: b }
             | Action::StopBroker { broker: b }
-            | Action::RestartBroker { broker: b } => broker("broker", b),
+            | Action::RestartBroker { broker: b }
+            | Action::ResumeBroker { broker: b }
+            | Action::LagReplica { broker: b, .. } => broker("broker", b),
             Action::Partition(link) | Action::Heal(link) => {
                 let Some(b) = &link.broker else {
                     return Err(ScenarioError::said(

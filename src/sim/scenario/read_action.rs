@@ -45,6 +45,12 @@ const VARIANTS: &[&str] = &[
     "restart_consumer",
     "set_consumer",
     "set_consumer_group",
+    "resume_broker",
+    "kill_controller",
+    "freeze_controller",
+    "restart_controller",
+    "lag_replica",
+    "elect_master",
 ];
 
 /// The action named by `tag`, its fields read from `rest` (the object without `at` and `do`).
@@ -177,6 +183,32 @@ pub(super) fn from_map(tag: Value, rest: Map<String, Value>) -> Result<Action, s
                 rate: c.rate,
             }
         }
+        "resume_broker" => Action::ResumeBroker {
+            broker: OneBroker::deserialize(rest)?.broker,
+        },
+        "kill_controller" => Action::KillController {
+            controller: OneController::deserialize(rest)?.controller,
+        },
+        "freeze_controller" => Action::FreezeController {
+            controller: OneController::deserialize(rest)?.controller,
+        },
+        "restart_controller" => Action::RestartController {
+            controller: OneController::deserialize(rest)?.controller,
+        },
+        "lag_replica" => {
+            let l = LagReplica::deserialize(rest)?;
+            Action::LagReplica {
+                broker: l.broker,
+                lagging: l.lagging,
+            }
+        }
+        "elect_master" => {
+            let e = ElectMaster::deserialize(rest)?;
+            Action::ElectMaster {
+                broker_name: e.broker_name,
+                broker_id: e.broker_id,
+            }
+        }
         other => return Err(serde_json::Error::unknown_variant(other, VARIANTS)),
     })
 }
@@ -251,7 +283,8 @@ fn default_perm() -> i32 {
 // The payloads: the fields of `Action`'s struct variants, in the same order (serde lists them in
 // that order in "unknown field …, expected one of …"). Variants with the same fields share one.
 
-/// `kill_broker`, `freeze_broker`, `stop_broker`, `restart_broker`, `heartbeat`.
+/// `kill_broker`, `freeze_broker`, `stop_broker`, `restart_broker`, `heartbeat`,
+/// `resume_broker`.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct OneBroker {
@@ -364,4 +397,30 @@ struct SetConsumerGroup {
     strategy: Option<crate::consumer::StrategyName>,
     #[serde(default)]
     rate: Option<f64>,
+}
+
+/// `kill_controller`, `freeze_controller`, `restart_controller`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OneController {
+    controller: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LagReplica {
+    broker: String,
+    #[serde(default = "lagging_by_default")]
+    lagging: bool,
+}
+
+fn lagging_by_default() -> bool {
+    true
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ElectMaster {
+    broker_name: String,
+    broker_id: i64,
 }

@@ -49,6 +49,36 @@ pub struct BrokerSpec {
     /// names …). Default true.
     #[serde(default = "default_true")]
     pub system_topics: bool,
+    /// How its group answers a master's death (every broker of a group has the same mode).
+    #[serde(default, skip_serializing_if = "GroupMode::is_master_slave")]
+    pub mode: GroupMode,
+}
+
+/// How a broker group answers "the master died: who takes writes now?".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupMode {
+    /// RocketMQ 4's master/slave: nobody; the slaves serve reads until the master is back.
+    #[default]
+    MasterSlave,
+    /// RocketMQ 5's controller (`enableControllerMode`): the controller elects a new master from
+    /// the SyncStateSet, which re-registers as brokerId 0. Needs the scenario's `controllers`.
+    Controller,
+}
+
+impl GroupMode {
+    /// The default, which a scenario file leaves out.
+    pub fn is_master_slave(&self) -> bool {
+        *self == GroupMode::MasterSlave
+    }
+
+    /// The mode's name in a scenario file (and in events).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GroupMode::MasterSlave => "master_slave",
+            GroupMode::Controller => "controller",
+        }
+    }
 }
 
 /// A topic on a broker.

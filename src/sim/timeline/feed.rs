@@ -225,6 +225,10 @@ pub fn kind_name(k: &SimEventKind) -> &'static str {
         SimEventKind::ConsumerRebalanced(_) => "rebalanced",
         SimEventKind::ConsumerJoined { .. } | SimEventKind::ConsumerLeft { .. } => "consumer",
         SimEventKind::Duplicates(_) => "duplicates",
+        SimEventKind::MasterElected(_) => "elected",
+        SimEventKind::SyncStateSetChanged { .. } => "sync-state-set",
+        SimEventKind::BrokerRoleChanged { .. } => "role",
+        SimEventKind::LeaderElected { .. } => "leader",
     }
 }
 
@@ -234,9 +238,11 @@ pub fn target_of(k: &SimEventKind) -> Option<Selection> {
         SimEventKind::BrokerRegistered { broker_addr, .. }
         | SimEventKind::RegistrationRejected { broker_addr, .. }
         | SimEventKind::BrokerRemoved { broker_addr, .. }
-        | SimEventKind::BrokerIdSwitched { broker_addr, .. } => {
+        | SimEventKind::BrokerIdSwitched { broker_addr, .. }
+        | SimEventKind::BrokerRoleChanged { broker_addr, .. } => {
             Some(Selection::Broker(broker_addr.clone()))
         }
+        SimEventKind::MasterElected(e) => e.new_master_addr.clone().map(Selection::Broker),
         SimEventKind::TopicChanged { topic, .. } | SimEventKind::RouteQuery { topic, .. } => {
             Some(Selection::Topic(topic.clone()))
         }

@@ -82,7 +82,7 @@ pub fn record_traffic(ring: &mut VecDeque<Traffic>, seq: &mut u64, sim: &Sim, ev
                 let Some(master) = sim
                     .brokers()
                     .iter()
-                    .find(|b| b.spec.name == name.as_str() && b.spec.id == 0)
+                    .find(|b| b.spec.name == name.as_str() && b.id() == 0)
                 else {
                     continue;
                 };

@@ -132,7 +132,7 @@ pub(super) fn picture(
     let (by_group, hidden_groups) = shown_groups(sim, by_group, read_only, limit);
     for ((_, name), members) in &by_group {
         let mut members = members.clone();
-        crate::sort::sort_by_key(&mut members, |&i| sim.brokers()[i].spec.id);
+        crate::sort::sort_by_key(&mut members, |&i| sim.brokers()[i].id());
         let shown = if collapse { 1 } else { members.len() };
         let member_w = member_width(fit, collapse, shown);
         let w = shown as f64 * member_w + 12.0;
@@ -154,7 +154,7 @@ pub(super) fn picture(
             let master = members
                 .iter()
                 .map(|&i| &sim.brokers()[i])
-                .find(|b| b.spec.id == 0);
+                .find(|b| b.id() == 0);
             let state = master.map_or("stopped", |b| state_name(b.state));
             nodes.push(Node {
                 id: format!("g:{name}"),
@@ -178,10 +178,10 @@ pub(super) fn picture(
                     x: bx,
                     y,
                     label: {
-                        let role = if b.spec.id == 0 {
+                        let role = if b.id() == 0 {
                             "master".to_owned()
                         } else {
-                            format!("slave {}", b.spec.id)
+                            format!("slave {}", b.id())
                         };
                         // A broker that is not running says so in words too, not by its colour alone.
                         if b.state == crate::sim::BrokerState::Running {
@@ -391,7 +391,7 @@ fn shown_groups<'a>(
     let needs_attention = |(_, name): &(&str, &str), members: &[usize]| {
         let (held, read_only) = group_state(sim, name, read_only);
         let master_running = members.iter().map(|&i| &sim.brokers()[i]).any(|b| {
-            b.spec.id == crate::model::MASTER_ID && b.state == crate::sim::BrokerState::Running
+            b.id() == crate::model::MASTER_ID && b.state == crate::sim::BrokerState::Running
         });
         read_only || held.is_empty() || !held.iter().any(|m| *m) || !master_running
     };
