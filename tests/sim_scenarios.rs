@@ -88,6 +88,10 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-10-backlog",
         include_str!("../scenarios/lesson-10-backlog.json"),
     ),
+    (
+        "lesson-11-controller",
+        include_str!("../scenarios/lesson-11-controller.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's

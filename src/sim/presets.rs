@@ -220,6 +220,12 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "我的消息积压在哪里？",
         json: lesson_file!("lesson-10-backlog"),
     },
+    LessonFile {
+        name: "lesson-11-controller",
+        title_en: "The master died: who takes writes?",
+        title_zh: "master 宕机了：谁来接管写入？",
+        json: lesson_file!("lesson-11-controller"),
+    },
 ];
 
 /// Every shipped lesson, in order.

@@ -101,7 +101,44 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
             })
         }
         Ask::BacklogBroker => return backlog_broker(p, sim, task),
+        Ask::NewMaster | Ask::ElectionTime => {
+            let group = p.broker_name.as_deref().unwrap_or_default();
+            run_until(sim, task, |e| match &e.kind {
+                SimEventKind::MasterElected(m) if m.group == group => Some(e.clone()),
+                _ => None,
+            })
+        }
+        Ask::RegistrationOutcome => {
+            let (ns, addr) = (
+                p.namesrv.as_deref().unwrap_or_default(),
+                p.broker.as_deref().unwrap_or_default(),
+            );
+            run_until(sim, task, |e| match &e.kind {
+                SimEventKind::BrokerRegistered {
+                    namesrv,
+                    broker_addr,
+                    ..
+                }
+                | SimEventKind::RegistrationRejected {
+                    namesrv,
+                    broker_addr,
+                    ..
+                } if namesrv == ns && broker_addr == addr => Some(e.clone()),
+                _ => None,
+            })
+        }
     };
+    // No election within the horizon: nobody takes writes (a master/slave group's answer).
+    if p.ask == Ask::NewMaster && event.is_none() {
+        let right = p
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.nobody == Some(true))
+            .map(|(i, _)| i)
+            .collect();
+        return Outcome { right, event };
+    }
     let right = match &event {
         None => Vec::new(),
         Some(e) => p
@@ -129,6 +166,20 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
                 }
                 (SimEventKind::Duplicates(d), Ask::DuplicatesReason) => {
                     c.reason.as_deref() == Some(d.reason)
+                }
+                (SimEventKind::MasterElected(m), Ask::NewMaster) => match &m.new_master_addr {
+                    Some(addr) => c.broker.as_deref() == Some(addr.as_str()),
+                    None => c.nobody == Some(true),
+                },
+                (SimEventKind::MasterElected(_), Ask::ElectionTime) => {
+                    let secs = e.t as f64 / 1000.0;
+                    c.from.is_some_and(|f| f <= secs) && c.to.is_some_and(|t| secs < t)
+                }
+                (SimEventKind::BrokerRegistered { .. }, Ask::RegistrationOutcome) => {
+                    c.reason.as_deref() == Some("accepted")
+                }
+                (SimEventKind::RegistrationRejected { reason, .. }, Ask::RegistrationOutcome) => {
+                    c.reason.as_deref() == Some(reason.as_str())
                 }
                 _ => false,
             })

@@ -54,6 +54,13 @@ pub enum Ask {
     DuplicatesReason,
     /// On which broker group the group's backlog is largest a while later.
     BacklogBroker,
+    /// Which replica of the group (`broker_name`) takes writes after its master is gone: the one a
+    /// controller elects, or nobody.
+    NewMaster,
+    /// When a controller elects the group's (`broker_name`) next master.
+    ElectionTime,
+    /// What the NameServer does with the broker's next registration: `accepted`, or why not.
+    RegistrationOutcome,
 }
 
 /// One choice; which field it has depends on the question.
@@ -77,10 +84,18 @@ pub struct Choice {
     /// `queue_owner`: a member.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
+    /// `new_master`: a replica, by address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<String>,
+    /// `new_master`: no replica takes writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nobody: Option<bool>,
 }
 
 /// The removal reasons a choice may name.
 pub const REASONS: [&str; 4] = ["unregistered", "channel_closed", "expired", "idle_closed"];
+/// What a NameServer may do with a registration (`registration_outcome`).
+pub const REGISTRATION_OUTCOMES: [&str; 3] = ["accepted", "stale_state_version", "single_topic_guard"];
 /// The reasons of duplicates a choice may name.
 pub const DUPLICATE_REASONS: [&str; 4] = [
     "owner_killed",
@@ -95,7 +110,9 @@ impl Ask {
         match self {
             Ask::NextSendBroker => &["broker_name"],
             Ask::NextSendOk => &["ok"],
-            Ask::RemovalTime => &["from", "to"],
+            Ask::RemovalTime | Ask::ElectionTime => &["from", "to"],
+            Ask::RegistrationOutcome => &["reason"],
+            Ask::NewMaster => &["broker"],
             Ask::RemovalReason | Ask::DuplicatesReason => &["reason"],
             Ask::QueueOwner => &["client_id"],
             Ask::BacklogBroker => &["broker_name"],
@@ -121,6 +138,8 @@ impl Choice {
             ("to", self.to.is_some()),
             ("reason", self.reason.is_some()),
             ("client_id", self.client_id.is_some()),
+            ("broker", self.broker.is_some()),
+            ("nobody", self.nobody.is_some()),
         ] {
             if set {
                 out.push(name);
@@ -131,6 +150,15 @@ impl Choice {
 
     /// The choice as a learner reads it.
     pub fn label(&self, lang: Lang) -> String {
+        if let Some(b) = &self.broker {
+            return b.clone();
+        }
+        if self.nobody.is_some() {
+            return match lang {
+                Lang::En => "nobody: no replica takes writes".into(),
+                Lang::Zh => "没有：没有副本接受写入".into(),
+            };
+        }
         if let Some(c) = &self.client_id {
             return c.clone();
         }
@@ -176,6 +204,14 @@ pub fn reason_words(reason: &str, lang: Lang) -> &'static str {
         ("owner_frozen", Lang::Zh) => "读过它们的成员在提交位点前挂起",
         ("owner_still_reading", Lang::Zh) => "两个成员同时在读这个队列",
         ("commit_not_seen", Lang::Zh) => "读回的位点比最后一次提交的旧",
+        ("accepted", Lang::En) => "it accepts it",
+        ("stale_state_version", Lang::En) => {
+            "it turns it away: another address holds the id with a newer stateVersion"
+        }
+        ("single_topic_guard", Lang::En) => "it turns it away: a first registration with one topic",
+        ("accepted", Lang::Zh) => "接受这次注册",
+        ("stale_state_version", Lang::Zh) => "拒绝：另一个地址以更新的 stateVersion 占用了这个 id",
+        ("single_topic_guard", Lang::Zh) => "拒绝：首次注册只带了一个 topic",
         _ => "?",
     }
 }
@@ -196,14 +232,18 @@ impl Predict {
                 _ => Ok(()),
             }
         };
-        let about_broker = matches!(self.ask, Ask::RemovalTime | Ask::RemovalReason);
+        let about_broker = matches!(
+            self.ask,
+            Ask::RemovalTime | Ask::RemovalReason | Ask::RegistrationOutcome
+        );
         let about_group = self.ask.about_group();
         let about_queue = self.ask == Ask::QueueOwner;
+        let about_broker_group = matches!(self.ask, Ask::NewMaster | Ask::ElectionTime);
         need("producer", &self.producer, about_producer)?;
         need("namesrv", &self.namesrv, about_broker)?;
         need("broker", &self.broker, about_broker)?;
         need("group", &self.group, about_group)?;
-        need("broker_name", &self.broker_name, about_queue)?;
+        need("broker_name", &self.broker_name, about_queue || about_broker_group)?;
         match (self.queue_id, about_queue) {
             (None, true) => {
                 return Err(ScenarioError::at(
@@ -261,7 +301,10 @@ impl Predict {
         let want = self.ask.choice_fields();
         for (i, c) in self.choices.iter().enumerate() {
             let cpath = format!("{path}.choices[{i}]");
-            if c.given() != want {
+            // A `new_master` choice is a replica or nobody.
+            let fits = c.given() == want
+                || (self.ask == Ask::NewMaster && c.given() == ["nobody"] && c.nobody == Some(true));
+            if !fits {
                 return Err(ScenarioError::at(
                     cpath,
                     format!(
@@ -280,10 +323,10 @@ impl Predict {
                 }
             }
             if let Some(r) = &c.reason {
-                let known_reasons: &[&str] = if self.ask == Ask::DuplicatesReason {
-                    &DUPLICATE_REASONS
-                } else {
-                    &REASONS
+                let known_reasons: &[&str] = match self.ask {
+                    Ask::DuplicatesReason => &DUPLICATE_REASONS,
+                    Ask::RegistrationOutcome => &REGISTRATION_OUTCOMES,
+                    _ => &REASONS,
                 };
                 if !known_reasons.contains(&r.as_str()) {
                     return Err(ScenarioError::at(
@@ -294,6 +337,9 @@ impl Predict {
             }
             if let Some(c) = &c.client_id {
                 known.client_id(&format!("{cpath}.client_id"), c)?;
+            }
+            if let Some(b) = &c.broker {
+                known.broker(&format!("{cpath}.broker"), b)?;
             }
             if self.choices[..i].contains(c) {
                 return Err(ScenarioError::at(cpath, "the same choice twice"));
@@ -313,5 +359,8 @@ fn ask_name(a: Ask) -> &'static str {
         Ask::QueueOwner => "queue_owner",
         Ask::DuplicatesReason => "duplicates_reason",
         Ask::BacklogBroker => "backlog_broker",
+        Ask::NewMaster => "new_master",
+        Ask::ElectionTime => "election_time",
+        Ask::RegistrationOutcome => "registration_outcome",
     }
 }

@@ -69,6 +69,12 @@ pub enum MatchKind {
     ConsumerJoined,
     ConsumerLeft,
     Duplicates,
+    /// A controller's election (`broker_name`: the group).
+    MasterElected,
+    /// A controller-mode replica's new role.
+    BrokerRoleChanged,
+    /// A NameServer turned a registration away.
+    RegistrationRejected,
 }
 
 /// What an event says in the terms of an [`EventMatch`]: its kind and the fields that kind has.
@@ -227,6 +233,41 @@ fn said(e: &SimEventKind) -> Option<(MatchKind, Said<'_>)> {
                 ..Said::default()
             },
         ),
+        SimEventKind::MasterElected(m) => (
+            MatchKind::MasterElected,
+            Said {
+                broker_name: Some(&m.group),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::BrokerRoleChanged {
+            broker_addr,
+            broker_name,
+            ..
+        } => (
+            MatchKind::BrokerRoleChanged,
+            Said {
+                broker: Some(broker_addr),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::RegistrationRejected {
+            namesrv,
+            broker_addr,
+            broker_name,
+            reason,
+            ..
+        } => (
+            MatchKind::RegistrationRejected,
+            Said {
+                namesrv: Some(namesrv),
+                broker: Some(broker_addr),
+                broker_name: Some(broker_name),
+                reason: Some(reason),
+                ..Said::default()
+            },
+        ),
         SimEventKind::Duplicates(d) => (
             MatchKind::Duplicates,
             Said {
@@ -277,6 +318,9 @@ impl EventMatch {
             MatchKind::ConsumerJoined => &["broker", "group", "client_id"],
             MatchKind::ConsumerLeft => &["broker", "reason", "group", "client_id"],
             MatchKind::Duplicates => &["broker_name", "topic", "reason", "group", "client_id"],
+            MatchKind::MasterElected => &["broker_name"],
+            MatchKind::BrokerRoleChanged => &["broker", "broker_name"],
+            MatchKind::RegistrationRejected => &["namesrv", "broker", "broker_name", "reason"],
         }
     }
 
@@ -421,6 +465,14 @@ impl Until {
             (MatchKind::ConsumerLeft, true) => format!("直到 {broker} 把 {client} 移出 {group}"),
             (MatchKind::Duplicates, false) => format!("until {group} reads messages twice"),
             (MatchKind::Duplicates, true) => format!("直到 {group} 重复消费消息"),
+            (MatchKind::MasterElected, false) => format!("until a controller elects {broker}'s master"),
+            (MatchKind::MasterElected, true) => format!("直到 controller 为 {broker} 选举 master"),
+            (MatchKind::BrokerRoleChanged, false) => format!("until {broker} changes role"),
+            (MatchKind::BrokerRoleChanged, true) => format!("直到 {broker} 的角色改变"),
+            (MatchKind::RegistrationRejected, false) => {
+                format!("until {ns} turns {broker}'s registration away")
+            }
+            (MatchKind::RegistrationRejected, true) => format!("直到 {ns} 拒绝 {broker} 的注册"),
         }
     }
 }
