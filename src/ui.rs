@@ -8,8 +8,9 @@
 //! track live mode's history uses too; `topology` draws the cluster as a picture and `inspector`
 //! shows the node clicked in it; `classroom` is the workshop in a classroom (the socket to the hub
 //! and the class bar) and `socket` the WebSocket it shares with live mode; `lang_toggle` is the
-//! language toggle both pages show; `panel` holds the props the panels and bars share; each other
-//! module is one panel. Only the page (`app`) and its hooks hold the [`Store`]: a panel gets what it
+//! language toggle both pages show; `panel` holds the props the panels and bars share; `failover`
+//! what the picture, the cards and the inspector show of controller mode; each other module is one
+//! panel. Only the page (`app`) and its hooks hold the [`Store`]: a panel gets what it
 //! draws and `on_*` callbacks.
 
 mod app;
@@ -17,6 +18,7 @@ mod classroom;
 mod clock;
 mod cluster;
 mod consumers;
+mod failover;
 mod feed;
 mod fetch;
 mod forms;

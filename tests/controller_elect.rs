@@ -61,7 +61,10 @@ proptest! {
         let alive = |id: i64| replicas.get(&id).is_some_and(|(_, up)| *up);
         let live = |id: i64| replicas.get(&id).map(|(r, _)| *r);
         let all: BTreeSet<i64> = replicas.keys().copied().collect();
-        let got = elect(Some(&sss), unclean.then_some(&all), old, prefer, &alive, &live);
+        // The controller's sets are sorted id lists.
+        let (sss_ids, all_ids): (Vec<i64>, Vec<i64>) =
+            (sss.iter().copied().collect(), all.iter().copied().collect());
+        let got = elect(Some(&sss_ids), unclean.then_some(all_ids.as_slice()), old, prefer, &alive, &live);
         let candidates: BTreeSet<i64> = if unclean { all.clone() } else { sss.clone() };
         if let Some(m) = got {
             prop_assert!(alive(m) && candidates.contains(&m), "{m} elected");

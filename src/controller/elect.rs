@@ -15,10 +15,9 @@
 //! CONTROLLER_MASTER_NOT_AVAILABLE when the controller asked (its scan found the master gone),
 //! CONTROLLER_ELECT_MASTER_FAILED when a broker or an admin did.
 
-use std::cmp::Ordering;
-use std::collections::BTreeSet;
-
+use super::ids::Ids;
 use crate::java_order::{order_of, JavaTable};
+use std::cmp::Ordering;
 
 /// What the controller's heartbeat manager knows of a live replica (`BrokerLiveInfo`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +49,7 @@ fn compare(a: &ReplicaLive, b: &ReplicaLive) -> Ordering {
 
 /// `tryElect` over one set.
 fn try_elect(
-    brokers: &BTreeSet<i64>,
+    brokers: &[i64],
     old_master: Option<i64>,
     prefer: Option<i64>,
     alive: &dyn Fn(i64) -> bool,
@@ -92,8 +91,8 @@ fn try_elect(
 /// replica. `alive` is the controller's view (heartbeats within the timeout), `live` its
 /// `BrokerLiveInfo`.
 pub fn elect(
-    sync_state_set: Option<&BTreeSet<i64>>,
-    all_replicas: Option<&BTreeSet<i64>>,
+    sync_state_set: Option<&[i64]>,
+    all_replicas: Option<&[i64]>,
     old_master: Option<i64>,
     prefer: Option<i64>,
     alive: &dyn Fn(i64) -> bool,
@@ -113,14 +112,14 @@ pub struct ElectRequest {
     /// `designateElect`: elect exactly `broker_id` (mqadmin electMaster), or nobody.
     pub designate: bool,
     /// The SyncStateSet and its master (`None`: the group never had one, or it was lost).
-    pub sync_state_set: BTreeSet<i64>,
+    pub sync_state_set: Ids,
     pub master: Option<i64>,
     /// Whether the group ever had a master (`SyncStateInfo.isFirstTimeForElect` is its negation).
     pub had_master: bool,
     pub master_epoch: i32,
     pub sync_state_set_epoch: i32,
     /// Every replica the controller knows of the group.
-    pub all_replicas: BTreeSet<i64>,
+    pub all_replicas: Ids,
     /// `enableElectUncleanMaster` (default false).
     pub unclean: bool,
 }
@@ -135,7 +134,7 @@ pub enum Election {
         master: i64,
         master_epoch: i32,
         sync_state_set_epoch: i32,
-        sync_state_set: BTreeSet<i64>,
+        sync_state_set: Ids,
     },
     /// Nobody could be elected: CONTROLLER_MASTER_NOT_AVAILABLE (the controller asked; the group
     /// is left without a master) or CONTROLLER_ELECT_MASTER_FAILED (a broker or admin asked).
@@ -151,7 +150,7 @@ pub fn elect_master(
     let mut new_master = if req.had_master { None } else { req.broker_id };
     if new_master.is_none_or(|m| m == -1) {
         let prefer = if req.designate { req.broker_id } else { None };
-        let all = req.unclean.then_some(&req.all_replicas);
+        let all = req.unclean.then_some(req.all_replicas.as_slice());
         new_master = elect(
             Some(&req.sync_state_set),
             all,
@@ -170,7 +169,7 @@ pub fn elect_master(
             master: m,
             master_epoch: req.master_epoch + 1,
             sync_state_set_epoch: req.sync_state_set_epoch + 1,
-            sync_state_set: BTreeSet::from([m]),
+            sync_state_set: vec![m],
         },
         None => Election::Nobody {
             master_lost: req.broker_id.is_none_or(|id| id == -1),

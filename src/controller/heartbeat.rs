@@ -10,8 +10,6 @@
 //! becomes leader knows the brokers that heartbeat it, which is all of them, as brokers heartbeat
 //! every controller they know.
 
-use std::collections::BTreeMap;
-
 use super::elect::ReplicaLive;
 
 /// `brokerHeartbeatInterval` (BrokerConfig): a broker heartbeats its controllers this often, ms.
@@ -60,10 +58,11 @@ pub struct LiveInfo {
     pub priority: i32,
 }
 
-/// A controller's table of live replicas.
+/// A controller's table of live replicas, in the order they first heartbeat (a `Vec`: a few per
+/// group, and no `BTreeMap` of these types in the workshop's bundle).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LiveTable {
-    table: BTreeMap<ReplicaKey, LiveInfo>,
+    table: Vec<(ReplicaKey, LiveInfo)>,
 }
 
 impl LiveTable {
@@ -71,9 +70,9 @@ impl LiveTable {
     /// timeout and priority, and its epoch and offsets only when they move forward (a higher
     /// epoch, or the same epoch with a higher max offset).
     pub fn on_heartbeat(&mut self, now: u64, hb: &Heartbeat) {
-        match self.table.get_mut(&hb.key) {
+        match self.table.iter_mut().find(|(k, _)| *k == hb.key) {
             None => {
-                self.table.insert(
+                self.table.push((
                     hb.key.clone(),
                     LiveInfo {
                         addr: hb.addr.clone(),
@@ -84,9 +83,9 @@ impl LiveTable {
                         confirm_offset: hb.confirm_offset,
                         priority: hb.priority,
                     },
-                );
+                ));
             }
-            Some(prev) => {
+            Some((_, prev)) => {
                 prev.last_update = now;
                 prev.timeout_ms = hb.timeout_ms;
                 prev.priority = hb.priority;
@@ -104,39 +103,35 @@ impl LiveTable {
     /// `scanNotActiveBroker`: removes and returns the replicas silent for longer than their
     /// timeout (`now - last > timeout`).
     pub fn scan(&mut self, now: u64) -> Vec<(ReplicaKey, LiveInfo)> {
-        let expired: Vec<ReplicaKey> = self
-            .table
-            .iter()
-            .filter(|(_, l)| now.saturating_sub(l.last_update) > l.timeout_ms)
-            .map(|(k, _)| k.clone())
-            .collect();
-        expired
-            .into_iter()
-            .filter_map(|k| self.table.remove_entry(&k))
-            .collect()
+        let mut gone = Vec::new();
+        let mut i = 0;
+        while i < self.table.len() {
+            let l = &self.table[i].1;
+            if now.saturating_sub(l.last_update) > l.timeout_ms {
+                gone.push(self.table.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        gone
     }
 
     /// `onBrokerChannelClose`: the replica that heartbeat from `addr` is removed and returned (the
     /// controller reports it inactive at once).
     pub fn on_channel_close(&mut self, addr: &str) -> Option<(ReplicaKey, LiveInfo)> {
-        let key = self
-            .table
-            .iter()
-            .find(|(_, l)| l.addr == addr)
-            .map(|(k, _)| k.clone())?;
-        self.table.remove_entry(&key)
+        let at = self.table.iter().position(|(_, l)| l.addr == addr)?;
+        Some(self.table.remove(at))
     }
 
     /// `isBrokerActive`: heard from within its timeout (`last + timeout >= now`).
     pub fn is_active(&self, now: u64, key: &ReplicaKey) -> bool {
-        self.table
-            .get(key)
+        self.get(key)
             .is_some_and(|l| l.last_update + l.timeout_ms >= now)
     }
 
     /// What the election compares of a replica (`getBrokerLiveInfo`).
     pub fn live(&self, key: &ReplicaKey) -> Option<ReplicaLive> {
-        self.table.get(key).map(|l| ReplicaLive {
+        self.get(key).map(|l| ReplicaLive {
             id: key.id,
             epoch: l.epoch,
             max_offset: l.max_offset,
@@ -146,7 +141,12 @@ impl LiveTable {
 
     /// The live info of a replica.
     pub fn get(&self, key: &ReplicaKey) -> Option<&LiveInfo> {
-        self.table.get(key)
+        self.table.iter().find(|(k, _)| k == key).map(|(_, l)| l)
+    }
+
+    /// Every live replica.
+    pub fn iter(&self) -> impl Iterator<Item = (&ReplicaKey, &LiveInfo)> {
+        self.table.iter().map(|(k, l)| (k, l))
     }
 
     /// Forgets everything (the controller process died).

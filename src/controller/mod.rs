@@ -11,6 +11,7 @@
 //!   bumped and a SyncStateSet of one, or nobody.
 //! - [`sync_state`]: the SyncStateSet as the master keeps it: who leaves (behind for
 //!   `haMaxTimeSlaveNotCatchup`), who joins (caught up).
+//! - [`ids`]: a set of controller ids (a sorted `Vec`).
 //! - [`heartbeat`]: a controller's table of live replicas, their heartbeats, its scan and closed
 //!   connections.
 //! - [`replicas`]: the controllers' replicated state — each group's replicas, master, epochs and
@@ -18,6 +19,7 @@
 
 pub mod elect;
 pub mod heartbeat;
+pub mod ids;
 pub mod replicas;
 pub mod sync_state;
 

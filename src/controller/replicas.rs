@@ -9,9 +9,8 @@
 //! the same address gets the same id back. A master registers with the NameServers as brokerId 0
 //! whatever its controller id; a slave registers with its controller id.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use super::elect::{elect_master, ElectRequest, Election, ReplicaLive};
+use super::ids::{self, Ids};
 
 /// `MixAll.FIRST_BROKER_CONTROLLER_ID`: the first controller id of a group.
 pub const FIRST_BROKER_CONTROLLER_ID: i64 = 1;
@@ -21,12 +20,12 @@ pub const FIRST_BROKER_CONTROLLER_ID: i64 = 1;
 pub struct GroupReplicas {
     pub cluster: String,
     pub broker_name: String,
-    /// Controller id → address.
-    pub replicas: BTreeMap<i64, String>,
+    /// (controller id, address), by id.
+    pub replicas: Vec<(i64, String)>,
     /// The master's controller id, if the group has one.
     pub master: Option<i64>,
     pub master_epoch: i32,
-    pub sync_state_set: BTreeSet<i64>,
+    pub sync_state_set: Ids,
     pub sync_state_set_epoch: i32,
     /// Whether a master was ever elected (`isFirstTimeForElect` is its negation).
     pub had_master: bool,
@@ -35,9 +34,15 @@ pub struct GroupReplicas {
 impl GroupReplicas {
     /// The master's address.
     pub fn master_addr(&self) -> Option<&str> {
-        self.master
-            .and_then(|m| self.replicas.get(&m))
-            .map(String::as_str)
+        self.master.and_then(|m| self.addr_of(m))
+    }
+
+    /// The address of replica `id`.
+    pub fn addr_of(&self, id: i64) -> Option<&str> {
+        self.replicas
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, a)| a.as_str())
     }
 
     /// The controller id of the replica at `addr`.
@@ -46,6 +51,11 @@ impl GroupReplicas {
             .iter()
             .find(|(_, a)| a.as_str() == addr)
             .map(|(id, _)| *id)
+    }
+
+    /// Every replica's controller id.
+    pub fn ids(&self) -> Ids {
+        self.replicas.iter().map(|(id, _)| *id).collect()
     }
 }
 
@@ -67,43 +77,57 @@ pub enum AlterRefused {
     BrokerNotAlive,
 }
 
-/// Every group's state.
+/// Every group's state, in the order the groups first registered.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Replicas {
-    groups: BTreeMap<String, GroupReplicas>,
+    groups: Vec<GroupReplicas>,
 }
 
 impl Replicas {
     /// A replica registers: its controller id (the one it had, by address, or the next free one).
     pub fn register(&mut self, cluster: &str, broker_name: &str, addr: &str) -> i64 {
-        let group = self
+        let at = match self
             .groups
-            .entry(broker_name.to_owned())
-            .or_insert_with(|| GroupReplicas {
-                cluster: cluster.to_owned(),
-                broker_name: broker_name.to_owned(),
-                ..GroupReplicas::default()
-            });
+            .iter()
+            .position(|g| g.broker_name == broker_name)
+        {
+            Some(at) => at,
+            None => {
+                self.groups.push(GroupReplicas {
+                    cluster: cluster.to_owned(),
+                    broker_name: broker_name.to_owned(),
+                    ..GroupReplicas::default()
+                });
+                self.groups.len() - 1
+            }
+        };
+        let group = &mut self.groups[at];
         if let Some(id) = group.id_of(addr) {
             return id;
         }
+        // Ids are handed out in order, so the last is the largest.
         let id = group
             .replicas
-            .keys()
-            .next_back()
-            .map_or(FIRST_BROKER_CONTROLLER_ID, |last| last + 1);
-        group.replicas.insert(id, addr.to_owned());
+            .last()
+            .map_or(FIRST_BROKER_CONTROLLER_ID, |(last, _)| last + 1);
+        group.replicas.push((id, addr.to_owned()));
         id
     }
 
     /// A group's state.
     pub fn group(&self, broker_name: &str) -> Option<&GroupReplicas> {
-        self.groups.get(broker_name)
+        self.groups.iter().find(|g| g.broker_name == broker_name)
     }
 
-    /// Every group, by name.
+    fn group_mut(&mut self, broker_name: &str) -> Option<&mut GroupReplicas> {
+        self.groups
+            .iter_mut()
+            .find(|g| g.broker_name == broker_name)
+    }
+
+    /// Every group, in the order they first registered.
     pub fn groups(&self) -> impl Iterator<Item = &GroupReplicas> {
-        self.groups.values()
+        self.groups.iter()
     }
 
     /// `electMaster` for group `broker_name`, asked by replica `by` (`None`: the controller's own
@@ -119,7 +143,7 @@ impl Replicas {
         alive: &dyn Fn(i64) -> bool,
         live: &dyn Fn(i64) -> Option<ReplicaLive>,
     ) -> Option<Election> {
-        let group = self.groups.get_mut(broker_name)?;
+        let group = self.group_mut(broker_name)?;
         let req = ElectRequest {
             broker_id: by,
             designate,
@@ -128,7 +152,7 @@ impl Replicas {
             had_master: group.had_master,
             master_epoch: group.master_epoch,
             sync_state_set_epoch: group.sync_state_set_epoch,
-            all_replicas: group.replicas.keys().copied().collect(),
+            all_replicas: group.ids(),
             unclean,
         };
         let election = elect_master(&req, alive, live);
@@ -162,15 +186,12 @@ impl Replicas {
         broker_name: &str,
         master: i64,
         master_epoch: i32,
-        new_set: &BTreeSet<i64>,
+        new_set: &[i64],
         sync_state_set_epoch: i32,
         alive: &dyn Fn(i64) -> bool,
     ) -> Result<i32, AlterRefused> {
-        let group = self
-            .groups
-            .get_mut(broker_name)
-            .ok_or(AlterRefused::Failed)?;
-        if group.sync_state_set == *new_set {
+        let group = self.group_mut(broker_name).ok_or(AlterRefused::Failed)?;
+        if group.sync_state_set == new_set {
             return Err(AlterRefused::Failed);
         }
         if group.master != Some(master) {
@@ -183,17 +204,17 @@ impl Replicas {
             return Err(AlterRefused::FencedSyncStateSetEpoch);
         }
         for id in new_set {
-            if !group.replicas.contains_key(id) {
+            if group.addr_of(*id).is_none() {
                 return Err(AlterRefused::InvalidReplicas);
             }
             if !alive(*id) {
                 return Err(AlterRefused::BrokerNotAlive);
             }
         }
-        if !new_set.contains(&master) {
+        if !ids::has(new_set, master) {
             return Err(AlterRefused::Failed);
         }
-        group.sync_state_set = new_set.clone();
+        group.sync_state_set = new_set.to_vec();
         group.sync_state_set_epoch += 1;
         Ok(group.sync_state_set_epoch)
     }
@@ -201,9 +222,10 @@ impl Replicas {
     /// `scanNeedReelectBrokerSets`: groups whose master is not alive while another replica is.
     pub fn need_reelect(&self, alive: &dyn Fn(&GroupReplicas, i64) -> bool) -> Vec<String> {
         self.groups
-            .values()
+            .iter()
             .filter(|g| {
-                g.master.is_some_and(|m| !alive(g, m)) && g.replicas.keys().any(|id| alive(g, *id))
+                g.master.is_some_and(|m| !alive(g, m))
+                    && g.replicas.iter().any(|(id, _)| alive(g, *id))
             })
             .map(|g| g.broker_name.clone())
             .collect()
@@ -267,7 +289,7 @@ mod tests {
             (Some(1), 1, 1)
         );
         let epoch = r
-            .alter_sync_state_set("broker-a", 1, 1, &BTreeSet::from([1, 2]), 1, &all)
+            .alter_sync_state_set("broker-a", 1, 1, &[1, 2], 1, &all)
             .unwrap();
         assert_eq!(epoch, 2);
         let e = r
@@ -288,7 +310,7 @@ mod tests {
         assert_eq!(e, Election::Nobody { master_lost: true });
         let g = r.group("broker-a").unwrap();
         assert_eq!((g.master, g.master_epoch), (None, 3));
-        assert_eq!(g.sync_state_set, BTreeSet::from([2]));
+        assert_eq!(g.sync_state_set, vec![2]);
     }
 
     /// Spec (alterSyncStateSet): each check in Java's order.
@@ -297,9 +319,8 @@ mod tests {
         let mut r = three();
         let all = |_| true;
         r.elect("broker-a", Some(1), false, false, &all, &live);
-        let set = |ids: &[i64]| ids.iter().copied().collect::<BTreeSet<i64>>();
         let alter = |r: &mut Replicas, m, me, s: &[i64], se, alive: &dyn Fn(i64) -> bool| {
-            r.alter_sync_state_set("broker-a", m, me, &set(s), se, alive)
+            r.alter_sync_state_set("broker-a", m, me, s, se, alive)
         };
         assert_eq!(
             alter(&mut r, 1, 1, &[1], 1, &all),

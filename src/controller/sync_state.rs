@@ -4,52 +4,52 @@
 //! the current epoch's start. The master proposes the change to the controller
 //! (ALTER_SYNC_STATE_SET); the simulator will carry that message.
 
-use std::collections::{BTreeMap, BTreeSet};
+use super::ids::{self, Ids};
 
 /// `haMaxTimeSlaveNotCatchup`'s default, ms.
 pub const HA_MAX_TIME_SLAVE_NOT_CATCHUP_MS: u64 = 15_000;
 
 /// `maybeShrinkSyncStateSet`: the set without the slaves that last caught up more than
-/// `max_not_catchup_ms` before `now_ms` (by `caught_up`, slave id → when), nor those with no
+/// `max_not_catchup_ms` before `now_ms` (by `caught_up`, (slave id, when)), nor those with no
 /// connection (absent from `caught_up`); `None` when nobody leaves. The master (`local`) stays.
 pub fn shrink(
-    set: &BTreeSet<i64>,
+    set: &[i64],
     local: i64,
-    caught_up: &BTreeMap<i64, u64>,
+    caught_up: &[(i64, u64)],
     now_ms: u64,
     max_not_catchup_ms: u64,
-) -> Option<BTreeSet<i64>> {
-    let kept: BTreeSet<i64> = set
+) -> Option<Ids> {
+    let kept: Ids = set
         .iter()
         .copied()
         .filter(|id| {
             *id == local
-                || caught_up
-                    .get(id)
-                    .is_some_and(|at| now_ms.saturating_sub(*at) <= max_not_catchup_ms)
+                || caught_up.iter().any(|(slave, at)| {
+                    slave == id && now_ms.saturating_sub(*at) <= max_not_catchup_ms
+                })
         })
         .collect();
-    (kept != *set).then_some(kept)
+    (kept != set).then_some(kept)
 }
 
 /// `maybeExpandInSyncStateSet`: the set with `slave` added once its max offset reaches both the
 /// master's confirm offset and the start of the current epoch; `None` when it is in already or
 /// has not caught up.
 pub fn expand(
-    set: &BTreeSet<i64>,
+    set: &[i64],
     slave: i64,
     slave_max_offset: i64,
     confirm_offset: i64,
     epoch_start_offset: i64,
-) -> Option<BTreeSet<i64>> {
-    if set.contains(&slave)
+) -> Option<Ids> {
+    if ids::has(set, slave)
         || slave_max_offset < confirm_offset
         || slave_max_offset < epoch_start_offset
     {
         return None;
     }
-    let mut grown = set.clone();
-    grown.insert(slave);
+    let mut grown = set.to_vec();
+    ids::insert(&mut grown, slave);
     Some(grown)
 }
 
@@ -59,15 +59,15 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    fn set(ids: &[i64]) -> BTreeSet<i64> {
-        ids.iter().copied().collect()
+    fn set(list: &[i64]) -> Ids {
+        ids::of(list.iter().copied())
     }
 
     /// Spec (maybeShrinkSyncStateSet): behind for more than 15 s, or not connected, leaves; the
     /// master never does; exactly 15 s is still in.
     #[test]
     fn slaves_behind_too_long_or_gone_leave() {
-        let caught = BTreeMap::from([(1, 100_000), (2, 84_000), (3, 85_000)]);
+        let caught = [(1, 100_000), (2, 84_000), (3, 85_000)];
         let now = 100_000;
         let max = HA_MAX_TIME_SLAVE_NOT_CATCHUP_MS;
         assert_eq!(

@@ -30,4 +30,28 @@ phrases! {
     EV_LEADER: "{leader} leads the {raft} Raft group, term {term} ({votes} of {members} running)", "{leader} 成为 {raft} Raft 组的 leader，任期 {term}（{members} 个中 {votes} 个在运行）";
     ERR_SERVICE_NOT_AVAILABLE: "service not available (the broker is a slave now)", "服务不可用（这个 broker 现在是 slave）";
     WHY_STALE_FENCED: "its stateVersion {sv} is older than {holder}'s {hsv}: it is fenced (5.x)", "它的 stateVersion {sv} 比 {holder} 的 {hsv} 旧：它被隔离了（5.x）";
+    // The workshop.
+    ROLE_EPOCH: "{role} · epoch {epoch}", "{role} · epoch {epoch}（任期）";
+    LEADER_TERM: "leader · term {term}", "leader · 任期 {term}";
+    FOLLOWER: "follower", "follower（跟随者）";
+    HEARS_TITLE: "{controller} hears {broker} every 1 s", "{controller} 每 1 秒收到 {broker} 的心跳";
+    CONTROLLER_HEADING: "Controller {name}", "Controller {name}（控制器）";
+    REPLICA: "In controller mode", "controller 模式";
+    CONTROLLER_ID: "controller id", "controller id（副本编号）";
+    MASTER_EPOCH: "master epoch", "master epoch（任期）";
+    SYNC_STATE_SET: "SyncStateSet", "SyncStateSet（同步副本集）";
+    REPLICATING: "replication", "复制";
+    LAGGING: "stalled (lagging)", "停滞（落后）";
+    COPYING: "copying", "正在复制";
+    LAG: "lag", "落后";
+    LAG_HINT: "Stall this replica's replication: after 15 s its master drops it from the SyncStateSet", "让这个副本的复制停滞：15 秒后 master 把它移出 SyncStateSet";
+    CATCH_UP: "catch up", "追上";
+    CATCH_UP_HINT: "Let this replica copy again: it rejoins the SyncStateSet once caught up", "让这个副本恢复复制：追上后重新加入 SyncStateSet";
+    RESUME: "resume", "恢复";
+    RESUME_HINT: "End the hang: the broker carries on with what it knew before it froze", "结束挂起：broker 带着冻结前的认知继续运行";
+    ELECT_THIS: "elect this replica", "选它为 master";
+    ELECT_THIS_HINT: "mqadmin electMaster: ask the controller to make this replica the master", "mqadmin electMaster：请 controller 把这个副本选为 master";
+    GROUPS_IT_KNOWS: "Groups it knows", "它管理的组";
+    NO_GROUPS: "no controller-mode group yet", "还没有 controller 模式的组";
+    RAFT: "Raft", "Raft（共识）";
 }

@@ -15,8 +15,6 @@
 //! inactive while another replica lives (`scanNeedReelectBrokerSets`). After an election it
 //! tells every active replica of the group (`notifyBrokerRoleChanged`, on by default).
 
-use std::collections::BTreeMap;
-
 use super::event::{Candidate, MasterElected, SimEventKind};
 use super::process::ProcessState;
 use super::{Sim, Timer};
@@ -97,6 +95,11 @@ impl Sim {
     /// The controllers' leader, if they have one.
     pub fn controller_leader(&self) -> Option<usize> {
         self.leader
+    }
+
+    /// The controllers' Raft term (0 before a first leader).
+    pub fn raft_term(&self) -> u64 {
+        self.raft_term
     }
 
     /// The controllers' replicated state: each group's replicas, master, epochs and SyncStateSet.
@@ -272,11 +275,11 @@ impl Sim {
             .replicas
             .elect(name, by, designate, unclean, &alive, &info)?;
         let considered: Vec<i64> = if unclean {
-            group.replicas.keys().copied().collect()
+            group.ids()
         } else {
-            group.sync_state_set.iter().copied().collect()
+            group.sync_state_set.clone()
         };
-        let candidates: BTreeMap<i64, Candidate> = considered
+        let candidates: Vec<(i64, Candidate)> = considered
             .iter()
             .filter(|id| alive(**id))
             .filter_map(|id| {
@@ -292,12 +295,7 @@ impl Sim {
                 })
             })
             .collect();
-        let alive_ids: Vec<i64> = group
-            .replicas
-            .keys()
-            .copied()
-            .filter(|id| alive(*id))
-            .collect();
+        let alive_ids: Vec<i64> = group.ids().into_iter().filter(|id| alive(*id)).collect();
         let after = self.replicas.group(name)?.clone();
         let (outcome, new_master) = match &election {
             Election::NewMaster { master, .. } => ("elected", Some(*master)),
@@ -317,13 +315,13 @@ impl Sim {
             },
             old_master: group.master,
             new_master,
-            new_master_addr: new_master.and_then(|m| after.replicas.get(&m).cloned()),
+            new_master_addr: new_master.and_then(|m| after.addr_of(m).map(str::to_owned)),
             epoch: after.master_epoch,
-            sync_state_set: group.sync_state_set.iter().copied().collect(),
-            all_replicas: unclean.then(|| group.replicas.keys().copied().collect()),
+            sync_state_set: group.sync_state_set.clone(),
+            all_replicas: unclean.then(|| group.ids()),
             alive: alive_ids,
             prefer: designate.then_some(by).flatten(),
-            candidates,
+            candidates: super::event::Candidates(candidates),
         })));
         if let Election::NewMaster { .. } = election {
             self.notify_role_changed(c, name);

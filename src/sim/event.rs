@@ -227,7 +227,17 @@ pub struct MasterElected {
     /// The replica asked for (`mqadmin electMaster -b`).
     pub prefer: Option<i64>,
     /// Each replica it could choose from, as the controller last heard of it.
-    pub candidates: std::collections::BTreeMap<i64, Candidate>,
+    pub candidates: Candidates,
+}
+
+/// (controller id, candidate) pairs, written as a JSON object keyed by id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Candidates(pub Vec<(i64, Candidate)>);
+
+impl Serialize for Candidates {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(id, c)| (id, c)))
+    }
 }
 
 /// A candidate of an election, as its heartbeats said.

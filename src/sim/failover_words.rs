@@ -51,7 +51,10 @@ fn elected(e: &MasterElected, lang: Lang) -> String {
     let why = match e.cause {
         "master_silent" => lang.fill(
             w::WHY_MASTER_SILENT,
-            &[("secs", &crate::decimal::secs_fixed(e.silent_ms.unwrap_or(0), 1))],
+            &[(
+                "secs",
+                &crate::decimal::secs_fixed(e.silent_ms.unwrap_or(0), 1),
+            )],
         ),
         "master_connection_closed" => lang.t(w::WHY_MASTER_CLOSED).to_owned(),
         "master_inactive" => lang.t(w::WHY_MASTER_INACTIVE).to_owned(),

@@ -12,8 +12,6 @@
 //! of messages the group has stored when it last copied them — every heartbeat while it runs, is
 //! not lagging (`lag_replica`) and its master runs — and stays where it was otherwise.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use super::controller_node::{key_of, ElectCause};
@@ -68,7 +66,7 @@ pub struct ReplicaState {
     pub master_id: Option<i64>,
     pub master_addr: Option<String>,
     /// As master: its SyncStateSet and that set's epoch.
-    pub sync_state_set: BTreeSet<i64>,
+    pub sync_state_set: crate::controller::ids::Ids,
     pub sync_state_set_epoch: i32,
     /// Its replication is stalled (`lag_replica`).
     pub lagging: bool,
@@ -90,7 +88,7 @@ impl ReplicaState {
             log_epoch: 0,
             master_id: None,
             master_addr: None,
-            sync_state_set: BTreeSet::new(),
+            sync_state_set: Vec::new(),
             sync_state_set_epoch: 0,
             lagging: false,
             max_offset: 0,

@@ -5,8 +5,6 @@
 //! slave's heartbeat, when it has just copied everything). Each change goes to the controllers'
 //! leader (ALTER_SYNC_STATE_SET), which checks the master's epochs.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use super::controller_node::key_of;
 use super::replica::{ReplicaRole, CHECK_SYNC_STATE_SET_PERIOD_MS};
 use super::{Sim, Timer};
@@ -31,7 +29,7 @@ impl Sim {
 
     /// The master's slaves still connected to it (running or hung), with when each last caught
     /// up.
-    fn connected_slaves(&self, b: usize) -> BTreeMap<i64, Option<u64>> {
+    fn connected_slaves(&self, b: usize) -> Vec<(i64, Option<u64>)> {
         let me = &self.brokers[b];
         self.brokers
             .iter()
@@ -59,7 +57,7 @@ impl Sim {
         let Some(me) = r.controller_id else {
             return;
         };
-        let caught_up: BTreeMap<i64, u64> = self
+        let caught_up: Vec<(i64, u64)> = self
             .connected_slaves(b)
             .into_iter()
             .filter_map(|(id, at)| at.map(|at| (id, at)))
@@ -112,7 +110,7 @@ impl Sim {
     }
 
     /// ALTER_SYNC_STATE_SET to the leader; accepted, the master takes the new set and epoch.
-    fn alter_sync_state_set(&mut self, b: usize, set: BTreeSet<i64>) {
+    fn alter_sync_state_set(&mut self, b: usize, set: crate::controller::ids::Ids) {
         let Some(c) = self.running_leader() else {
             return;
         };
@@ -148,8 +146,8 @@ impl Sim {
             cluster,
             controller: self.controllers[c].name.clone(),
             master: me,
-            old: old.into_iter().collect(),
-            new: set.into_iter().collect(),
+            old,
+            new: set,
             epoch,
         });
     }

@@ -145,11 +145,7 @@ fn broker_card(props: &PanelProps, sim: &Sim, b: &BrokerNode) -> Html {
     let act = |make: fn(String) -> Action| click(&props.on_apply, make(addr.clone()));
     let select = click(&props.on_select, Some(Selection::Broker(addr.clone())));
     let selected = props.selection == Some(Selection::Broker(addr.clone()));
-    let role = if b.id() == 0 {
-        "master".to_owned()
-    } else {
-        format!("slave {}", b.id())
-    };
+    let role = super::failover::role_label(lang, b);
     let views: Vec<Option<u64>> = sim
         .namesrvs()
         .iter()
@@ -164,7 +160,7 @@ fn broker_card(props: &PanelProps, sim: &Sim, b: &BrokerNode) -> Html {
     let disagree = views.iter().any(|v| v.is_some()) && views.iter().any(|v| v.is_none());
     html! {
         <div class={classes!("broker", state_name(b.state), selected.then_some("selected"), disagree.then_some("disagree"))}
-            data-testid="broker-card" data-addr={addr.clone()} data-state={state_name(b.state)}>
+            data-testid="broker-card" data-addr={addr.clone()} data-state={state_name(b.state)} data-role={super::failover::role_code(b)}>
             <div class="broker-head" onclick={select}>
                 <span class="role">{ role }</span>
                 <span class="addr">{ addr.clone() }</span>
@@ -212,6 +208,7 @@ fn broker_card(props: &PanelProps, sim: &Sim, b: &BrokerNode) -> Html {
                     <button onclick={act(|broker| Action::FreezeBroker { broker })} disabled={b.state != BrokerState::Running} title={lang.t(workshop::FREEZE_HINT)}>{ lang.t(workshop::FREEZE) }</button>
                     <button onclick={act(|broker| Action::StopBroker { broker })} disabled={b.state != BrokerState::Running} title={lang.t(workshop::STOP_HINT)}>{ lang.t(workshop::STOP) }</button>
                     <button onclick={act(|broker| Action::RestartBroker { broker })} title={lang.t(workshop::RESTART_HINT)}>{ lang.t(workshop::RESTART) }</button>
+                    { super::failover::broker_actions(lang, &props.on_apply, b) }
                 </span>
             </div>
         </div>

@@ -45,6 +45,11 @@ pub fn Inspector(props: &PanelProps) -> Html {
         Some(Selection::Consumer(id)) => sim
             .consumer_index(id)
             .map(|m| super::consumers::member_inspector(lang, on_apply, &sim, m)),
+        Some(Selection::Controller(name)) => sim
+            .controllers()
+            .iter()
+            .position(|c| c.name == *name)
+            .map(|c| super::failover::controller_inspector(lang, on_apply, &sim, c)),
         _ => None,
     };
     let Some(body) = body else {
@@ -103,11 +108,7 @@ fn due(lang: Lang, at: Option<u64>, now: u64, otherwise: &str) -> Html {
 fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) -> Html {
     let now = sim.now();
     let addr = b.addr.clone();
-    let role = if b.id() == 0 {
-        "master".to_owned()
-    } else {
-        format!("slave {}", b.id())
-    };
+    let role = super::failover::role_label(lang, b);
     let up = b.state == BrokerState::Running;
     let gone = matches!(b.state, BrokerState::Killed | BrokerState::Stopped);
     let system = crate::sim::system_topics(&b.spec);
@@ -182,6 +183,7 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             (lang.t(controls::STATE), html! { <span class={classes!("badge", state)}>{ state_word(lang, b.state.into()) }</span> }),
             (lang.t(controls::REGISTERS_NEXT), due(lang, b.next_register, now, lang.t(controls::NEVER_NOT_RUNNING))),
         ]) }
+        { super::failover::replica_section(lang, on_apply, sim, b) }
         <h4>{ lang.t(controls::ON_EACH_NAMESERVER) }</h4>
         { mini_table(&["NameServer", lang.t(controls::HEARTBEAT_AGE), lang.t(controls::EXPIRES_IN), lang.t(controls::LINK)], rows) }
         <h4>{ lang.fill(controls::TOPICS_COUNT, &[("count", &topics.len().to_string())]) }</h4>
@@ -191,6 +193,7 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             { action_button(on_apply, lang.t(controls::FREEZE), Action::FreezeBroker { broker: addr.clone() }, !up) }
             { action_button(on_apply, lang.t(controls::STOP), Action::StopBroker { broker: addr.clone() }, !up) }
             { action_button(on_apply, lang.t(controls::RESTART), Action::RestartBroker { broker: addr.clone() }, false) }
+            { super::failover::broker_actions(lang, on_apply, b) }
             { perm }
         </div>
     </> }

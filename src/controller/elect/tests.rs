@@ -2,14 +2,13 @@
 //! the old master kept, the preferred id, the order by epoch, offset and priority, ties, unclean
 //! election, and the controller's three answers.
 
-use std::collections::BTreeSet;
-
 use super::*;
+use crate::controller::ids::{self, Ids};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-fn set(ids: &[i64]) -> BTreeSet<i64> {
-    ids.iter().copied().collect()
+fn set(list: &[i64]) -> Ids {
+    ids::of(list.iter().copied())
 }
 
 /// Replicas 1..=3 with (epoch, max offset, priority); `down` are not alive.

@@ -29,7 +29,9 @@ mod tests;
 mod until;
 pub mod walk;
 
-pub use question::{reason_words, Ask, Choice, Predict, DUPLICATE_REASONS, REASONS};
+pub use question::{
+    reason_words, Ask, Choice, Predict, DUPLICATE_REASONS, REASONS, REGISTRATION_OUTCOMES,
+};
 pub use until::{EventMatch, MatchKind, Until, HORIZON_MS};
 
 use serde::{Deserialize, Serialize};

@@ -95,7 +95,8 @@ pub struct Choice {
 /// The removal reasons a choice may name.
 pub const REASONS: [&str; 4] = ["unregistered", "channel_closed", "expired", "idle_closed"];
 /// What a NameServer may do with a registration (`registration_outcome`).
-pub const REGISTRATION_OUTCOMES: [&str; 3] = ["accepted", "stale_state_version", "single_topic_guard"];
+pub const REGISTRATION_OUTCOMES: [&str; 3] =
+    ["accepted", "stale_state_version", "single_topic_guard"];
 /// The reasons of duplicates a choice may name.
 pub const DUPLICATE_REASONS: [&str; 4] = [
     "owner_killed",
@@ -243,7 +244,11 @@ impl Predict {
         need("namesrv", &self.namesrv, about_broker)?;
         need("broker", &self.broker, about_broker)?;
         need("group", &self.group, about_group)?;
-        need("broker_name", &self.broker_name, about_queue || about_broker_group)?;
+        need(
+            "broker_name",
+            &self.broker_name,
+            about_queue || about_broker_group,
+        )?;
         match (self.queue_id, about_queue) {
             (None, true) => {
                 return Err(ScenarioError::at(
@@ -303,7 +308,9 @@ impl Predict {
             let cpath = format!("{path}.choices[{i}]");
             // A `new_master` choice is a replica or nobody.
             let fits = c.given() == want
-                || (self.ask == Ask::NewMaster && c.given() == ["nobody"] && c.nobody == Some(true));
+                || (self.ask == Ask::NewMaster
+                    && c.given() == ["nobody"]
+                    && c.nobody == Some(true));
             if !fits {
                 return Err(ScenarioError::at(
                     cpath,

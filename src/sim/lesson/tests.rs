@@ -297,10 +297,21 @@ fn choices_read_in_both_languages() {
         to: Some(200.0),
         reason: None,
         client_id: None,
+        broker: None,
+        nobody: None,
     };
     assert_eq!(c.label(Lang::En), "between 180 s and 200 s");
     assert_eq!(c.label(Lang::Zh), "180 秒至 200 秒之间");
-    for r in REASONS.iter().chain(DUPLICATE_REASONS.iter()) {
+    let nobody = Choice {
+        nobody: Some(true),
+        ..c.clone()
+    };
+    assert_ne!(nobody.label(Lang::En), nobody.label(Lang::Zh));
+    for r in REASONS
+        .iter()
+        .chain(DUPLICATE_REASONS.iter())
+        .chain(REGISTRATION_OUTCOMES.iter())
+    {
         for lang in Lang::ALL {
             assert_ne!(reason_words(r, lang), "?");
         }

@@ -465,7 +465,9 @@ impl Until {
             (MatchKind::ConsumerLeft, true) => format!("直到 {broker} 把 {client} 移出 {group}"),
             (MatchKind::Duplicates, false) => format!("until {group} reads messages twice"),
             (MatchKind::Duplicates, true) => format!("直到 {group} 重复消费消息"),
-            (MatchKind::MasterElected, false) => format!("until a controller elects {broker}'s master"),
+            (MatchKind::MasterElected, false) => {
+                format!("until a controller elects {broker}'s master")
+            }
             (MatchKind::MasterElected, true) => format!("直到 controller 为 {broker} 选举 master"),
             (MatchKind::BrokerRoleChanged, false) => format!("until {broker} changes role"),
             (MatchKind::BrokerRoleChanged, true) => format!("直到 {broker} 的角色改变"),

@@ -1,8 +1,6 @@
 //! The checks of a scenario's failover settings: its controllers, each group's one mode, and the
 //! actions that name a controller, a controller-mode replica or group.
 
-use std::collections::BTreeMap;
-
 use super::action::Action;
 use super::error::ScenarioError;
 use super::specs::{BrokerSpec, GroupMode};
@@ -40,17 +38,20 @@ impl Scenario {
                 ));
             }
         }
-        let mut modes: BTreeMap<&str, GroupMode> = BTreeMap::new();
+        let mut modes: Vec<(&str, GroupMode)> = Vec::new();
         for (path, b) in self.every_broker() {
             let at = format!("{path}.mode");
-            if let Some(other) = modes.get(b.name.as_str()).filter(|m| **m != b.mode) {
+            let seen = modes.iter().find(|(name, _)| *name == b.name).map(|m| m.1);
+            if let Some(other) = seen.filter(|m| *m != b.mode) {
                 return Err(ScenarioError::said(
                     at,
                     w::ONE_MODE_PER_GROUP,
                     &[("name", &b.name), ("other", other.as_str())],
                 ));
             }
-            modes.insert(&b.name, b.mode);
+            if seen.is_none() {
+                modes.push((&b.name, b.mode));
+            }
             if b.mode == GroupMode::Controller {
                 if self.profile != Profile::V5 {
                     return Err(ScenarioError::said(at, w::NEEDS_V5, &[]));
@@ -60,14 +61,10 @@ impl Scenario {
                 }
             }
         }
-        let by_addr: BTreeMap<&str, &BrokerSpec> = self
-            .every_broker()
-            .into_iter()
-            .map(|(_, b)| (b.addr.as_str(), b))
-            .collect();
+        let brokers: Vec<&BrokerSpec> = self.every_broker().into_iter().map(|(_, b)| b).collect();
         for (i, a) in self.actions.iter().enumerate() {
             let path = format!("actions[{i}]");
-            self.check_failover_action(&path, &a.action, &by_addr, &modes)?;
+            self.check_failover_action(&path, &a.action, &brokers, &modes)?;
         }
         Ok(())
     }
@@ -76,8 +73,8 @@ impl Scenario {
         &self,
         path: &str,
         action: &Action,
-        by_addr: &BTreeMap<&str, &BrokerSpec>,
-        modes: &BTreeMap<&str, GroupMode>,
+        brokers: &[&BrokerSpec],
+        modes: &[(&str, GroupMode)],
     ) -> Result<(), ScenarioError> {
         let not_controller_mode = |field: &str, what: &str| {
             ScenarioError::said(
@@ -103,7 +100,7 @@ impl Scenario {
             }
             Action::LagReplica { broker, .. } => {
                 // An unknown address is `check_action`'s to report.
-                if let Some(b) = by_addr.get(broker.as_str()) {
+                if let Some(b) = brokers.iter().find(|b| b.addr == *broker) {
                     if b.mode != GroupMode::Controller {
                         return Err(not_controller_mode("broker", broker));
                     }
@@ -113,7 +110,11 @@ impl Scenario {
                 broker_name,
                 broker_id,
             } => {
-                if modes.get(broker_name.as_str()) != Some(&GroupMode::Controller) {
+                let mode = modes
+                    .iter()
+                    .find(|(name, _)| name == broker_name)
+                    .map(|m| m.1);
+                if mode != Some(GroupMode::Controller) {
                     return Err(not_controller_mode("broker_name", broker_name));
                 }
                 if *broker_id < crate::controller::replicas::FIRST_BROKER_CONTROLLER_ID {

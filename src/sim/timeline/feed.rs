@@ -85,6 +85,8 @@ pub enum Selection {
     Namesrv(String),
     /// A consumer (by client id).
     Consumer(String),
+    /// A controller (by name).
+    Controller(String),
 }
 
 /// One send attempt, for a producer's strip of recent picks.
@@ -242,7 +244,8 @@ pub fn target_of(k: &SimEventKind) -> Option<Selection> {
         | SimEventKind::BrokerRoleChanged { broker_addr, .. } => {
             Some(Selection::Broker(broker_addr.clone()))
         }
-        SimEventKind::MasterElected(e) => e.new_master_addr.clone().map(Selection::Broker),
+        SimEventKind::MasterElected(e) => Some(Selection::Controller(e.controller.clone())),
+        SimEventKind::LeaderElected { leader, .. } => Some(Selection::Controller(leader.clone())),
         SimEventKind::TopicChanged { topic, .. } | SimEventKind::RouteQuery { topic, .. } => {
             Some(Selection::Topic(topic.clone()))
         }

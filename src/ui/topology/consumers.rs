@@ -63,6 +63,8 @@ pub(super) fn consumers(
             select: Selection::Consumer(c.client_id.clone()),
             kind: "consumer",
             group: Some(group),
+            role: None,
+            epoch: None,
         });
         if !c.is_up() {
             continue;

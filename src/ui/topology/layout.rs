@@ -53,20 +53,23 @@ pub(super) fn picture(
     let width = fit.width();
     let mut nodes = Vec::new();
     let mut edges = Vec::new();
-    // NameServers in a row along the top (narrow: in rows of as many as fit).
-    let ns_count = sim.namesrvs().len().max(1);
+    // NameServers in a row along the top (narrow: in rows of as many as fit), then the
+    // controllers (controller mode).
+    let top_count = sim.namesrvs().len() + sim.controllers().len();
+    let ns_count = top_count.max(1);
     let left = 230.0;
     let span = W - left - 40.0;
     let ns_per_row = per_row(width, 120.0);
     let ns_bottom = match fit {
         Fit::Wide { .. } => 60.0,
-        Fit::Narrow { .. } => grid_bottom(sim.namesrvs().len(), ns_per_row, 26.0, 50.0, 20.0),
+        Fit::Narrow { .. } => grid_bottom(top_count, ns_per_row, 26.0, 50.0, 20.0),
+    };
+    let top_at = |i: usize| match fit {
+        Fit::Wide { .. } => (left + span * (i as f64 + 0.5) / ns_count as f64, 40.0),
+        Fit::Narrow { .. } => grid(i, ns_count, ns_per_row, width, 26.0, 50.0),
     };
     for (i, ns) in sim.namesrvs().iter().enumerate() {
-        let (x, y) = match fit {
-            Fit::Wide { .. } => (left + span * (i as f64 + 0.5) / ns_count as f64, 40.0),
-            Fit::Narrow { .. } => grid(i, ns_count, ns_per_row, width, 26.0, 50.0),
-        };
+        let (x, y) = top_at(i);
         nodes.push(Node {
             id: format!("n:{}", ns.name),
             testid: format!("node-namesrv-{}", ns.name),
@@ -81,6 +84,35 @@ pub(super) fn picture(
             select: Selection::Namesrv(ns.name.clone()),
             kind: "namesrv",
             group: None,
+            role: None,
+            epoch: None,
+        });
+    }
+    for (c, node) in sim.controllers().iter().enumerate() {
+        let (x, y) = top_at(sim.namesrvs().len() + c);
+        let sub = if sim.controller_leader() == Some(c) {
+            lang.fill(
+                crate::i18n::failover::LEADER_TERM,
+                &[("term", &sim.raft_term().to_string())],
+            )
+        } else if node.is_up() {
+            lang.t(crate::i18n::failover::FOLLOWER).to_owned()
+        } else {
+            state_word(lang, node.state.into()).to_owned()
+        };
+        nodes.push(Node {
+            id: format!("k:{}", node.name),
+            testid: format!("node-controller-{}", node.name),
+            x,
+            y,
+            label: node.name.clone(),
+            sub,
+            state: state_name(node.state),
+            select: Selection::Controller(node.name.clone()),
+            kind: "controller",
+            group: None,
+            role: None,
+            epoch: None,
         });
     }
     // Broker groups below, in rows; each group's members side by side, the master first.
@@ -167,6 +199,8 @@ pub(super) fn picture(
                 select: Selection::Broker(master.map(|b| b.addr.clone()).unwrap_or_default()),
                 kind: "group",
                 group: None,
+                role: None,
+                epoch: None,
             });
         } else {
             for (k, &i) in members.iter().enumerate() {
@@ -178,11 +212,7 @@ pub(super) fn picture(
                     x: bx,
                     y,
                     label: {
-                        let role = if b.id() == 0 {
-                            "master".to_owned()
-                        } else {
-                            format!("slave {}", b.id())
-                        };
+                        let role = crate::ui::failover::role_label(lang, b);
                         // A broker that is not running says so in words too, not by its colour alone.
                         if b.state == crate::sim::BrokerState::Running {
                             role
@@ -195,7 +225,25 @@ pub(super) fn picture(
                     select: Selection::Broker(b.addr.clone()),
                     kind: "broker",
                     group: None,
+                    role: Some(crate::ui::failover::role_code(b)),
+                    epoch: b.replica.as_ref().map(|r| r.master_epoch),
                 });
+                // Its heartbeats to each controller that hears it (controller mode).
+                for c in sim.controllers() {
+                    if !c.live.iter().any(|(_, l)| l.addr == b.addr) {
+                        continue;
+                    }
+                    edges.push((
+                        format!("b:{}", b.addr),
+                        format!("k:{}", c.name),
+                        "heartbeat",
+                        1.2,
+                        lang.fill(
+                            crate::i18n::failover::HEARS_TITLE,
+                            &[("controller", &c.name), ("broker", &b.addr)],
+                        ),
+                    ));
+                }
                 // Its channel to each NameServer: drawn while the NameServer holds the broker.
                 for (n, ns) in sim.namesrvs().iter().enumerate() {
                     let held = ns
@@ -255,6 +303,8 @@ pub(super) fn picture(
             select: Selection::Producer(p.spec.group.clone()),
             kind: "producer",
             group: None,
+            role: None,
+            epoch: None,
         });
         if let Some(ns) = p.namesrv().and_then(|n| sim.namesrvs().get(n)) {
             edges.push((

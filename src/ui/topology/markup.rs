@@ -13,6 +13,7 @@ fn select_id(sel: &Selection) -> String {
         Selection::Producer(g) => format!("p:{g}"),
         Selection::Topic(t) => format!("t:{t}"),
         Selection::Consumer(c) => format!("c:{c}"),
+        Selection::Controller(k) => format!("k:{k}"),
     }
 }
 
@@ -128,11 +129,17 @@ pub(super) fn drawing(
         } else {
             ""
         };
-        let group = n
+        let mut group = n
             .group
             .as_ref()
             .map(|g| format!(r#" data-group="{}""#, esc(g)))
             .unwrap_or_default();
+        if let Some(role) = n.role {
+            let _ = write!(group, r#" data-role="{role}""#);
+        }
+        if let Some(epoch) = n.epoch {
+            let _ = write!(group, r#" data-epoch="{epoch}""#);
+        }
         let _ = write!(
             out,
             r#"<g class="node {} {}{sel}" data-testid="{}" data-state="{}"{group} data-select="{}" tabindex="0" role="button" transform="translate({} {})">"#,
@@ -146,10 +153,10 @@ pub(super) fn drawing(
         );
         let (label, sub) = (esc(&n.label), esc(&n.sub));
         match n.kind {
-            "namesrv" | "producer" | "consumer" => {
+            "namesrv" | "controller" | "producer" | "consumer" => {
                 let (w, r) = match (n.kind, narrow) {
-                    ("namesrv", false) => (124, 8),
-                    ("namesrv", true) => (112, 8),
+                    ("namesrv" | "controller", false) => (124, 8),
+                    ("namesrv" | "controller", true) => (112, 8),
                     ("consumer", _) => (150, 4),
                     (_, false) => (136, 20),
                     (_, true) => (160, 20),

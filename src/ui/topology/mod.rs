@@ -253,6 +253,7 @@ fn selection_of(id: &str) -> Option<Selection> {
         "n" => Selection::Namesrv(name),
         "p" => Selection::Producer(name),
         "c" => Selection::Consumer(name),
+        "k" => Selection::Controller(name),
         _ => return None,
     })
 }

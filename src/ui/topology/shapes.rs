@@ -17,6 +17,10 @@ pub(super) struct Node {
     pub(super) kind: &'static str,
     /// A consumer's group (`data-group`).
     pub(super) group: Option<String>,
+    /// A broker's role (`data-role`: master, slave, candidate) and, in controller mode, its
+    /// master epoch (`data-epoch`).
+    pub(super) role: Option<&'static str>,
+    pub(super) epoch: Option<i32>,
 }
 
 /// One broker group's box.

@@ -1,0 +1,183 @@
+//! What the workshop shows of controller mode: a broker's role with its epoch, a replica's place
+//! in its group (controller id, epoch, SyncStateSet, replication) with its actions, and a
+//! controller's inspector (leader and term, the groups it knows, kill / freeze / restart).
+
+use yew::prelude::*;
+
+use super::click;
+use crate::i18n::{controls, failover as w, state_word, Lang};
+use crate::sim::{Action, BrokerNode, BrokerState, ReplicaRole, Sim};
+
+/// A broker's role as the picture, its card and the inspector name it: `master`, `slave 2`,
+/// `candidate`; in controller mode with the master epoch it holds its role in.
+pub(crate) fn role_label(lang: Lang, b: &BrokerNode) -> String {
+    let role = match b.replica.as_ref().map(|r| r.role) {
+        Some(ReplicaRole::Candidate) => "candidate".to_owned(),
+        _ if b.id() == 0 => "master".to_owned(),
+        _ => format!("slave {}", b.id()),
+    };
+    match &b.replica {
+        Some(r) if r.master_epoch > 0 => lang.fill(
+            w::ROLE_EPOCH,
+            &[("role", &role), ("epoch", &r.master_epoch.to_string())],
+        ),
+        _ => role,
+    }
+}
+
+/// `data-role`: `master`, `slave` or `candidate` (no role from a controller yet).
+pub(crate) fn role_code(b: &BrokerNode) -> &'static str {
+    match b.replica.as_ref().map(|r| r.role) {
+        Some(role) => role.as_str(),
+        None if b.id() == 0 => "master",
+        None => "slave",
+    }
+}
+
+/// A set of controller ids as `{1, 2}`.
+fn set_words(ids: impl IntoIterator<Item = i64>) -> String {
+    let ids: Vec<String> = ids.into_iter().map(|i| i.to_string()).collect();
+    format!("{{{}}}", ids.join(", "))
+}
+
+/// A button applying `action`, with a hint.
+fn button(on_apply: &Callback<Action>, label: &str, hint: &str, action: Action) -> Html {
+    html! { <button onclick={click(on_apply, action)} title={hint.to_owned()}>{ label.to_owned() }</button> }
+}
+
+/// The card's and the inspector's failover actions on broker `b`: resume a frozen broker; make a
+/// controller-mode replica lag or catch up.
+pub(crate) fn broker_actions(lang: Lang, on_apply: &Callback<Action>, b: &BrokerNode) -> Html {
+    let broker = b.addr.clone();
+    let resume = (b.state == BrokerState::Frozen).then(|| {
+        button(
+            on_apply,
+            lang.t(w::RESUME),
+            lang.t(w::RESUME_HINT),
+            Action::ResumeBroker {
+                broker: broker.clone(),
+            },
+        )
+    });
+    let lag = b.replica.as_ref().map(|r| {
+        let (label, hint) = if r.lagging {
+            (w::CATCH_UP, w::CATCH_UP_HINT)
+        } else {
+            (w::LAG, w::LAG_HINT)
+        };
+        button(
+            on_apply,
+            lang.t(label),
+            lang.t(hint),
+            Action::LagReplica {
+                broker: broker.clone(),
+                lagging: !r.lagging,
+            },
+        )
+    });
+    html! { <>{ for resume }{ for lag }</> }
+}
+
+/// The inspector's part about a controller-mode replica: its controller id, epoch, the group's
+/// SyncStateSet as the controllers hold it, its replication, and "elect this replica".
+pub(crate) fn replica_section(
+    lang: Lang,
+    on_apply: &Callback<Action>,
+    sim: &Sim,
+    b: &BrokerNode,
+) -> Html {
+    let Some(r) = &b.replica else {
+        return html! {};
+    };
+    let group = sim.replicas().group(&b.spec.name);
+    let set = group.map_or_else(String::new, |g| {
+        format!(
+            "{} · epoch {}",
+            set_words(g.sync_state_set.iter().copied()),
+            g.sync_state_set_epoch
+        )
+    });
+    let id = r
+        .controller_id
+        .map_or_else(|| "—".to_owned(), |i| i.to_string());
+    let replication = lang.t(if r.lagging { w::LAGGING } else { w::COPYING });
+    let elect = r.controller_id.map(|id| {
+        button(
+            on_apply,
+            lang.t(w::ELECT_THIS),
+            lang.t(w::ELECT_THIS_HINT),
+            Action::ElectMaster {
+                broker_name: b.spec.name.clone(),
+                broker_id: id,
+            },
+        )
+    });
+    html! { <>
+        <h4>{ lang.t(w::REPLICA) }</h4>
+        <dl data-testid="replica" data-role={role_code(b)} data-epoch={r.master_epoch.to_string()}>
+            <dt>{ lang.t(w::CONTROLLER_ID) }</dt><dd>{ id }</dd>
+            <dt>{ lang.t(w::MASTER_EPOCH) }</dt><dd>{ r.master_epoch.to_string() }</dd>
+            <dt>{ lang.t(w::SYNC_STATE_SET) }</dt><dd data-testid="sync-state-set">{ set }</dd>
+            <dt>{ lang.t(w::REPLICATING) }</dt><dd>{ replication }</dd>
+        </dl>
+        <div class="actions">{ for elect }</div>
+    </> }
+}
+
+/// A controller in the inspector: its state, whether it leads (and the term), the groups the
+/// controllers know with their masters, epochs and SyncStateSets, and its actions.
+pub(crate) fn controller_inspector(
+    lang: Lang,
+    on_apply: &Callback<Action>,
+    sim: &Sim,
+    c: usize,
+) -> Html {
+    let node = &sim.controllers()[c];
+    let name = node.name.clone();
+    let leads = sim.controller_leader() == Some(c);
+    let raft = if leads {
+        lang.fill(w::LEADER_TERM, &[("term", &sim.raft_term().to_string())])
+    } else {
+        lang.t(w::FOLLOWER).to_owned()
+    };
+    let up = node.is_up();
+    let rows: Html = sim
+        .replicas()
+        .groups()
+        .map(|g| {
+            let master = g.master.map_or_else(
+                || "—".to_owned(),
+                |m| format!("{m} ({})", g.master_addr().unwrap_or("?")),
+            );
+            html! { <tr>
+                <td>{ g.broker_name.clone() }</td>
+                <td class="addr">{ master }</td>
+                <td>{ g.master_epoch.to_string() }</td>
+                <td>{ set_words(g.sync_state_set.iter().copied()) }</td>
+            </tr> }
+        })
+        .collect();
+    let act = |label, action| html! { <button onclick={click(on_apply, action)}>{ lang.t(label) }</button> };
+    html! { <>
+        <h3>{ lang.fill(w::CONTROLLER_HEADING, &[("name", &name)]) }</h3>
+        <dl>
+            <dt>{ lang.t(controls::STATE) }</dt>
+            <dd><span class={classes!("badge", super::state_name(node.state))}>{ state_word(lang, node.state.into()) }</span></dd>
+            <dt>{ lang.t(w::RAFT) }</dt><dd>{ raft }</dd>
+        </dl>
+        <h4>{ lang.t(w::GROUPS_IT_KNOWS) }</h4>
+        { if sim.replicas().groups().next().is_none() {
+            html! { <p class="hint">{ lang.t(w::NO_GROUPS) }</p> }
+        } else {
+            html! { <table class="mini" data-testid="controller-groups">
+                <thead><tr><th>{ "broker" }</th><th>{ "master" }</th><th>{ "epoch" }</th><th>{ lang.t(w::SYNC_STATE_SET) }</th></tr></thead>
+                <tbody>{ rows }</tbody>
+            </table> }
+        } }
+        <div class="actions">
+            { if up { act(controls::KILL, Action::KillController { controller: name.clone() }) } else { html! {} } }
+            { if up { act(controls::FREEZE, Action::FreezeController { controller: name.clone() }) } else { html! {} } }
+            { act(controls::RESTART, Action::RestartController { controller: name.clone() }) }
+        </div>
+    </> }
+}
