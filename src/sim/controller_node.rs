@@ -353,7 +353,7 @@ impl Sim {
 }
 
 /// The controller's name of a replica.
-pub(crate) fn key_of(cluster: &str, broker_name: &str, id: i64) -> ReplicaKey {
+pub fn key_of(cluster: &str, broker_name: &str, id: i64) -> ReplicaKey {
     ReplicaKey {
         cluster: cluster.to_owned(),
         broker_name: broker_name.to_owned(),

@@ -83,7 +83,7 @@ pub use consumer::{
     ConsumerGroup, ConsumerNode, ConsumerState, ConsumerStats, MemberTopic, OwnedQueue,
     PULL_TICK_MS,
 };
-pub use controller_node::ControllerNode;
+pub use controller_node::{key_of as replica_key, ControllerNode};
 pub use event::{
     Candidate, ConsumerRebalanced, Duplicates, MasterElected, QueueRef, SimEvent, SimEventKind,
 };

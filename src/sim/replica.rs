@@ -72,6 +72,9 @@ pub struct ReplicaState {
     pub lagging: bool,
     /// Its commit log's max offset, in messages.
     pub max_offset: u64,
+    /// Its epoch cache (`EpochFileCache`, on disk): each master epoch its log holds, with the
+    /// offset it starts at.
+    pub epochs: Vec<(i32, u64)>,
     /// As slave: when it last caught up with its master.
     pub caught_up_at: Option<u64>,
     /// Bumped on each role change (and kept across restarts), so a master's check of an older
@@ -92,6 +95,7 @@ impl ReplicaState {
             sync_state_set_epoch: 0,
             lagging: false,
             max_offset: 0,
+            epochs: Vec::new(),
             caught_up_at: None,
             role_token: 0,
         }
@@ -114,11 +118,14 @@ impl Sim {
     pub(super) fn start_replica(&mut self, b: usize) {
         let epoch = self.brokers[b].epoch;
         if let Some(r) = self.brokers[b].replica.as_mut() {
-            let (log_epoch, max_offset, role_token) = (r.log_epoch, r.max_offset, r.role_token);
-            *r = ReplicaState::new();
-            r.log_epoch = log_epoch;
-            r.max_offset = max_offset;
-            r.role_token = role_token;
+            let kept = ReplicaState {
+                log_epoch: r.log_epoch,
+                max_offset: r.max_offset,
+                epochs: std::mem::take(&mut r.epochs),
+                role_token: r.role_token,
+                ..ReplicaState::new()
+            };
+            *r = kept;
         }
         self.schedule(
             self.now + BROKER_HEARTBEAT_INTERVAL_MS,
@@ -224,29 +231,31 @@ impl Sim {
         let Some(r) = broker.replica.as_ref() else {
             return;
         };
-        let copying = match r.role {
-            ReplicaRole::Master => true,
-            ReplicaRole::Slave => {
-                !r.lagging
-                    && r.master_addr.as_deref().is_some_and(|addr| {
-                        self.brokers.iter().any(|m| {
-                            m.addr == addr
-                                && m.is_up()
-                                && m.replica
-                                    .as_ref()
-                                    .is_some_and(|x| x.role == ReplicaRole::Master)
-                        })
-                    })
-            }
-            ReplicaRole::Candidate => false,
+        // A slave copies from a running master: its log, and the master's epoch cache with it.
+        let master = match r.role {
+            ReplicaRole::Slave if !r.lagging => r.master_addr.as_deref().and_then(|addr| {
+                self.brokers.iter().find(|m| {
+                    m.addr == addr
+                        && m.is_up()
+                        && m.replica
+                            .as_ref()
+                            .is_some_and(|x| x.role == ReplicaRole::Master)
+                })
+            }),
+            _ => None,
         };
+        let copying = r.role == ReplicaRole::Master || master.is_some();
+        let epochs = master
+            .and_then(|m| m.replica.as_ref())
+            .map(|m| m.epochs.clone());
         let Some(r) = self.brokers[b].replica.as_mut() else {
             return;
         };
         if copying {
             r.max_offset = stored;
             r.log_epoch = r.log_epoch.max(r.master_epoch);
-            if r.role == ReplicaRole::Slave {
+            if let Some(epochs) = epochs {
+                r.epochs = epochs;
                 r.caught_up_at = Some(now);
             }
         }
@@ -355,6 +364,10 @@ impl Sim {
             r.sync_state_set = g.sync_state_set.clone();
             r.sync_state_set_epoch = g.sync_state_set_epoch;
             r.log_epoch = r.log_epoch.max(g.master_epoch);
+            // `changeToMaster`: a new epoch starts at the end of its log.
+            if r.epochs.last().is_none_or(|e| e.0 < g.master_epoch) {
+                r.epochs.push((g.master_epoch, r.max_offset));
+            }
             crate::model::MASTER_ID
         } else {
             r.role = ReplicaRole::Slave;

@@ -42,6 +42,31 @@ fn consumer_commands(sim: &crate::sim::Sim) -> Html {
     </> }
 }
 
+/// `getSyncStateSet` of each controller-mode group on the controllers' leader and
+/// `getBrokerEpoch` of its brokers, in 5.3.3's layout.
+fn controller_commands(sim: &crate::sim::Sim) -> Html {
+    use crate::view::mqadmin::ha::{broker_epoch, sync_state_set};
+    let Some(c) = sim.controller_leader() else {
+        return html! {};
+    };
+    let leader = &sim.controllers()[c];
+    let ns = sim.namesrvs().first().map_or("ns-1", |n| n.name.as_str());
+    let now = sim.now();
+    html! { <>{ for sim.replicas().groups().map(|g| {
+        let alive = |id| leader.live.is_active(now, &crate::sim::replica_key(&g.cluster, &g.broker_name, id));
+        let epochs: String = sim.brokers().iter()
+            .filter(|b| b.spec.name == g.broker_name && b.is_up())
+            .filter_map(|b| b.replica.as_ref().map(|r| broker_epoch(&b.spec.cluster, &b.spec.name, &b.addr, b.id(), &r.epochs, r.max_offset)))
+            .collect();
+        html! { <>
+            <h3><code>{ format!("$ mqadmin getSyncStateSet -a {}:9878 -b {}", leader.name, g.broker_name) }</code></h3>
+            <pre class="terminal" tabindex="0" data-testid="mqadmin-sync-state-set">{ sync_state_set(g, alive) }</pre>
+            <h3><code>{ format!("$ mqadmin getBrokerEpoch -n {ns}:9876 -b {}", g.broker_name) }</code></h3>
+            <pre class="terminal" tabindex="0" data-testid="mqadmin-broker-epoch">{ epochs }</pre>
+        </> }
+    }) }</> }
+}
+
 /// One row of a topicQueueTable view (simulator and live mode).
 #[derive(Clone, PartialEq)]
 pub(crate) struct TopicRow {
@@ -291,6 +316,7 @@ pub fn MqadminView(props: &PanelProps) -> Html {
                 </> }
             }) }
             { consumer_commands(&sim) }
+            { controller_commands(&sim) }
         </div>
     }
 }

@@ -5,7 +5,7 @@
 
 use super::predict::Outcome;
 use super::Lesson;
-use crate::sim::Action;
+use crate::sim::{Action, SimEvent};
 
 /// How a step ended, or that it is the current one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +130,23 @@ impl Player {
             if slot.is_none() {
                 *slot = Some(Answered { chosen, outcome });
             }
+        }
+    }
+
+    /// Events that happened during the current step: its `until` has come when one of them is the
+    /// event it waits for. A task's own events count (resuming an old master changes its role at
+    /// once), as the headless walk counts them.
+    pub fn saw(&mut self, lesson: &Lesson, events: &[SimEvent]) {
+        let Some(m) = lesson
+            .steps
+            .get(self.current)
+            .and_then(|s| s.until.as_ref())
+            .and_then(|u| u.event.as_ref())
+        else {
+            return;
+        };
+        if events.iter().any(|e| m.matches(&e.kind)) {
+            self.reach_until();
         }
     }
 

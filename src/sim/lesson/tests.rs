@@ -381,3 +381,30 @@ fn a_follower_goes_to_the_teachers_step() {
     p.go_to_step(lesson, 99, 9_000);
     assert_eq!(p.current(), 3);
 }
+
+/// A step's `until` comes with its task's own events (lesson 11: resuming the old master changes
+/// its role at once), in the player as in the headless walk.
+#[test]
+fn a_tasks_own_events_can_end_its_step() {
+    let s =
+        Scenario::from_json(include_str!("../../../scenarios/lesson-11-controller.json")).unwrap();
+    let lesson = s.lesson.as_ref().unwrap();
+    let mut player = Player::new(lesson, 0);
+    player.go_to_step(lesson, 4, 90_010);
+    let role = |addr: &str| crate::sim::SimEvent {
+        t: 90_010,
+        kind: crate::sim::SimEventKind::BrokerRoleChanged {
+            broker_addr: addr.into(),
+            broker_name: "broker-b".into(),
+            old_role: "master",
+            new_role: "slave",
+            old_broker_id: 0,
+            broker_id: 1,
+            epoch: 2,
+        },
+    };
+    player.saw(lesson, &[role("10.0.1.3:10911")]);
+    assert!(!player.until_reached(), "another broker's role change");
+    player.saw(lesson, &[role("10.0.1.1:10911")]);
+    assert!(player.until_reached());
+}

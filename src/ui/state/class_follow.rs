@@ -156,7 +156,7 @@ impl AppState {
         self.playing = clock.playing;
         self.speed = clock.speed;
         for a in &out.applied {
-            self.after_lesson_action(a);
+            self.after_lesson_action(a, &[]);
         }
         if out.jumped {
             self.jumped();

@@ -147,11 +147,13 @@ impl AppState {
         }
     }
 
-    /// After the learner's action was applied: the current step's task may be done.
-    pub(super) fn after_lesson_action(&mut self, action: &Action) {
+    /// After the learner's action was applied: the current step's task may be done, and its
+    /// `until` may have come with the action's own `events`.
+    pub(super) fn after_lesson_action(&mut self, action: &Action, events: &[crate::sim::SimEvent]) {
         if let Some(run) = self.run_mut() {
             let lesson = run.lesson.clone();
             run.player.action_applied(&lesson, action);
+            run.player.saw(&lesson, events);
         }
     }
 }

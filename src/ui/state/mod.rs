@@ -289,7 +289,7 @@ impl AppState {
         match result {
             Ok((fork, events)) => {
                 self.error = None;
-                self.after_lesson_action(&action);
+                self.after_lesson_action(&action, &events);
                 if fork.is_some() {
                     self.fork_notice = fork;
                     self.marks_epoch += 1;

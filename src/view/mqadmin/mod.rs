@@ -11,10 +11,12 @@
 //! - [`consumer`]: the backlog commands: `topicStatus`, `consumerProgress` (one group or the list),
 //!   `consumerConnection`, `brokerStatus`.
 //! - [`producer`]: the layout of `producerConnection`.
+//! - [`ha`]: the controller's commands, `getSyncStateSet` and `getBrokerEpoch` (5.3.3).
 //! - [`lag`]: RouteLab's `consumerLag`, consumerProgress's columns with the lag as time.
 //! - this file: the column helper they share.
 
 pub mod consumer;
+pub mod ha;
 pub mod lag;
 pub mod namesrv;
 pub mod producer;
