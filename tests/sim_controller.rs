@@ -37,6 +37,21 @@ fn world(controllers: &str, actions: &str, extra: &str) -> Sim {
     Sim::from_json(&text).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The one-controller world with `actions` at `(seconds, do, broker address)`, run to its end.
+fn run_with(actions: &[(u32, &str, &str)]) -> (Sim, Vec<SimEvent>) {
+    let actions: Vec<String> = actions
+        .iter()
+        .map(|(at, what, broker)| {
+            format!(r#"{{"at": {at}, "do": "{what}", "broker": "{broker}"}}"#)
+        })
+        .collect();
+    run(world(
+        r#"["controller-1"]"#,
+        &format!("[{}]", actions.join(",")),
+        "",
+    ))
+}
+
 fn run(mut sim: Sim) -> (Sim, Vec<SimEvent>) {
     sim.run();
     let events = sim.drain_events();
@@ -84,10 +99,7 @@ fn the_first_replica_is_elected_and_the_others_follow() {
         "a master registers as 0, slaves with their controller ids"
     );
     let group = sim.replicas().group("broker-b").unwrap();
-    assert_eq!(
-        group.sync_state_set.iter().copied().collect::<Vec<_>>(),
-        vec![1, 2, 3]
-    );
+    assert_eq!(group.sync_state_set.to_vec(), vec![1, 2, 3]);
     assert!(of_kind(&events, "sync_state_set_changed")
         .iter()
         .all(|e| e.t <= 1_000));
@@ -99,11 +111,7 @@ fn the_first_replica_is_elected_and_the_others_follow() {
 /// as brokerId 0; producers write again after their next route poll.
 #[test]
 fn a_silent_master_is_replaced_from_the_sync_state_set() {
-    let (sim, events) = run(world(
-        r#"["controller-1"]"#,
-        &format!(r#"[{{"at": 40, "do": "freeze_broker", "broker": "{R1}"}}]"#),
-        "",
-    ));
+    let (sim, events) = run_with(&[(40, "freeze_broker", R1)]);
     let e = first_after(&events, "master_elected", 40_000);
     assert!((50_000..=55_000).contains(&e.t), "noticed at {}", e.t);
     let v = json_of(e);
@@ -166,14 +174,7 @@ fn a_silent_master_is_replaced_from_the_sync_state_set() {
 /// turned away; its metadata sync then makes it a slave under its controller id, which registers.
 #[test]
 fn the_old_master_is_fenced_and_demoted_when_it_resumes() {
-    let (sim, events) = run(world(
-        r#"["controller-1"]"#,
-        &format!(
-            r#"[{{"at": 40, "do": "freeze_broker", "broker": "{R1}"}},
-                {{"at": 90, "do": "resume_broker", "broker": "{R1}"}}]"#
-        ),
-        "",
-    ));
+    let (sim, events) = run_with(&[(40, "freeze_broker", R1), (90, "resume_broker", R1)]);
     let rejected = json_of(first_after(&events, "registration_rejected", 90_000));
     assert_eq!(rejected["t"], 90_000);
     assert_eq!(rejected["broker_addr"], R1);
@@ -199,14 +200,7 @@ fn the_old_master_is_fenced_and_demoted_when_it_resumes() {
 /// once; restarted, the old master asks the controller first and comes back as a slave.
 #[test]
 fn a_killed_master_is_replaced_at_once_and_returns_as_a_slave() {
-    let (_, events) = run(world(
-        r#"["controller-1"]"#,
-        &format!(
-            r#"[{{"at": 40, "do": "kill_broker", "broker": "{R1}"}},
-                {{"at": 70, "do": "restart_broker", "broker": "{R1}"}}]"#
-        ),
-        "",
-    ));
+    let (_, events) = run_with(&[(40, "kill_broker", R1), (70, "restart_broker", R1)]);
     let e = first_after(&events, "master_elected", 40_000);
     assert_eq!(e.t, 40_000);
     assert_eq!(json_of(e)["cause"], "master_connection_closed");

@@ -8,14 +8,20 @@ use super::click;
 use crate::i18n::{controls, failover as w, state_word, Lang};
 use crate::sim::{Action, BrokerNode, BrokerState, ReplicaRole, Sim};
 
-/// A broker's role as the picture, its card and the inspector name it: `master`, `slave 2`,
-/// `candidate`; in controller mode with the master epoch it holds its role in.
-pub(crate) fn role_label(lang: Lang, b: &BrokerNode) -> String {
-    let role = match b.replica.as_ref().map(|r| r.role) {
+/// A broker's role as the picture names it: `master`, `slave 2`, `candidate` (the picture shows a
+/// controller-mode broker's epoch inside its circle).
+pub(crate) fn role_short(b: &BrokerNode) -> String {
+    match b.replica.as_ref().map(|r| r.role) {
         Some(ReplicaRole::Candidate) => "candidate".to_owned(),
         _ if b.id() == 0 => "master".to_owned(),
         _ => format!("slave {}", b.id()),
-    };
+    }
+}
+
+/// A broker's role as its card and the inspector name it: [`role_short`], in controller mode with
+/// the master epoch it holds its role in.
+pub(crate) fn role_label(lang: Lang, b: &BrokerNode) -> String {
+    let role = role_short(b);
     match &b.replica {
         Some(r) if r.master_epoch > 0 => lang.fill(
             w::ROLE_EPOCH,

@@ -55,6 +55,14 @@ fn run_until<T>(
     None
 }
 
+/// The NameServer and the broker address a question is about.
+fn namesrv_and_broker(p: &Predict) -> (&str, &str) {
+    (
+        p.namesrv.as_deref().unwrap_or_default(),
+        p.broker.as_deref().unwrap_or_default(),
+    )
+}
+
 /// The answer to `p` for the world `sim` shows now, once `task` (the step's task, when not done
 /// yet) is done.
 pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
@@ -64,10 +72,7 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
         }
         Ask::NextSendOk => next_send(sim, task, p.producer.as_deref().unwrap_or_default(), true),
         Ask::RemovalTime | Ask::RemovalReason => {
-            let (ns, addr) = (
-                p.namesrv.as_deref().unwrap_or_default(),
-                p.broker.as_deref().unwrap_or_default(),
-            );
+            let (ns, addr) = namesrv_and_broker(p);
             run_until(sim, task, |e| match &e.kind {
                 SimEventKind::BrokerRemoved {
                     namesrv,
@@ -109,10 +114,7 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
             })
         }
         Ask::RegistrationOutcome => {
-            let (ns, addr) = (
-                p.namesrv.as_deref().unwrap_or_default(),
-                p.broker.as_deref().unwrap_or_default(),
-            );
+            let (ns, addr) = namesrv_and_broker(p);
             run_until(sim, task, |e| match &e.kind {
                 SimEventKind::BrokerRegistered {
                     namesrv,

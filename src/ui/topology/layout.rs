@@ -212,7 +212,7 @@ pub(super) fn picture(
                     x: bx,
                     y,
                     label: {
-                        let role = crate::ui::failover::role_label(lang, b);
+                        let role = crate::ui::failover::role_short(b);
                         // A broker that is not running says so in words too, not by its colour alone.
                         if b.state == crate::sim::BrokerState::Running {
                             role

@@ -174,6 +174,10 @@ pub(super) fn drawing(
                     (true, true) => 19,
                 };
                 let _ = write!(out, r#"<circle r="{r}"/>"#);
+                // A controller-mode broker's master epoch, inside its circle.
+                if let (Some(epoch), false) = (n.epoch, collapsed) {
+                    let _ = write!(out, r#"<text y="4" class="epoch">e{epoch}</text>"#);
+                }
                 if n.state == "killed" {
                     let _ = write!(
                         out,
