@@ -511,3 +511,49 @@ async fn a_webhook_receiver_that_never_answers_never_delays_a_poll() {
     bridge.shutdown().await;
     held.abort();
 }
+
+/// Issue 39 (live): a slave re-registering as brokerId 0 at its own address — a controller's
+/// failover as every NameServer sees it — is one `master_changed` record naming the old master,
+/// the new one and the id it had, and `routelab history` prints it as one line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failover_is_one_master_changed_record() {
+    let ns = Peer::start();
+    let addr = ns.addr();
+    let dir = ScratchDir::new("history-failover");
+    let db = dir.path().join("h.sqlite3");
+    let group = |id, broker_addr: &'static str| {
+        let addr = addr.clone();
+        async move {
+            register_broker(
+                &addr,
+                "DefaultCluster",
+                "broker-b",
+                id,
+                broker_addr,
+                topics(&["TopicTest", "SELF_TEST_TOPIC"]),
+            )
+            .await
+        }
+    };
+    let _master = group(0, "127.0.0.1:10961").await;
+    let _slave = group(2, "127.0.0.1:10971").await;
+    let _bridge = BridgeProcess::start(&addr, &db);
+    wait_for(&db, "recording_started", kind("recording_started")).await;
+    // The slave takes id 0: the NameServer moves its address from id 2 and replaces the master.
+    let _promoted = group(0, "127.0.0.1:10971").await;
+    let all = wait_for(&db, "the master changing", kind("master_changed")).await;
+    // The routes that list the group changed too (their brokerDatas), as with any change of
+    // members; but no broker is said to be gone or to have appeared.
+    let kinds: Vec<&str> = all
+        .iter()
+        .map(|r| r.change.kind())
+        .filter(|k| *k != "route_changed")
+        .collect();
+    assert_eq!(kinds, ["recording_started", "master_changed"], "{all:?}");
+    let (code, text, err) = history_cli(&["--db", db.to_str().unwrap(), "--broker", "broker-b"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("broker-b's master in cluster DefaultCluster is now 127.0.0.1:10971, until now its slave id 2 (it was 127.0.0.1:10961): a failover"),
+        "{text}"
+    );
+}

@@ -128,6 +128,7 @@ phrases! {
     ANSWERS_AGAIN: "{ns}: answers again", "{ns}：重新有应答了";
     NO_LONGER_LISTS: "{ns} no longer lists {broker}", "{ns} 不再列出 {broker}";
     LISTS: "{ns} lists {broker}", "{ns} 列出了 {broker}";
+    MASTER_NOW: "{ns}: {group}'s master is now {new} (was {old})", "{ns}：{group} 的 master 现在是 {new}（原来是 {old}）";
 
     // The simulator's "Live…" control.
     LIVE_OPEN_WHAT: "watch a real cluster through a RouteLab bridge", "通过 RouteLab bridge 观察真实集群";
@@ -227,6 +228,9 @@ phrases! {
     H_TOPICS: "{n} topics", "{n} 个 topic";
     H_BROKER_APPEARED: "{name} (id {id}, {addr}) appeared in cluster {cluster}", "{name}（id {id}，{addr}）出现在集群 {cluster} 中";
     H_BROKER_GONE: "{name} (id {id}, {addr}) is gone from cluster {cluster}", "{name}（id {id}，{addr}）已从集群 {cluster} 中消失";
+    H_MASTER_CHANGED: "{name}'s master in cluster {cluster} is now {new}{was} (it was {old}): a failover", "集群 {cluster} 中 {name} 的 master 现在是 {new}{was}（原来是 {old}）：发生了主备切换";
+    H_MASTER_WAS_ID: ", until now its slave id {id}", "，此前是它的 slave id {id}";
+    H_NO_MASTER_BEFORE: "no master", "没有 master";
     H_GROUP_CHANGED: "group {name} of cluster {cluster} changed: {what}", "集群 {cluster} 的 broker 组 {name} 属性变了：{what}";
     H_TOPIC_ADDED_ROUTE: "topic {topic} added: {route}", "新增 topic {topic}：{route}";
     H_TOPIC_ADDED: "topic {topic} added", "新增 topic {topic}";

@@ -94,6 +94,23 @@ fn apply(view: &mut NamesrvView, r: &Record) {
                 .insert(b.broker_name.as_str().into());
             fetched(view, r.at_ms);
         }
+        Change::MasterChanged {
+            broker_name,
+            new_addr,
+            new_was_id,
+            ..
+        } => {
+            let name: crate::model::BrokerName = broker_name.as_str().into();
+            if let Some(group) = view.cluster.broker_addr_table.get_mut(&name) {
+                if let Some(id) = new_was_id {
+                    group.broker_addrs.remove(id);
+                }
+                group
+                    .broker_addrs
+                    .insert(crate::model::MASTER_ID, new_addr.as_str().into());
+            }
+            fetched(view, r.at_ms);
+        }
         Change::GroupChanged {
             broker_name,
             zone_name,

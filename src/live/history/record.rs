@@ -35,6 +35,21 @@ pub enum Change {
     BrokerAppeared(Broker),
     /// A broker is no longer listed.
     BrokerGone(Broker),
+    /// A group's master (`brokerAddrs[0]`) is another address: a controller's or DLedger's
+    /// failover (the new master moved from its slave id to 0), or a master replaced at once. One
+    /// record instead of the old master gone, the new one gone from its slave id and appeared
+    /// at 0.
+    MasterChanged {
+        cluster: String,
+        broker_name: String,
+        /// The master before, if the group had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        old_addr: Option<String>,
+        new_addr: String,
+        /// The id the new master was listed under before, if it was listed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        new_was_id: Option<i64>,
+    },
     /// A group still listed changed its `zoneName` or `enableActingMaster` (a 5.x NameServer
     /// writes both at every registration: a broker restarted with a new config between two
     /// polls). Each is `[before, after]`, present when it changed.
@@ -176,6 +191,7 @@ impl Change {
             Change::RecordingStarted { .. } => "recording_started",
             Change::BrokerAppeared(_) => "broker_appeared",
             Change::BrokerGone(_) => "broker_gone",
+            Change::MasterChanged { .. } => "master_changed",
             Change::GroupChanged { .. } => "group_changed",
             Change::TopicAdded { .. } => "topic_added",
             Change::TopicRemoved { .. } => "topic_removed",
@@ -237,6 +253,12 @@ impl Change {
         match self {
             Change::BrokerAppeared(x) | Change::BrokerGone(x) => x.broker_name == b || x.addr == b,
             Change::GroupChanged { broker_name, .. } => broker_name == b,
+            Change::MasterChanged {
+                broker_name,
+                old_addr,
+                new_addr,
+                ..
+            } => broker_name == b || new_addr == b || old_addr.as_deref() == Some(b),
             Change::TopicAdded { route, .. } => in_route(route),
             Change::RouteChanged { before, after, .. } => in_route(before) || in_route(after),
             Change::PermChanged { perms, .. } => perms.contains_key(b),

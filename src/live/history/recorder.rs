@@ -30,6 +30,46 @@ impl Broker {
     }
 }
 
+/// The groups whose master (id 0) is another address than before, each as one `MasterChanged`,
+/// and the members those records stand for (the old master at 0, the new one at its old id and
+/// at 0), which are then not listed as gone or appeared.
+fn master_moves(was: &BTreeSet<Member>, is: &BTreeSet<Member>) -> (Vec<Change>, Vec<Member>) {
+    let master = |set: &BTreeSet<Member>, cluster: &str, name: &str| {
+        set.iter()
+            .find(|m| m.cluster == cluster && m.name == name && m.id == crate::model::MASTER_ID)
+            .cloned()
+    };
+    let mut changes = Vec::new();
+    let mut folded = Vec::new();
+    for new in is
+        .difference(was)
+        .filter(|m| m.id == crate::model::MASTER_ID)
+    {
+        let old = master(was, &new.cluster, &new.name);
+        // Where the new master was listed before, under another id of the same group.
+        let moved_from = was
+            .iter()
+            .find(|m| m.cluster == new.cluster && m.name == new.name && m.addr == new.addr)
+            .filter(|m| !is.contains(*m))
+            .cloned();
+        // A group that gained its first master is a broker appearing, not a change of master.
+        if old.is_none() && moved_from.is_none() {
+            continue;
+        }
+        changes.push(Change::MasterChanged {
+            cluster: new.cluster.clone(),
+            broker_name: new.name.clone(),
+            old_addr: old.as_ref().map(|m| m.addr.clone()),
+            new_addr: new.addr.clone(),
+            new_was_id: moved_from.as_ref().map(|m| m.id),
+        });
+        folded.push(new.clone());
+        folded.extend(old.filter(|m| !is.contains(m)));
+        folded.extend(moved_from);
+    }
+    (changes, folded)
+}
+
 /// The changes between two views of one NameServer (`old` then `new`, the same address).
 pub fn changes(old: &NamesrvView, new: &NamesrvView) -> Vec<Record> {
     let namesrv = Some(new.addr.clone());
@@ -82,20 +122,22 @@ pub fn changes(old: &NamesrvView, new: &NamesrvView) -> Vec<Record> {
             members(old).into_iter().collect(),
             members(new).into_iter().collect(),
         );
-        for m in was.difference(&is) {
+        let (moves, folded) = master_moves(&was, &is);
+        for m in was.difference(&is).filter(|m| !folded.contains(m)) {
             out.push(record(
                 at,
                 since,
                 Change::BrokerGone(Broker::in_view(m, old)),
             ));
         }
-        for m in is.difference(&was) {
+        for m in is.difference(&was).filter(|m| !folded.contains(m)) {
             out.push(record(
                 at,
                 since,
                 Change::BrokerAppeared(Broker::in_view(m, new)),
             ));
         }
+        out.extend(moves.into_iter().map(|c| record(at, since, c)));
         // A group listed before and after whose attributes changed; one that appeared or left
         // entirely is in its members' records, attributes included.
         for (name, after) in &new.cluster.broker_addr_table {

@@ -383,3 +383,91 @@ fn a_broker_leaving_many_topics_is_one_record_and_a_checkpoint() {
     );
     assert!(!rec.wants_checkpoint(&new, true, 3_000), "once");
 }
+
+/// Issue 39 (live): a controller's failover — the slave at id 2 moves to id 0 and the old master
+/// leaves — is one `master_changed` record, not three gone/appeared ones; a replay rebuilds the
+/// group as it is now; the old master coming back as a slave is a broker appearing.
+#[test]
+fn a_master_moving_to_another_address_is_one_record() {
+    let members = |ids: &[(i64, &str)]| {
+        let mut v = view(0, &[], &[]);
+        let mut g = BrokerData::new("DefaultCluster".into(), "broker-b".into());
+        for (id, addr) in ids {
+            g.broker_addrs.insert(*id, (*addr).into());
+        }
+        v.cluster.broker_addr_table.insert("broker-b".into(), g);
+        v.cluster
+            .cluster_addr_table
+            .entry("DefaultCluster".into())
+            .or_default()
+            .insert("broker-b".into());
+        v
+    };
+    let at = |mut v: NamesrvView, t: u64| {
+        v.fetched_at_ms = Some(t);
+        v.last_attempt_ms = Some(t);
+        v
+    };
+    let before = at(
+        members(&[
+            (0, "10.0.1.1:10911"),
+            (2, "10.0.1.2:10911"),
+            (3, "10.0.1.3:10911"),
+        ]),
+        1_000,
+    );
+    let failed_over = at(
+        members(&[(0, "10.0.1.2:10911"), (3, "10.0.1.3:10911")]),
+        2_000,
+    );
+    let got = changes(&before, &failed_over);
+    assert_eq!(kinds(&got), ["master_changed"]);
+    assert_eq!(
+        got[0].change,
+        Change::MasterChanged {
+            cluster: "DefaultCluster".into(),
+            broker_name: "broker-b".into(),
+            old_addr: Some("10.0.1.1:10911".into()),
+            new_addr: "10.0.1.2:10911".into(),
+            new_was_id: Some(2),
+        }
+    );
+    assert_eq!(
+        got[0].change.describe(),
+        "broker-b's master in cluster DefaultCluster is now 10.0.1.2:10911, until now its slave id 2 (it was 10.0.1.1:10911): a failover"
+    );
+    assert!(got[0].change.concerns_broker("10.0.1.1:10911"));
+    // A replay of the record rebuilds the group.
+    let replayed = crate::live::replay::replay(before.clone(), &got);
+    assert_eq!(
+        replayed
+            .cluster
+            .broker_addr_table
+            .get("broker-b")
+            .unwrap()
+            .broker_addrs,
+        failed_over
+            .cluster
+            .broker_addr_table
+            .get("broker-b")
+            .unwrap()
+            .broker_addrs
+    );
+    // The old master back as a slave: a broker appearing.
+    let back = at(
+        members(&[
+            (0, "10.0.1.2:10911"),
+            (1, "10.0.1.1:10911"),
+            (3, "10.0.1.3:10911"),
+        ]),
+        3_000,
+    );
+    assert_eq!(kinds(&changes(&failed_over, &back)), ["broker_appeared"]);
+    // A first master in a group that had none is a broker appearing too.
+    let empty = at(members(&[(3, "10.0.1.3:10911")]), 1_000);
+    let first = at(
+        members(&[(0, "10.0.1.9:10911"), (3, "10.0.1.3:10911")]),
+        2_000,
+    );
+    assert_eq!(kinds(&changes(&empty, &first)), ["broker_appeared"]);
+}

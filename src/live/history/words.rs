@@ -50,6 +50,30 @@ impl Change {
             ),
             Change::BrokerAppeared(b) => broker(b, live::H_BROKER_APPEARED),
             Change::BrokerGone(b) => broker(b, live::H_BROKER_GONE),
+            Change::MasterChanged {
+                cluster,
+                broker_name,
+                old_addr,
+                new_addr,
+                new_was_id,
+            } => {
+                let was = new_was_id.map_or_else(String::new, |id| {
+                    lang.fill(live::H_MASTER_WAS_ID, &[("id", &id.to_string())])
+                });
+                let old = old_addr
+                    .clone()
+                    .unwrap_or_else(|| lang.t(live::H_NO_MASTER_BEFORE).to_owned());
+                lang.fill(
+                    live::H_MASTER_CHANGED,
+                    &[
+                        ("name", broker_name),
+                        ("cluster", cluster),
+                        ("new", new_addr),
+                        ("was", &was),
+                        ("old", &old),
+                    ],
+                )
+            }
             Change::GroupChanged {
                 cluster,
                 broker_name,

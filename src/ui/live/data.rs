@@ -58,6 +58,14 @@ pub enum Change {
         ns: String,
         broker: String,
     },
+    /// A group's master (id 0) is another address: a failover, one line rather than a broker
+    /// leaving and another arriving (the new master was often listed already, as a slave).
+    MasterNow {
+        ns: String,
+        group: String,
+        old: String,
+        new: String,
+    },
 }
 
 /// How many changed topics a feed line names.
@@ -92,6 +100,15 @@ impl Change {
             Change::Lists { ns, broker } => {
                 lang.fill(live::LISTS, &[("ns", ns), ("broker", broker)])
             }
+            Change::MasterNow {
+                ns,
+                group,
+                old,
+                new,
+            } => lang.fill(
+                live::MASTER_NOW,
+                &[("ns", ns), ("group", group), ("old", old), ("new", new)],
+            ),
         }
     }
 }
@@ -111,6 +128,8 @@ pub struct LiveData {
     pub changed: BTreeSet<String>,
     /// What each NameServer listed at the previous message.
     listed: BTreeMap<String, BTreeSet<String>>,
+    /// (NameServer, group) → the address its master (id 0) had at the last listing.
+    masters: BTreeMap<(String, String), String>,
     statuses: BTreeMap<String, NamesrvStatus>,
     feed_seq: u64,
     /// The cluster as of an earlier moment, rebuilt by the bridge from its history, while the
@@ -342,6 +361,26 @@ impl LiveData {
             }
             for addr in &now {
                 self.gone_since.remove(&key(addr));
+            }
+            // Each group's master: a new address at id 0 of a group seen before is a failover.
+            for (name, bd) in view.cluster.broker_addr_table.iter() {
+                let Some(master) = bd.broker_addrs.get(&crate::model::MASTER_ID) else {
+                    continue;
+                };
+                let slot = (view.addr.clone(), name.to_string());
+                let before = self.masters.insert(slot, master.to_string());
+                if let Some(old) = before.filter(|old| old != master.as_str()) {
+                    lines.push((
+                        at,
+                        Change::MasterNow {
+                            ns: view.addr.clone(),
+                            group: name.to_string(),
+                            old: self.describe(&old),
+                            new: self.describe(master.as_str()),
+                        },
+                        "switched",
+                    ));
+                }
             }
             self.listed.insert(view.addr.clone(), now);
         }

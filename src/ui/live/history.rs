@@ -60,7 +60,7 @@ fn weight(tone: &str) -> u8 {
 fn tone(kind: &str) -> &'static str {
     match kind {
         "broker_gone" | "alert_fired" | "topic_removed" | "consumer_left" => "bad",
-        "namesrv_failed" | "disagreement_started" => "warn",
+        "namesrv_failed" | "disagreement_started" | "master_changed" => "warn",
         "broker_appeared" | "namesrv_recovered" | "alert_resolved" | "disagreement_ended"
         | "consumer_joined" => "good",
         "recording_started" => "start",
