@@ -4,10 +4,11 @@
 //! private `Content` type and then reads each variant from that buffer: in the dashboard's
 //! WebAssembly this was one 41 KB function, beside the reader of the same types straight from the
 //! text. Here the object is already a `serde_json::Map` (`TimedAction` reads `at` apart), so `do` is
-//! matched by hand and the rest is read by a payload struct per shape of variant, from the map as a
-//! `serde_json::Value`. The messages are serde's own and come out in the same order: `do` first
-//! (unknown variant, or not a string), then the payload's fields in key order (missing, unknown,
-//! wrong type); tests/sim_scenarios.rs pins them.
+//! matched by hand and the rest is read field by field by one reader (`fields`), each value by its
+//! type; the payloads that are types of their own (a broker, a producer, a consumer group, a link)
+//! by their derive. The messages are serde's own and come out in the same order: `do` first
+//! (unknown variant, or not a string), then the payload's fields in key order (unknown, wrong
+//! type), then a missing one; tests/sim_scenarios.rs pins them.
 
 use serde::de::{Deserialize, Deserializer, Error as _, Visitor};
 use serde_json::{Map, Value};
@@ -64,153 +65,332 @@ pub(super) fn from_map(tag: Value, rest: Map<String, Value>) -> Result<Action, s
             return Err(serde_json::Error::custom("expected variant identifier"));
         }
     };
-    let rest = Value::Object(rest);
+    // The actions whose payload is a shared type (a broker, a producer, a consumer group, a
+    // link) read it with its own derive; every other payload goes through `fields`.
+    let whole = |rest: Map<String, Value>| Value::Object(rest);
     Ok(match name.as_str() {
-        "add_broker" => Action::AddBroker(BrokerSpec::deserialize(rest)?),
+        "add_broker" => Action::AddBroker(BrokerSpec::deserialize(whole(rest))?),
+        "add_producer" => Action::AddProducer(ProducerSpec::deserialize(whole(rest))?),
+        "add_consumer_group" => {
+            Action::AddConsumerGroup(ConsumerGroupSpec::deserialize(whole(rest))?)
+        }
+        "partition" => Action::Partition(Link::deserialize(whole(rest))?),
+        "heal" => Action::Heal(Link::deserialize(whole(rest))?),
         "kill_broker" => Action::KillBroker {
-            broker: OneBroker::deserialize(rest)?.broker,
+            broker: only(rest, &["broker"])?,
         },
         "freeze_broker" => Action::FreezeBroker {
-            broker: OneBroker::deserialize(rest)?.broker,
+            broker: only(rest, &["broker"])?,
         },
         "stop_broker" => Action::StopBroker {
-            broker: OneBroker::deserialize(rest)?.broker,
+            broker: only(rest, &["broker"])?,
         },
         "restart_broker" => Action::RestartBroker {
-            broker: OneBroker::deserialize(rest)?.broker,
+            broker: only(rest, &["broker"])?,
         },
         "heartbeat" => Action::Heartbeat {
-            broker: OneBroker::deserialize(rest)?.broker,
+            broker: only(rest, &["broker"])?,
         },
-        "partition" => Action::Partition(Link::deserialize(rest)?),
-        "heal" => Action::Heal(Link::deserialize(rest)?),
+        "resume_broker" => Action::ResumeBroker {
+            broker: only(rest, &["broker"])?,
+        },
+        "remove_producer" => Action::RemoveProducer {
+            group: only(rest, &["group"])?,
+        },
+        "add_namesrv" => Action::AddNamesrv {
+            name: only(rest, &["name"])?,
+        },
+        "kill_consumer" => Action::KillConsumer {
+            client_id: only(rest, &["client_id"])?,
+        },
+        "freeze_consumer" => Action::FreezeConsumer {
+            client_id: only(rest, &["client_id"])?,
+        },
+        "stop_consumer" => Action::StopConsumer {
+            client_id: only(rest, &["client_id"])?,
+        },
+        "restart_consumer" => Action::RestartConsumer {
+            client_id: only(rest, &["client_id"])?,
+        },
+        "kill_controller" => Action::KillController {
+            controller: only(rest, &["controller"])?,
+        },
+        "freeze_controller" => Action::FreezeController {
+            controller: only(rest, &["controller"])?,
+        },
+        "restart_controller" => Action::RestartController {
+            controller: only(rest, &["controller"])?,
+        },
         "create_topic" => {
-            let t = CreateTopic::deserialize(rest)?;
+            let (mut broker, mut broker_name, mut topic) = (None, None, None);
+            let (mut read, mut write, mut perm) = (None, None, None);
+            fields(
+                rest,
+                &["broker", "broker_name", "topic", "read", "write", "perm"],
+                &["topic"],
+                |i, v| {
+                    match i {
+                        0 => broker = from(v)?,
+                        1 => broker_name = from(v)?,
+                        2 => topic = Some(from(v)?),
+                        3 => read = Some(from(v)?),
+                        4 => write = Some(from(v)?),
+                        _ => perm = Some(from(v)?),
+                    }
+                    Ok(())
+                },
+            )?;
             Action::CreateTopic {
-                broker: t.broker,
-                broker_name: t.broker_name,
-                topic: t.topic,
-                read: t.read,
-                write: t.write,
-                perm: t.perm,
+                broker,
+                broker_name,
+                topic: topic.unwrap_or_default(),
+                read: read.unwrap_or_else(default_queues),
+                write: write.unwrap_or_else(default_queues),
+                perm: perm.unwrap_or_else(default_perm),
             }
         }
         "delete_topic" => {
-            let t = DeleteTopic::deserialize(rest)?;
+            let (mut topic, mut cluster, mut namesrv) = (None, None, None);
+            fields(
+                rest,
+                &["topic", "cluster", "namesrv"],
+                &["topic"],
+                |i, v| {
+                    match i {
+                        0 => topic = Some(from(v)?),
+                        1 => cluster = from(v)?,
+                        _ => namesrv = from(v)?,
+                    }
+                    Ok(())
+                },
+            )?;
             Action::DeleteTopic {
-                topic: t.topic,
-                cluster: t.cluster,
-                namesrv: t.namesrv,
+                topic: topic.unwrap_or_default(),
+                cluster,
+                namesrv,
             }
         }
-        "wipe_write_perm" => {
-            let p = WritePerm::deserialize(rest)?;
-            Action::WipeWritePerm {
-                broker_name: p.broker_name,
-                namesrv: p.namesrv,
+        "wipe_write_perm" | "add_write_perm" => {
+            let (mut broker_name, mut namesrv) = (None, None);
+            fields(
+                rest,
+                &["broker_name", "namesrv"],
+                &["broker_name"],
+                |i, v| {
+                    match i {
+                        0 => broker_name = Some(from(v)?),
+                        _ => namesrv = from(v)?,
+                    }
+                    Ok(())
+                },
+            )?;
+            let broker_name = broker_name.unwrap_or_default();
+            if name == "wipe_write_perm" {
+                Action::WipeWritePerm {
+                    broker_name,
+                    namesrv,
+                }
+            } else {
+                Action::AddWritePerm {
+                    broker_name,
+                    namesrv,
+                }
             }
         }
-        "add_write_perm" => {
-            let p = WritePerm::deserialize(rest)?;
-            Action::AddWritePerm {
-                broker_name: p.broker_name,
-                namesrv: p.namesrv,
-            }
-        }
-        "add_producer" => Action::AddProducer(ProducerSpec::deserialize(rest)?),
-        "remove_producer" => Action::RemoveProducer {
-            group: OneGroup::deserialize(rest)?.group,
-        },
         "put_kv" => {
-            let kv = PutKv::deserialize(rest)?;
+            let (mut namespace, mut key, mut value, mut namesrv) = (None, None, None, None);
+            fields(
+                rest,
+                &["namespace", "key", "value", "namesrv"],
+                &["namespace", "key", "value"],
+                |i, v| {
+                    match i {
+                        0 => namespace = Some(from(v)?),
+                        1 => key = Some(from(v)?),
+                        2 => value = Some(from(v)?),
+                        _ => namesrv = from(v)?,
+                    }
+                    Ok(())
+                },
+            )?;
             Action::PutKv {
-                namespace: kv.namespace,
-                key: kv.key,
-                value: kv.value,
-                namesrv: kv.namesrv,
+                namespace: namespace.unwrap_or_default(),
+                key: key.unwrap_or_default(),
+                value: value.unwrap_or_default(),
+                namesrv,
             }
         }
         "query_route" => {
-            let q = QueryRoute::deserialize(rest)?;
+            let (mut topic, mut namesrv) = (None, None);
+            fields(
+                rest,
+                &["topic", "namesrv"],
+                &["topic", "namesrv"],
+                |i, v| {
+                    match i {
+                        0 => topic = Some(from(v)?),
+                        _ => namesrv = Some(from(v)?),
+                    }
+                    Ok(())
+                },
+            )?;
             Action::QueryRoute {
-                topic: q.topic,
-                namesrv: q.namesrv,
+                topic: topic.unwrap_or_default(),
+                namesrv: namesrv.unwrap_or_default(),
             }
         }
-        "add_namesrv" => Action::AddNamesrv {
-            name: OneName::deserialize(rest)?.name,
-        },
         "set_producer" => {
-            let p = SetProducer::deserialize(rest)?;
+            let (mut group, mut fault_tolerance, mut client) = (None, None, None);
+            fields(
+                rest,
+                &["group", "fault_tolerance", "client"],
+                &["group"],
+                |i, v| {
+                    match i {
+                        0 => group = Some(from(v)?),
+                        1 => fault_tolerance = from(v)?,
+                        _ => client = from::<Option<ClientProfile>>(v)?,
+                    }
+                    Ok(())
+                },
+            )?;
             Action::SetProducer {
-                group: p.group,
-                fault_tolerance: p.fault_tolerance,
-                client: p.client,
+                group: group.unwrap_or_default(),
+                fault_tolerance,
+                client,
             }
         }
-        "add_consumer_group" => Action::AddConsumerGroup(ConsumerGroupSpec::deserialize(rest)?),
         "add_consumer" => {
-            let c = AddConsumer::deserialize(rest)?;
+            let (mut group, mut client_id) = (None, None);
+            fields(rest, &["group", "client_id"], &["group"], |i, v| {
+                match i {
+                    0 => group = Some(from(v)?),
+                    _ => client_id = from(v)?,
+                }
+                Ok(())
+            })?;
             Action::AddConsumer {
-                group: c.group,
-                client_id: c.client_id,
+                group: group.unwrap_or_default(),
+                client_id,
             }
         }
-        "kill_consumer" => Action::KillConsumer {
-            client_id: OneMember::deserialize(rest)?.client_id,
-        },
-        "freeze_consumer" => Action::FreezeConsumer {
-            client_id: OneMember::deserialize(rest)?.client_id,
-        },
-        "stop_consumer" => Action::StopConsumer {
-            client_id: OneMember::deserialize(rest)?.client_id,
-        },
-        "restart_consumer" => Action::RestartConsumer {
-            client_id: OneMember::deserialize(rest)?.client_id,
-        },
         "set_consumer" => {
-            let c = SetConsumer::deserialize(rest)?;
+            let (mut client_id, mut rate) = (None, None);
+            fields(
+                rest,
+                &["client_id", "rate"],
+                &["client_id", "rate"],
+                |i, v| {
+                    match i {
+                        0 => client_id = Some(from(v)?),
+                        _ => rate = Some(from(v)?),
+                    }
+                    Ok(())
+                },
+            )?;
             Action::SetConsumer {
-                client_id: c.client_id,
-                rate: c.rate,
+                client_id: client_id.unwrap_or_default(),
+                rate: rate.unwrap_or_default(),
             }
         }
         "set_consumer_group" => {
-            let c = SetConsumerGroup::deserialize(rest)?;
+            let (mut group, mut strategy, mut rate) = (None, None, None);
+            fields(rest, &["group", "strategy", "rate"], &["group"], |i, v| {
+                match i {
+                    0 => group = Some(from(v)?),
+                    1 => strategy = from::<Option<crate::consumer::StrategyName>>(v)?,
+                    _ => rate = from(v)?,
+                }
+                Ok(())
+            })?;
             Action::SetConsumerGroup {
-                group: c.group,
-                strategy: c.strategy,
-                rate: c.rate,
+                group: group.unwrap_or_default(),
+                strategy,
+                rate,
             }
         }
-        "resume_broker" => Action::ResumeBroker {
-            broker: OneBroker::deserialize(rest)?.broker,
-        },
-        "kill_controller" => Action::KillController {
-            controller: OneController::deserialize(rest)?.controller,
-        },
-        "freeze_controller" => Action::FreezeController {
-            controller: OneController::deserialize(rest)?.controller,
-        },
-        "restart_controller" => Action::RestartController {
-            controller: OneController::deserialize(rest)?.controller,
-        },
         "lag_replica" => {
-            let l = LagReplica::deserialize(rest)?;
+            let (mut broker, mut lagging) = (None, None);
+            fields(rest, &["broker", "lagging"], &["broker"], |i, v| {
+                match i {
+                    0 => broker = Some(from(v)?),
+                    _ => lagging = Some(from(v)?),
+                }
+                Ok(())
+            })?;
             Action::LagReplica {
-                broker: l.broker,
-                lagging: l.lagging,
+                broker: broker.unwrap_or_default(),
+                lagging: lagging.unwrap_or(true),
             }
         }
         "elect_master" => {
-            let e = ElectMaster::deserialize(rest)?;
+            let (mut broker_name, mut broker_id) = (None, None);
+            fields(
+                rest,
+                &["broker_name", "broker_id"],
+                &["broker_name", "broker_id"],
+                |i, v| {
+                    match i {
+                        0 => broker_name = Some(from(v)?),
+                        _ => broker_id = Some(from(v)?),
+                    }
+                    Ok(())
+                },
+            )?;
             Action::ElectMaster {
-                broker_name: e.broker_name,
-                broker_id: e.broker_id,
+                broker_name: broker_name.unwrap_or_default(),
+                broker_id: broker_id.unwrap_or_default(),
             }
         }
         other => return Err(serde_json::Error::unknown_variant(other, VARIANTS)),
     })
+}
+
+/// A field's value as its type reads it (serde's own messages: "invalid type: …, expected …").
+fn from<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, serde_json::Error> {
+    T::deserialize(v)
+}
+
+/// Reads a payload's fields as serde's derive with `deny_unknown_fields` would, with its messages
+/// in its order: each key in the object's order, an unknown one refused at once ("unknown field
+/// `x`, expected …"), a known one handed to `read` by its index in `names` (a wrong type refused
+/// there); then the first of `required` that was absent ("missing field `x`"). One reader for
+/// every payload: serde's derive generated a visitor per payload type, most of 29 KB of the
+/// workshop's bundle.
+fn fields(
+    rest: Map<String, Value>,
+    names: &'static [&'static str],
+    required: &[&'static str],
+    mut read: impl FnMut(usize, Value) -> Result<(), serde_json::Error>,
+) -> Result<(), serde_json::Error> {
+    let mut seen = [false; 8];
+    for (key, value) in rest {
+        let Some(i) = names.iter().position(|n| *n == key) else {
+            return Err(serde_json::Error::unknown_field(&key, names));
+        };
+        seen[i] = true;
+        read(i, value)?;
+    }
+    match required
+        .iter()
+        .find(|r| names.iter().position(|n| n == *r).is_some_and(|i| !seen[i]))
+    {
+        Some(missing) => Err(serde_json::Error::missing_field(missing)),
+        None => Ok(()),
+    }
+}
+
+/// A payload of one required string field, e.g. `{"broker": "10.0.0.1:10911"}`.
+fn only(
+    rest: Map<String, Value>,
+    name: &'static [&'static str],
+) -> Result<String, serde_json::Error> {
+    let mut got = None;
+    fields(rest, name, name, |_, v| {
+        got = Some(from(v)?);
+        Ok(())
+    })?;
+    Ok(got.unwrap_or_default())
 }
 
 impl<'de> Deserialize<'de> for Action {
@@ -280,147 +460,39 @@ fn default_perm() -> i32 {
     super::specs::default_perm()
 }
 
-// The payloads: the fields of `Action`'s struct variants, in the same order (serde lists them in
-// that order in "unknown field …, expected one of …"). Variants with the same fields share one.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
-/// `kill_broker`, `freeze_broker`, `stop_broker`, `restart_broker`, `heartbeat`,
-/// `resume_broker`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OneBroker {
-    broker: String,
-}
+    fn read(text: &str) -> String {
+        let map: Map<String, Value> = serde_json::from_str(text).unwrap();
+        match from_map(Value::String("create_topic".into()), map) {
+            Ok(a) => format!("{a:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
 
-/// `remove_producer`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OneGroup {
-    group: String,
-}
-
-/// `add_namesrv`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OneName {
-    name: String,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateTopic {
-    #[serde(default)]
-    broker: Option<String>,
-    #[serde(default)]
-    broker_name: Option<String>,
-    topic: String,
-    #[serde(default = "default_queues")]
-    read: i32,
-    #[serde(default = "default_queues")]
-    write: i32,
-    #[serde(default = "default_perm")]
-    perm: i32,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DeleteTopic {
-    topic: String,
-    #[serde(default)]
-    cluster: Option<String>,
-    #[serde(default)]
-    namesrv: Option<String>,
-}
-
-/// `wipe_write_perm`, `add_write_perm`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WritePerm {
-    broker_name: String,
-    #[serde(default)]
-    namesrv: Option<String>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PutKv {
-    namespace: String,
-    key: String,
-    value: String,
-    #[serde(default)]
-    namesrv: Option<String>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct QueryRoute {
-    topic: String,
-    namesrv: String,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SetProducer {
-    group: String,
-    #[serde(default)]
-    fault_tolerance: Option<bool>,
-    #[serde(default)]
-    client: Option<ClientProfile>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AddConsumer {
-    group: String,
-    #[serde(default)]
-    client_id: Option<String>,
-}
-
-/// `kill_consumer`, `freeze_consumer`, `stop_consumer`, `restart_consumer`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OneMember {
-    client_id: String,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SetConsumer {
-    client_id: String,
-    rate: f64,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SetConsumerGroup {
-    group: String,
-    #[serde(default)]
-    strategy: Option<crate::consumer::StrategyName>,
-    #[serde(default)]
-    rate: Option<f64>,
-}
-
-/// `kill_controller`, `freeze_controller`, `restart_controller`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OneController {
-    controller: String,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LagReplica {
-    broker: String,
-    #[serde(default = "lagging_by_default")]
-    lagging: bool,
-}
-
-fn lagging_by_default() -> bool {
-    true
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ElectMaster {
-    broker_name: String,
-    broker_id: i64,
+    /// The payload reader says what serde's derive said, in its order: keys in the object's
+    /// (sorted) order — an unknown one or a wrong type, whichever comes first — then a missing one.
+    #[test]
+    fn payload_errors_are_serdes_in_serdes_order() {
+        assert_eq!(
+            read(r#"{"zzz": 1, "topic": 5}"#),
+            "invalid type: integer `5`, expected a string"
+        );
+        assert_eq!(
+            read(r#"{"aaa": 1, "topic": 5}"#),
+            "unknown field `aaa`, expected one of `broker`, `broker_name`, `topic`, `read`, `write`, `perm`"
+        );
+        assert_eq!(read(r#"{"read": 2}"#), "missing field `topic`");
+        assert_eq!(
+            read(r#"{"topic": "T", "perm": null}"#),
+            "invalid type: null, expected i32"
+        );
+        assert!(
+            read(r#"{"topic": "T", "broker_name": "b"}"#).contains("read: 4, write: 4, perm: 6")
+        );
+    }
 }
