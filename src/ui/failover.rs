@@ -130,8 +130,9 @@ pub(crate) fn replica_section(
     </> }
 }
 
-/// A controller in the inspector: its state, whether it leads (and the term), the groups the
-/// controllers know with their masters, epochs and SyncStateSets, and its actions.
+/// A controller in the inspector: its state, whether it leads (and the term), each group the
+/// controllers know as `mqadmin getSyncStateSet` prints it (the same text as the mqadmin tab), and
+/// its actions.
 pub(crate) fn controller_inspector(
     lang: Lang,
     on_apply: &Callback<Action>,
@@ -140,30 +141,27 @@ pub(crate) fn controller_inspector(
 ) -> Html {
     let node = &sim.controllers()[c];
     let name = node.name.clone();
-    let leads = sim.controller_leader() == Some(c);
-    let raft = if leads {
+    let raft = if sim.controller_leader() == Some(c) {
         lang.fill(w::LEADER_TERM, &[("term", &sim.raft_term().to_string())])
     } else {
         lang.t(w::FOLLOWER).to_owned()
     };
-    let up = node.is_up();
-    let rows: Html = sim
+    let now = sim.now();
+    let groups: String = sim
         .replicas()
         .groups()
         .map(|g| {
-            let master = g.master.map_or_else(
-                || "—".to_owned(),
-                |m| format!("{m} ({})", g.master_addr().unwrap_or("?")),
-            );
-            html! { <tr>
-                <td>{ g.broker_name.clone() }</td>
-                <td class="addr">{ master }</td>
-                <td>{ g.master_epoch.to_string() }</td>
-                <td>{ set_words(g.sync_state_set.iter().copied()) }</td>
-            </tr> }
+            let alive = |id| {
+                node.live.is_active(
+                    now,
+                    &crate::sim::replica_key(&g.cluster, &g.broker_name, id),
+                )
+            };
+            crate::view::mqadmin::ha::sync_state_set(g, alive)
         })
         .collect();
     let act = |label, action| html! { <button onclick={click(on_apply, action)}>{ lang.t(label) }</button> };
+    let up = node.is_up();
     html! { <>
         <h3>{ lang.fill(w::CONTROLLER_HEADING, &[("name", &name)]) }</h3>
         <dl>
@@ -172,14 +170,7 @@ pub(crate) fn controller_inspector(
             <dt>{ lang.t(w::RAFT) }</dt><dd>{ raft }</dd>
         </dl>
         <h4>{ lang.t(w::GROUPS_IT_KNOWS) }</h4>
-        { if sim.replicas().groups().next().is_none() {
-            html! { <p class="hint">{ lang.t(w::NO_GROUPS) }</p> }
-        } else {
-            html! { <table class="mini" data-testid="controller-groups">
-                <thead><tr><th>{ "broker" }</th><th>{ "master" }</th><th>{ "epoch" }</th><th>{ lang.t(w::SYNC_STATE_SET) }</th></tr></thead>
-                <tbody>{ rows }</tbody>
-            </table> }
-        } }
+        <pre class="terminal" tabindex="0" data-testid="controller-groups">{ if groups.is_empty() { lang.t(w::NO_GROUPS).to_owned() } else { groups } }</pre>
         <div class="actions">
             { if up { act(controls::KILL, Action::KillController { controller: name.clone() }) } else { html! {} } }
             { if up { act(controls::FREEZE, Action::FreezeController { controller: name.clone() }) } else { html! {} } }
