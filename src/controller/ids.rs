@@ -25,6 +25,12 @@ pub fn of(ids: impl IntoIterator<Item = i64>) -> Ids {
     set
 }
 
+/// The set as people read it: `{1, 2}` (the feed, the inspector).
+pub fn words(set: &[i64]) -> String {
+    let ids: Vec<String> = set.iter().map(i64::to_string).collect();
+    format!("{{{}}}", ids.join(", "))
+}
+
 /// Whether `id` is in `set`.
 pub fn has(set: &[i64], id: i64) -> bool {
     set.binary_search(&id).is_ok()
@@ -44,5 +50,7 @@ mod tests {
         assert!(insert(&mut s, 0));
         assert_eq!(s, vec![0, 1, 2, 3]);
         assert!(has(&s, 3) && !has(&s, 4));
+        assert_eq!(words(&s), "{0, 1, 2, 3}");
+        assert_eq!(words(&[]), "{}");
     }
 }

@@ -4,6 +4,7 @@
 
 use super::event::{MasterElected, SimEventKind};
 use super::scenario::Action;
+use crate::controller::ids::words as set_words;
 use crate::i18n::failover as w;
 use crate::i18n::Lang;
 
@@ -37,12 +38,6 @@ pub(crate) fn action(a: &Action, lang: Lang) -> Option<String> {
         ),
         _ => return None,
     })
-}
-
-/// A set of controller ids as `{1, 2}`.
-pub(crate) fn set_words(ids: &[i64]) -> String {
-    let inner: Vec<String> = ids.iter().map(i64::to_string).collect();
-    format!("{{{}}}", inner.join(", "))
 }
 
 /// `master_elected` in words.

@@ -40,12 +40,6 @@ pub(crate) fn role_code(b: &BrokerNode) -> &'static str {
     }
 }
 
-/// A set of controller ids as `{1, 2}`.
-fn set_words(ids: impl IntoIterator<Item = i64>) -> String {
-    let ids: Vec<String> = ids.into_iter().map(|i| i.to_string()).collect();
-    format!("{{{}}}", ids.join(", "))
-}
-
 /// A button applying `action`, with a hint.
 fn button(on_apply: &Callback<Action>, label: &str, hint: &str, action: Action) -> Html {
     html! { <button onclick={click(on_apply, action)} title={hint.to_owned()}>{ label.to_owned() }</button> }
@@ -99,7 +93,7 @@ pub(crate) fn replica_section(
     let set = group.map_or_else(String::new, |g| {
         format!(
             "{} · epoch {}",
-            set_words(g.sync_state_set.iter().copied()),
+            crate::controller::ids::words(&g.sync_state_set),
             g.sync_state_set_epoch
         )
     });
