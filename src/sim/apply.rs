@@ -359,17 +359,18 @@ impl Sim {
             return;
         };
         if let Some(ns) = link.namesrv.as_deref().and_then(|n| self.namesrv_index(n)) {
+            self.cut_broker_ns.retain(|(a, n)| *a != addr || *n != ns);
             if cut {
-                self.cut_broker_ns.insert((addr, ns));
-            } else {
-                self.cut_broker_ns.remove(&(addr, ns));
+                self.cut_broker_ns.push((addr, ns));
             }
         } else if let Some(group) = &link.producer {
             for p in self.producers.iter_mut().filter(|p| p.spec.group == *group) {
                 if cut {
-                    p.cut_brokers.insert(addr.clone());
+                    if !p.cut_brokers.contains(&addr) {
+                        p.cut_brokers.push(addr.clone());
+                    }
                 } else {
-                    p.cut_brokers.remove(&addr);
+                    p.cut_brokers.retain(|a| *a != addr);
                 }
             }
         }

@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use super::conns::{ChannelTo, Conn};
 use super::process::ProcessState;
 use super::scenario::BrokerSpec;
-use super::{Conn, Sim, Timer, FIRST_REGISTER_REPEAT_MS};
+use super::{Sim, Timer, FIRST_REGISTER_REPEAT_MS};
 use crate::model::perm::PERM_INHERIT;
 use crate::model::{DataVersion, RegisterBrokerBody, TopicConfig, TopicConfigSerializeWrapper};
 use crate::namesrv::{ChannelId, Profile, RegisterBroker, RemovalReason, UnregisterBroker};
@@ -31,7 +32,7 @@ pub struct BrokerNode {
     /// When the next periodic registration is due (None when not running).
     pub next_register: Option<u64>,
     /// The channel it uses to each NameServer (by index), if connected.
-    pub channel_to: BTreeMap<usize, ChannelId>,
+    pub(crate) channel_to: ChannelTo,
     /// Bumped when the process stops, so its pending timers are ignored.
     pub(crate) epoch: u64,
     /// The last full-table registration, sent again while the DataVersion stays (every topic change
@@ -137,7 +138,7 @@ impl Sim {
             data_version: DataVersion::new(1, self.now as i64),
             register_ms,
             next_register: None,
-            channel_to: BTreeMap::new(),
+            channel_to: ChannelTo::default(),
             epoch: 0,
             full_registration: None,
             topics_changed: 0,
@@ -199,15 +200,14 @@ impl Sim {
     }
 
     fn is_cut(&self, b: usize, ns: usize) -> bool {
-        self.cut_broker_ns
-            .contains(&(self.brokers[b].addr.clone(), ns))
+        self.is_link_cut(&self.brokers[b].addr, ns)
     }
 
     /// The broker's open channel to `ns`, connecting anew when the NameServer closed the old one.
     fn channel(&mut self, b: usize, ns: usize) -> ChannelId {
-        if let Some(ch) = self.brokers[b].channel_to.get(&ns) {
-            if self.conns.contains_key(ch) {
-                return *ch;
+        if let Some(ch) = self.brokers[b].channel_to.get(ns) {
+            if self.conns.contains(ch) {
+                return ch;
             }
         }
         let ch = ChannelId(self.next_channel);
@@ -273,7 +273,7 @@ impl Sim {
             let _ = self.namesrvs[ns]
                 .manager
                 .register_broker_on(self.now, req, channel);
-            if let Some(conn) = self.conns.get_mut(&channel) {
+            if let Some(conn) = self.conns.get_mut(channel) {
                 conn.last_traffic = self.now;
             }
             self.drain_ns(ns);
@@ -283,7 +283,7 @@ impl Sim {
     /// The NameServer side of `serverChannelMaxIdleTimeSeconds`: a channel with no traffic for the
     /// idle time is closed, and the broker on it is cleaned up.
     pub(super) fn on_idle_check(&mut self, ch: ChannelId) {
-        let Some(conn) = self.conns.get(&ch).cloned() else {
+        let Some(conn) = self.conns.get(ch).cloned() else {
             return;
         };
         let due = conn.last_traffic + self.timing.idle_close_ms;
@@ -291,7 +291,7 @@ impl Sim {
             self.schedule(due, Timer::IdleCheck(ch));
             return;
         }
-        self.conns.remove(&ch);
+        self.conns.remove(ch);
         let m = &mut self.namesrvs[conn.ns].manager;
         m.on_channel_destroy(ch, None, RemovalReason::IdleClosed);
         self.drain_ns(conn.ns);
@@ -299,19 +299,14 @@ impl Sim {
 
     /// Closes the broker's channels; NameServers it can reach see the close (`reason`).
     fn close_channels(&mut self, b: usize, reason: RemovalReason) {
-        let channels: Vec<(usize, ChannelId)> = self.brokers[b]
-            .channel_to
-            .iter()
-            .map(|(n, c)| (*n, *c))
-            .collect();
-        self.brokers[b].channel_to.clear();
+        let channels = self.brokers[b].channel_to.take();
         let addr = self.brokers[b].addr.clone();
         self.controllers_see_close(&addr);
         for (ns, ch) in channels {
-            if self.is_cut(b, ns) || !self.conns.contains_key(&ch) {
+            if self.is_cut(b, ns) || !self.conns.contains(ch) {
                 continue; // the FIN never arrives; the NameServer keeps the channel until idle
             }
-            self.conns.remove(&ch);
+            self.conns.remove(ch);
             let addr = self.brokers[b].addr.as_str().into();
             let m = &mut self.namesrvs[ns].manager;
             m.on_channel_destroy(ch, Some(&addr), reason.clone());

@@ -337,7 +337,7 @@ impl Sim {
                 routed,
                 broker,
                 master,
-                store: self.store_index.get(name.as_str()).copied(),
+                store: self.store_of(name.as_str()),
             });
         }
         out

@@ -50,6 +50,7 @@ mod apply;
 mod broker;
 mod broker_consumers;
 mod client_routes;
+mod conns;
 mod consume;
 mod consumer;
 mod consumer_words;
@@ -75,7 +76,7 @@ pub mod timeline;
 mod timers;
 mod timing;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 pub use broker::{ha_addr, system_topics, BrokerNode, BrokerState};
 pub use client_routes::{ClientRoutes, RouteCopy};
@@ -123,14 +124,6 @@ pub const SEND_ATTEMPTS: u32 = 3;
 /// The largest event buffer (in events, about 2 MB) whose size a drain keeps for the next buffer.
 const KEEP_EVENT_BUFFER_UP_TO: usize = 1 << 14;
 
-/// An open connection as the NameServer holds it (a broker's registration channel).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Conn {
-    pub ns: usize,
-    pub broker: usize,
-    pub last_traffic: u64,
-}
-
 /// The simulated world.
 #[derive(Clone, Debug)]
 pub struct Sim {
@@ -154,8 +147,9 @@ pub struct Sim {
     consumers: Vec<ConsumerNode>,
     /// What each broker group stores, and where each group's store is.
     stores: Vec<GroupStore>,
-    store_index: BTreeMap<String, usize>,
-    conns: BTreeMap<ChannelId, Conn>,
+    /// Each group store by its group name, sorted by name (a `Vec`: see `conns`).
+    store_index: Vec<(String, usize)>,
+    conns: conns::Conns,
     next_channel: u64,
     /// Pending timers, fired by time; insertion order breaks ties deterministically.
     timers: timers::TimerQueue,
@@ -169,8 +163,8 @@ pub struct Sim {
     /// (the same on every replay of the same history) where a replay stands in it.
     fired: u64,
     events: VecDeque<SimEvent>,
-    /// broker address ↔ NameServer links that are cut.
-    cut_broker_ns: BTreeSet<(String, usize)>,
+    /// broker address ↔ NameServer links that are cut (a few at most: a `Vec`).
+    cut_broker_ns: Vec<(String, usize)>,
     /// The topics the scenario's topic sets give each broker group (shared: a clone of the world
     /// need not copy thousands of topic specs).
     generated: std::sync::Arc<BTreeMap<String, Vec<scenario::TopicSpec>>>,
@@ -209,8 +203,8 @@ impl Sim {
             groups: Vec::new(),
             consumers: Vec::new(),
             stores: Vec::new(),
-            store_index: BTreeMap::new(),
-            conns: BTreeMap::new(),
+            store_index: Vec::new(),
+            conns: conns::Conns::default(),
             next_channel: 1,
             timers: timers::TimerQueue::default(),
             events: VecDeque::new(),
@@ -226,7 +220,7 @@ impl Sim {
             },
             next_action: 0,
             fired: 0,
-            cut_broker_ns: BTreeSet::new(),
+            cut_broker_ns: Vec::new(),
             generated: std::sync::Arc::new(expand_topic_sets(scenario)),
         };
         for i in 0..sim.namesrvs.len() {
@@ -288,7 +282,9 @@ impl Sim {
 
     /// Whether the link between the broker at `addr` and NameServer `ns` is cut.
     pub fn is_link_cut(&self, addr: &str, ns: usize) -> bool {
-        self.cut_broker_ns.contains(&(addr.to_owned(), ns))
+        self.cut_broker_ns
+            .iter()
+            .any(|(a, n)| a == addr && *n == ns)
     }
 
     /// How many timers have fired and actions applied since t = 0: the same at the same point of
@@ -447,10 +443,10 @@ impl Sim {
                 .filter(|(_, c)| {
                     c.ns == ns && self.brokers[c.broker].addr == key.broker_addr.as_str()
                 })
-                .map(|(ch, _)| *ch)
+                .map(|(ch, _)| ch)
                 .collect();
             for ch in closed {
-                self.conns.remove(&ch);
+                self.conns.remove(ch);
             }
         }
         self.drain_ns(ns);

@@ -6,8 +6,6 @@
 //! takes the whole send timeout — and then the client's budget is spent, so it does not retry
 //! (`sendDefaultImpl` stops when `timeout < costTime`).
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use super::client_routes::ClientRoutes;
@@ -58,8 +56,8 @@ pub struct ProducerNode {
     pub info: Option<TopicPublishInfo>,
     /// Its NameServer and route copy, as every client keeps them.
     pub routes: ClientRoutes,
-    /// Broker addresses it cannot reach.
-    pub cut_brokers: BTreeSet<String>,
+    /// Broker addresses it cannot reach (a few at most: a `Vec`, each once).
+    pub cut_brokers: Vec<String>,
     /// Counters.
     pub stats: ProducerStats,
     /// When its next route poll is due.
@@ -87,7 +85,7 @@ impl Sim {
             strategy: MqFaultStrategy::new(client, spec.fault_tolerance),
             info: None,
             routes: ClientRoutes::default(),
-            cut_brokers: BTreeSet::new(),
+            cut_brokers: Vec::new(),
             stats: ProducerStats::default(),
             next_poll: Some(self.now + FIRST_ROUTE_POLL_MS),
             active: true,
@@ -356,7 +354,7 @@ impl Sim {
         let Some(addr) = master else {
             return (SendOutcome::ClientError, 0, Some("no_master"));
         };
-        let cut = node.cut_brokers.contains(addr.as_str());
+        let cut = node.cut_brokers.iter().any(|a| *a == addr.as_str());
         let index = target
             .and_then(|t| t.broker)
             .or_else(|| self.brokers.iter().position(|b| b.addr == addr.as_str()));

@@ -63,7 +63,7 @@ impl Sim {
             // The broker groups holding the topic, each with its processes (found once: a big
             // cluster has hundreds of brokers), then their queues.
             for (name, holders, queues) in self.topic_holders(topic) {
-                let store = self.store_index.get(name).map(|&s| &self.stores[s]);
+                let store = self.store_of(name).map(|s| &self.stores[s]);
                 for q in 0..queues {
                     let log = store.and_then(|s| s.queue(topic, q));
                     let consumer_offset = self.committed_in(&holders, group, topic, q).unwrap_or(0);
@@ -155,9 +155,8 @@ impl Sim {
             .into_iter()
             .map(|mq| {
                 let log = self
-                    .store_index
-                    .get(mq.broker_name.as_str())
-                    .and_then(|&s| self.stores[s].queue(topic, mq.queue_id));
+                    .store_of(mq.broker_name.as_str())
+                    .and_then(|s| self.stores[s].queue(topic, mq.queue_id));
                 TopicStatusRow {
                     broker_name: mq.broker_name.to_string(),
                     queue_id: mq.queue_id,

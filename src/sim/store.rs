@@ -176,13 +176,26 @@ impl GroupStore {
 impl super::Sim {
     /// The store of broker group `name`, made when first needed.
     pub(crate) fn store_for(&mut self, name: &str) -> usize {
-        if let Some(&s) = self.store_index.get(name) {
-            return s;
+        match self
+            .store_index
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+        {
+            Ok(i) => self.store_index[i].1,
+            Err(i) => {
+                self.stores.push(GroupStore::new(name));
+                let s = self.stores.len() - 1;
+                self.store_index.insert(i, (name.to_owned(), s));
+                s
+            }
         }
-        self.stores.push(GroupStore::new(name));
+    }
+
+    /// The index in `stores` of group `name`'s store, if it has one.
+    pub(crate) fn store_of(&self, name: &str) -> Option<usize> {
         self.store_index
-            .insert(name.to_owned(), self.stores.len() - 1);
-        self.stores.len() - 1
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+            .ok()
+            .map(|i| self.store_index[i].1)
     }
 
     /// What broker groups store.
@@ -192,7 +205,7 @@ impl super::Sim {
 
     /// The store of broker group `name`, if it ever held anything.
     pub fn store(&self, name: &str) -> Option<&GroupStore> {
-        self.store_index.get(name).map(|&s| &self.stores[s])
+        self.store_of(name).map(|s| &self.stores[s])
     }
 }
 

@@ -2,8 +2,6 @@
 //! draining toward expiry, or why it is missing. Places where NameServers disagree are marked. A big
 //! cluster is shown as a windowed list of cards (only those in view are rendered).
 
-use std::collections::BTreeMap;
-
 use yew::prelude::*;
 
 use super::panel::{ClusterPart, PanelProps};
@@ -13,9 +11,6 @@ use super::vlist::VirtualList;
 use super::{click, fmt_secs, state_name};
 use crate::i18n::{state_word, workshop, Lang};
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
-
-/// A group's members with their indices in the simulator's broker list.
-type Members<'a> = Vec<(usize, &'a BrokerNode)>;
 
 /// A part of the cluster panel (`src/ui/app.rs` holds the panel): the heading and the cards render
 /// with the cluster group, the NameServer chips with the time group ([`super::Panels`]). The chips count
@@ -37,7 +32,7 @@ fn heading(sim: &Sim, lang: Lang) -> Html {
     if brokers.len() <= WINDOW_FROM {
         return html! { <h2>{ lang.t(workshop::CLUSTER) }</h2> };
     }
-    let groups: usize = tree(sim).values().map(|g| g.len()).sum();
+    let groups: usize = tree(sim).iter().map(|(_, g)| g.len()).sum();
     let (brokers, groups) = (brokers.len().to_string(), groups.to_string());
     html! { <h2>{ lang.fill(workshop::CLUSTER_COUNTS, &[("brokers", &brokers), ("groups", &groups)]) }</h2> }
 }
@@ -56,33 +51,53 @@ fn chips(sim: &Sim, lang: Lang) -> Html {
     }
 }
 
-/// cluster → group name → members (in the simulator's order; the cards sort them by id).
-fn tree(sim: &Sim) -> BTreeMap<&str, BTreeMap<&str, Members<'_>>> {
-    let mut tree: BTreeMap<&str, BTreeMap<&str, Members>> = BTreeMap::new();
-    for (i, b) in sim.brokers().iter().enumerate() {
-        tree.entry(b.spec.cluster.as_str())
-            .or_default()
-            .entry(b.spec.name.as_str())
-            .or_default()
-            .push((i, b));
+/// Clusters → broker groups → members, each level in name order: what the cards show.
+pub(crate) type Tree<'a, M> = Vec<(&'a str, Vec<(&'a str, Vec<M>)>)>;
+
+/// `(cluster, group, member)` as a [`Tree`]; members stay in the order given. Nested `Vec`s from
+/// one sort, not `BTreeMap`s: each B-tree key and value type adds a copy of the B-tree's code to
+/// the bundle.
+pub(crate) fn nest<'a, M>(mut items: Vec<(&'a str, &'a str, M)>) -> Tree<'a, M> {
+    crate::sort::sort_by(&mut items, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut tree: Tree<M> = Vec::new();
+    for (cluster, group, m) in items {
+        if tree.last().is_none_or(|(c, _)| *c != cluster) {
+            tree.push((cluster, Vec::new()));
+        }
+        let Some((_, groups)) = tree.last_mut() else {
+            continue;
+        };
+        if groups.last().is_none_or(|(g, _)| *g != group) {
+            groups.push((group, Vec::new()));
+        }
+        if let Some((_, members)) = groups.last_mut() {
+            members.push(m);
+        }
     }
     tree
+}
+
+/// cluster → group name → members, each group's members by broker id.
+fn tree(sim: &Sim) -> Tree<'_, (usize, &BrokerNode)> {
+    let mut members: Vec<_> = sim.brokers().iter().enumerate().collect();
+    crate::sort::sort_by_key(&mut members, |(_, b)| b.id());
+    nest(
+        members
+            .into_iter()
+            .map(|(i, b)| (b.spec.cluster.as_str(), b.spec.name.as_str(), (i, b)))
+            .collect(),
+    )
 }
 
 /// The cards: clusters → groups → members, or a windowed list of them in a big cluster.
 fn cards(props: &PanelProps) -> Html {
     let sim = props.sim.sim();
-    let mut tree = tree(&sim);
-    for groups in tree.values_mut() {
-        for members in groups.values_mut() {
-            crate::sort::sort_by_key(members, |(_, b)| b.id());
-        }
-    }
+    let tree = tree(&sim);
     if sim.brokers().len() > WINDOW_FROM {
         // Cards in tree order, each labelled with its cluster and group.
         let order: Vec<usize> = tree
-            .values()
-            .flat_map(|groups| groups.values().flatten())
+            .iter()
+            .flat_map(|(_, groups)| groups.iter().flat_map(|(_, m)| m))
             .map(|(i, _)| *i)
             .collect();
         return html! {
@@ -95,10 +110,7 @@ fn cards(props: &PanelProps) -> Html {
 
 /// Clusters → broker groups → member cards, the markup the simulator's and live mode's cluster
 /// views share.
-pub(crate) fn group_tree<M>(
-    tree: &BTreeMap<&str, BTreeMap<&str, Vec<M>>>,
-    card: impl Fn(&M) -> Html,
-) -> Html {
+pub(crate) fn group_tree<M>(tree: &Tree<'_, M>, card: impl Fn(&M) -> Html) -> Html {
     html! { <>
         { for tree.iter().map(|(cluster, groups)| html! {
             <div class="cluster-box">

@@ -1,7 +1,6 @@
 //! The chosen topic's route as each NameServer returns it (decoded table and the JSON a client
 //! receives) next to each producer's cached copy and its age, so staleness is visible.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -86,7 +85,9 @@ pub fn RouteView(props: &PanelProps) -> Html {
     let topic = props.topic.clone();
     // Rebuilt only when topics come or go (not on every tick: 10,000 topics on two NameServers).
     let topics: Rc<Vec<String>> = use_memo((props.sim.run_id(), props.topics_version), |_| {
-        let mut topics: BTreeSet<&str> = BTreeSet::new();
+        // Each NameServer's table is in topic order: merged by a sort and dedup of the names, not
+        // a `BTreeSet` (its code, once more in the bundle).
+        let mut topics: Vec<&str> = Vec::new();
         for ns in sim.namesrvs() {
             topics.extend(
                 ns.manager
@@ -95,6 +96,8 @@ pub fn RouteView(props: &PanelProps) -> Html {
                     .map(|(t, _)| t.as_str()),
             );
         }
+        crate::sort::sort_by(&mut topics, |a, b| a.cmp(b));
+        topics.dedup();
         topics
             .into_iter()
             .map(str::to_owned)

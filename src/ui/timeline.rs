@@ -5,8 +5,6 @@
 //! Test contract: `data-testid="timeline"`; each mark `timeline-mark` with `data-kind`, `data-t`
 //! (virtual ms), `data-broker` and `data-reason` where they apply; `now` returns to the head.
 
-use std::collections::BTreeMap;
-
 use yew::prelude::*;
 
 use super::dec;
@@ -126,7 +124,9 @@ struct Gathered<'a> {
 fn MarksLayer(props: &MarksLayerProps) -> Html {
     let tl = props.sim.timeline();
     let span = props.span.max(1);
-    let mut groups: BTreeMap<GatherKey, Gathered> = BTreeMap::new();
+    // Sorted by key; marks come in time order, so most go at the end (a `Vec`, not a `BTreeMap`:
+    // each B-tree key and value type adds a copy of the B-tree's code to the bundle).
+    let mut groups: Vec<(GatherKey, Gathered)> = Vec::new();
     for m in tl.marks() {
         let column = m.t * COLUMNS / span;
         let who = match m.kind {
@@ -135,14 +135,15 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
             }
             _ => None,
         };
-        groups
-            .entry((column, m.kind, who, m.reason))
-            .and_modify(|g| g.n += 1)
-            .or_insert(Gathered { first: m, n: 1 });
+        let key = (column, m.kind, who, m.reason);
+        match groups.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(i) => groups[i].1.n += 1,
+            Err(i) => groups.insert(i, (key, Gathered { first: m, n: 1 })),
+        }
     }
     let lang = props.lang;
     // Removals in one column sit side by side (crash-hang-stop removes two brokers at 75 s).
-    let mut beside: BTreeMap<u64, u32> = BTreeMap::new();
+    let mut beside: Vec<(u64, u32)> = Vec::new();
     html! { <>
         { for groups.into_iter().map(|((column, ..), g)| {
             let m = g.first;
@@ -161,9 +162,17 @@ fn MarksLayer(props: &MarksLayerProps) -> Html {
             let style = match m.kind {
                 MarkKind::Send => format!("left:{left}%;opacity:{}", dec((0.35 + 0.13 * g.n as f64).min(1.0), 2)),
                 MarkKind::BrokerRemoved => {
-                    let i = beside.entry(column).or_default();
-                    *i += 1;
-                    format!("left:calc({left}% + {}px)", (*i - 1) * 7)
+                    let before = match beside.iter_mut().find(|(c, _)| *c == column) {
+                        Some((_, n)) => {
+                            *n += 1;
+                            *n - 1
+                        }
+                        None => {
+                            beside.push((column, 1));
+                            0
+                        }
+                    };
+                    format!("left:calc({left}% + {}px)", before * 7)
                 }
                 _ => format!("left:{left}%"),
             };

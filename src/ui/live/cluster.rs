@@ -16,7 +16,7 @@ use super::LiveProps;
 use crate::i18n::{live, Lang, Phrase};
 use crate::live::compare::{has_data, members, Member};
 use crate::live::NamesrvView;
-use crate::ui::cluster::group_tree;
+use crate::ui::cluster::{group_tree, nest};
 use crate::ui::fmt_secs;
 use crate::ui::ring::Ring;
 
@@ -24,19 +24,14 @@ use crate::ui::ring::Ring;
 pub fn LiveCluster(props: &LiveProps) -> Html {
     let lang = props.lang;
     let data = props.data.borrow();
-    let mut tree: BTreeMap<&str, BTreeMap<&str, Vec<&Member>>> = BTreeMap::new();
-    for m in data.known.values() {
-        tree.entry(m.cluster.as_str())
-            .or_default()
-            .entry(m.name.as_str())
-            .or_default()
-            .push(m);
-    }
-    for groups in tree.values_mut() {
-        for members in groups.values_mut() {
-            members.sort_by_key(|m| m.id);
-        }
-    }
+    let mut known: Vec<&Member> = data.known.values().collect();
+    known.sort_by_key(|m| m.id);
+    let tree = nest(
+        known
+            .into_iter()
+            .map(|m| (m.cluster.as_str(), m.name.as_str(), m))
+            .collect(),
+    );
     // Commands act on the cluster now: none while the past is shown.
     let on_command = (data.past.is_none()
         && data.state.source.as_ref().is_some_and(|s| s.commands))

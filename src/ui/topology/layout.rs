@@ -1,6 +1,6 @@
 //! Where the picture's nodes, group boxes and edges go, and how each looks, from the world shown.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::super::state::{collapsed, Selection};
 use super::super::state_name;
@@ -19,24 +19,36 @@ const FLOW_WINDOW_MS: u64 = 10_000;
 /// The groups whose queues are all read-only on every NameServer that routes them (write perm
 /// wiped). A walk over each NameServer's topicQueueTable: on big-cluster (10,000 topics) it took more
 /// than a frame, so the picture makes it again only when a table changed, not at every render.
-pub(super) fn read_only_groups(sim: &Sim) -> BTreeSet<String> {
-    let mut writable: BTreeMap<&str, bool> = BTreeMap::new();
+///
+/// Sorted by name. The groups are few beside their queues, so a sorted `Vec` with a binary search per
+/// queue, not a `BTreeMap`/`BTreeSet` (each B-tree key and value type adds a copy of the B-tree's
+/// code to the bundle).
+pub(super) fn read_only_groups(sim: &Sim) -> Vec<String> {
+    let mut writable: Vec<(&str, bool)> = Vec::new();
     for ns in sim.namesrvs() {
         for (_, queues) in ns.manager.topic_queue_table().iter() {
             for (name, qd) in queues {
-                let w = writable.entry(name.as_str()).or_insert(false);
-                *w |= is_writeable(qd.perm);
+                let i = match writable.binary_search_by(|(n, _)| (*n).cmp(name.as_str())) {
+                    Ok(i) => i,
+                    Err(i) => {
+                        writable.insert(i, (name.as_str(), false));
+                        i
+                    }
+                };
+                writable[i].1 |= is_writeable(qd.perm);
             }
         }
     }
-    // Inserted one by one: `collect` would sort first, another copy of the sort in the bundle.
-    let mut read_only = BTreeSet::new();
-    for (name, w) in writable {
-        if !w {
-            read_only.insert(name.to_owned());
-        }
-    }
-    read_only
+    writable
+        .into_iter()
+        .filter(|(_, w)| !w)
+        .map(|(name, _)| name.to_owned())
+        .collect()
+}
+
+/// Whether group `name` is in `read_only` (sorted, from [`read_only_groups`]).
+fn is_read_only(read_only: &[String], name: &str) -> bool {
+    read_only.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
 }
 
 /// Lays the world out for `fit`, its words in `lang`. `picks` gives the recent sends per producer
@@ -45,7 +57,7 @@ pub(super) fn picture(
     lang: Lang,
     sim: &Sim,
     picks: &BTreeMap<crate::model::ProducerGroup, VecDeque<super::super::state::Pick>>,
-    read_only: &BTreeSet<String>,
+    read_only: &[String],
     fit: Fit,
 ) -> Picture {
     let now = sim.now();
@@ -116,12 +128,13 @@ pub(super) fn picture(
         });
     }
     // Broker groups below, in rows; each group's members side by side, the master first.
-    let mut by_group: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    let mut by_group: Groups = Vec::new();
     for (i, b) in sim.brokers().iter().enumerate() {
-        by_group
-            .entry((b.spec.cluster.as_str(), b.spec.name.as_str()))
-            .or_default()
-            .push(i);
+        let key = (b.spec.cluster.as_str(), b.spec.name.as_str());
+        match by_group.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(at) => by_group[at].1.push(i),
+            Err(at) => by_group.insert(at, (key, vec![i])),
+        }
     }
     // Producers: down the left side; narrow, in rows below the NameServers.
     let active: Vec<_> = sim.producers().iter().filter(|p| p.active).collect();
@@ -410,31 +423,29 @@ pub(super) fn picture(
 
 /// As the NameServers see a group: for each NameServer holding it, whether it holds a master
 /// (id 0); and whether its queues are all read-only.
-fn group_state(sim: &Sim, name: &str, read_only: &BTreeSet<String>) -> (Vec<bool>, bool) {
+fn group_state(sim: &Sim, name: &str, read_only: &[String]) -> (Vec<bool>, bool) {
     let held = sim
         .namesrvs()
         .iter()
         .filter_map(|ns| ns.manager.broker_addr_table().get(name))
         .map(|bd| bd.broker_addrs.contains_key(&crate::model::MASTER_ID))
         .collect();
-    (held, read_only.contains(name))
+    (held, is_read_only(read_only, name))
 }
 
-/// Broker groups by (cluster, name), each with its brokers' indexes.
-type Groups<'a> = BTreeMap<(&'a str, &'a str), Vec<usize>>;
-/// The same, in drawing order.
-type GroupList<'a> = Vec<((&'a str, &'a str), Vec<usize>)>;
+/// Broker groups by (cluster, name), each with its brokers' indexes: sorted by (cluster, name), or
+/// in drawing order.
+type Groups<'a> = Vec<((&'a str, &'a str), Vec<usize>)>;
 
 /// The groups drawn, and how many are left out: all of them, or with a `limit` (a big cluster,
 /// until the learner asks for all) the groups that need attention (a master not running, no master,
 /// read-only, gone) first and at most `limit` in all.
 fn shown_groups<'a>(
     sim: &Sim,
-    by_group: Groups<'a>,
-    read_only: &BTreeSet<String>,
+    all: Groups<'a>,
+    read_only: &[String],
     limit: Option<usize>,
-) -> (GroupList<'a>, usize) {
-    let all: Vec<_> = by_group.into_iter().collect();
+) -> (Groups<'a>, usize) {
     let Some(limit) = limit.filter(|&l| l < all.len()) else {
         return (all, 0);
     };
