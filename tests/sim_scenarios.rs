@@ -92,6 +92,10 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-11-controller",
         include_str!("../scenarios/lesson-11-controller.json"),
     ),
+    (
+        "lesson-12-acting-master",
+        include_str!("../scenarios/lesson-12-acting-master.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's

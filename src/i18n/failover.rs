@@ -23,6 +23,8 @@ phrases! {
     WHY_ADMIN: "mqadmin electMaster asked for replica {id}", "mqadmin electMaster 指定了副本 {id}";
     NOBODY_ALIVE: "nobody", "无";
     EV_SSS_CHANGED: "{group}'s SyncStateSet {old} → {new} (epoch {epoch}), accepted by {controller}", "{group} 的 SyncStateSet {old} → {new}（epoch {epoch}），{controller} 已接受";
+    EV_ACTING_STARTED: "{addr} ({group}'s slave {id}) acts as master: {ns} lists no master in its group, so its id is the smallest; the group's topics are read-only until the master is back", "{addr}（{group} 的从节点 {id}）成为代理主节点：{ns} 上该组已没有主节点，它的 id 最小；在主节点回来之前，该组的 topic 只读";
+    EV_ACTING_ENDED: "{addr} ({group}'s slave {id}) no longer acts as master: {ns} lists {min_addr} as id {min_id} again", "{addr}（{group} 的从节点 {id}）不再代理主节点：{ns} 上又有了 id {min_id} 的 {min_addr}";
     EV_ROLE_CHANGED: "{addr} ({group}) is now {role} as brokerId {id}: its registrations carry stateVersion {epoch}", "{addr}（{group}）现在是 {role}，brokerId {id}：它的注册带上 stateVersion {epoch}";
     ROLE_MASTER: "master (takes writes)", "master（主，接受写入）";
     ROLE_SLAVE: "slave (serves reads)", "slave（从，提供读取）";
@@ -32,6 +34,7 @@ phrases! {
     WHY_STALE_FENCED: "its stateVersion {sv} is older than {holder}'s {hsv}: it is fenced (5.x)", "它的 stateVersion {sv} 比 {holder} 的 {hsv} 旧：它被隔离了（5.x）";
     // The workshop.
     ROLE_EPOCH: "{role} · epoch {epoch}", "{role} · epoch {epoch}（任期）";
+    ROLE_ACTING: "{role} · acting master (read-only)", "{role} · 代理主节点（只读）";
     LEADER_TERM: "leader · term {term}", "leader · 任期 {term}";
     FOLLOWER: "follower", "follower（跟随者）";
     HEARS_TITLE: "{controller} hears {broker} every 1 s", "{controller} 每 1 秒收到 {broker} 的心跳";

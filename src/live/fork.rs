@@ -36,6 +36,7 @@ pub fn fork(views: &[NamesrvView]) -> Scenario {
         namesrvs: vec!["ns-1".into()],
         controllers: Vec::new(),
         unclean_election: false,
+        support_acting_master: false,
         brokers: Vec::new(),
         topic_sets: Vec::new(),
         producers: Vec::new(),

@@ -58,6 +58,11 @@ pub struct BrokerNode {
     pub replica: Option<super::ReplicaState>,
     /// The epoch whose slave sync is running, if any.
     pub(crate) slave_sync: Option<u64>,
+    /// Acting-master mode: the epoch whose heartbeats and member-group syncs are running, if any.
+    pub(crate) acting_tasks: Option<u64>,
+    /// Acting-master mode: the smallest broker id of its group as it last learnt it
+    /// (`minBrokerIdInGroup`, 0 when it starts).
+    pub(crate) min_broker_id: i64,
 }
 
 impl BrokerNode {
@@ -73,6 +78,15 @@ impl BrokerNode {
             Some(r) => r.role == super::ReplicaRole::Master,
             None => self.broker_id == crate::model::MASTER_ID,
         }
+    }
+
+    /// Whether it acts as its group's master (acting-master mode: a running slave whose id is the
+    /// smallest its group has, the master gone).
+    pub fn acts_as_master(&self) -> bool {
+        self.spec.mode == super::scenario::GroupMode::ActingMaster
+            && self.is_up()
+            && self.broker_id != crate::model::MASTER_ID
+            && self.min_broker_id == self.broker_id
     }
 
     /// Whether the process answers (running).
@@ -151,6 +165,8 @@ impl Sim {
             replica: (spec.mode == super::scenario::GroupMode::Controller)
                 .then(super::ReplicaState::new),
             slave_sync: None,
+            acting_tasks: None,
+            min_broker_id: crate::model::MASTER_ID,
         });
         self.start_broker(self.brokers.len() - 1);
     }
@@ -163,10 +179,12 @@ impl Sim {
         broker.channel_to.clear();
         broker.started_at = self.now;
         broker.broker_id = broker.spec.id;
+        broker.min_broker_id = crate::model::MASTER_ID;
         let epoch = broker.epoch;
         if broker.replica.is_some() {
             self.start_replica(b);
         }
+        self.start_acting_tasks(b);
         self.schedule_slave_sync(b);
         self.register_all(b);
         let at = self.now + FIRST_REGISTER_REPEAT_MS;
@@ -204,7 +222,7 @@ impl Sim {
     }
 
     /// The broker's open channel to `ns`, connecting anew when the NameServer closed the old one.
-    fn channel(&mut self, b: usize, ns: usize) -> ChannelId {
+    pub(super) fn channel(&mut self, b: usize, ns: usize) -> ChannelId {
         if let Some(ch) = self.brokers[b].channel_to.get(ns) {
             if self.conns.contains(ch) {
                 return ch;
@@ -239,15 +257,18 @@ impl Sim {
     fn registration(&self, b: usize, topics: Vec<TopicConfig>) -> RegisterBroker {
         let broker = &self.brokers[b];
         let v5 = self.scenario.profile == Profile::V5;
+        let acting = broker.spec.mode == super::scenario::GroupMode::ActingMaster;
         RegisterBroker {
             cluster_name: broker.spec.cluster.as_str().into(),
             broker_addr: broker.addr.as_str().into(),
             broker_name: broker.spec.name.as_str().into(),
             broker_id: broker.broker_id,
             ha_server_addr: ha_addr(&broker.spec),
-            heartbeat_timeout_millis: None,
+            // `brokerNotActiveTimeoutMillis` where the broker heartbeats (acting-master mode).
+            heartbeat_timeout_millis: acting
+                .then_some(super::acting_master::BROKER_NOT_ACTIVE_TIMEOUT_MS),
             // A 5.x broker always sends the header (false unless enableSlaveActingMaster).
-            enable_acting_master: v5.then_some(false),
+            enable_acting_master: v5.then_some(acting),
             zone_name: None,
             body: RegisterBrokerBody {
                 filter_server_list: Vec::new(),
@@ -389,6 +410,7 @@ impl Sim {
         if self.brokers[b].replica.is_some() {
             self.resume_replica(b);
         }
+        self.start_acting_tasks(b);
     }
 
     /// Kill (if alive) and start again: new channels, immediate registration.

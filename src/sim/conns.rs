@@ -98,7 +98,9 @@ mod tests {
         c.insert(ChannelId(1), conn(1));
         c.insert(ChannelId(2), conn(2));
         assert_eq!(c.iter().map(|(id, _)| id.0).collect::<Vec<_>>(), [1, 2, 3]);
-        c.get_mut(ChannelId(2)).map(|x| x.last_traffic = 9);
+        if let Some(x) = c.get_mut(ChannelId(2)) {
+            x.last_traffic = 9;
+        }
         assert_eq!(c.get(ChannelId(2)).map(|x| x.last_traffic), Some(9));
         assert_eq!(c.remove(ChannelId(1)).map(|x| x.ns), Some(1));
         assert!(!c.contains(ChannelId(1)) && c.contains(ChannelId(3)));

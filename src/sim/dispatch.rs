@@ -1,7 +1,7 @@
 //! What each kind of timer is, and the one place that says which of the world's operations fires
 //! it (kept apart from the clock's loop in `mod.rs`, which inlines it).
 
-use super::{replica, Sim};
+use super::{acting_master::ActingTask, replica, Sim};
 use crate::namesrv::ChannelId;
 
 /// What a timer does when it fires. Timers of a process restarted or stopped since they were set
@@ -70,6 +70,11 @@ pub(super) enum Timer {
         broker: usize,
         token: u64,
     },
+    Acting {
+        broker: usize,
+        epoch: u64,
+        task: ActingTask,
+    },
 }
 
 impl Sim {
@@ -113,6 +118,11 @@ impl Sim {
             Timer::SyncStateSetCheck { broker, token } => {
                 self.on_sync_state_set_check(broker, token)
             }
+            Timer::Acting {
+                broker,
+                epoch,
+                task,
+            } => self.on_acting_timer(broker, epoch, task),
         }
     }
 }

@@ -178,6 +178,24 @@ pub enum SimEventKind {
         /// The master epoch, which its registrations now carry as `stateVersion`.
         epoch: i32,
     },
+    /// An acting-master slave learnt that its id is now its group's smallest (the master is gone
+    /// from `namesrv`'s member group): it acts as master (`changeSpecialServiceStatus(true)`).
+    ActingMasterStarted {
+        broker_addr: String,
+        broker_name: String,
+        broker_id: i64,
+        namesrv: String,
+    },
+    /// It learnt that a smaller id is back in its group (the master's registration): it no longer
+    /// acts as master.
+    ActingMasterEnded {
+        broker_addr: String,
+        broker_name: String,
+        broker_id: i64,
+        namesrv: String,
+        min_broker_id: i64,
+        min_broker_addr: String,
+    },
     /// A Raft group (the controllers) elected a leader.
     LeaderElected {
         raft_group: String,

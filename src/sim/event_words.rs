@@ -313,6 +313,8 @@ pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
         SimEventKind::MasterElected(_)
         | SimEventKind::SyncStateSetChanged { .. }
         | SimEventKind::BrokerRoleChanged { .. }
+        | SimEventKind::ActingMasterStarted { .. }
+        | SimEventKind::ActingMasterEnded { .. }
         | SimEventKind::LeaderElected { .. } => String::new(),
     }
 }

@@ -141,6 +141,38 @@ pub(crate) fn event(k: &SimEventKind, lang: Lang) -> Option<String> {
                 ("epoch", &epoch.to_string()),
             ],
         ),
+        SimEventKind::ActingMasterStarted {
+            broker_addr,
+            broker_name,
+            broker_id,
+            namesrv,
+        } => lang.fill(
+            w::EV_ACTING_STARTED,
+            &[
+                ("addr", broker_addr),
+                ("group", broker_name),
+                ("id", &broker_id.to_string()),
+                ("ns", namesrv),
+            ],
+        ),
+        SimEventKind::ActingMasterEnded {
+            broker_addr,
+            broker_name,
+            broker_id,
+            namesrv,
+            min_broker_id,
+            min_broker_addr,
+        } => lang.fill(
+            w::EV_ACTING_ENDED,
+            &[
+                ("addr", broker_addr),
+                ("group", broker_name),
+                ("id", &broker_id.to_string()),
+                ("ns", namesrv),
+                ("min_id", &min_broker_id.to_string()),
+                ("min_addr", min_broker_addr),
+            ],
+        ),
         SimEventKind::LeaderElected {
             raft_group,
             leader,

@@ -45,6 +45,7 @@
 //! - `json_path`: the field path at a position of a JSON text (for the scenario's errors).
 //! - `consumer_words`: consumer actions and events in plain words; `failover_words`: failover's.
 
+mod acting_master;
 mod action_words;
 mod apply;
 mod broker;
@@ -178,6 +179,7 @@ impl Sim {
         let timing = Timing::resolve(scenario);
         let config = NamesrvConfig {
             broker_channel_expired_millis: timing.expiry_ms,
+            support_acting_master: scenario.support_acting_master,
             ..NamesrvConfig::default()
         };
         let mut sim = Sim {

@@ -226,6 +226,12 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "master 宕机了：谁来接管写入？",
         json: lesson_file!("lesson-11-controller"),
     },
+    LessonFile {
+        name: "lesson-12-acting-master",
+        title_en: "The acting master: read-only, not leaderless",
+        title_zh: "代理主节点：只读，而不是群龙无首",
+        json: lesson_file!("lesson-12-acting-master"),
+    },
 ];
 
 /// Every shipped lesson, in order.

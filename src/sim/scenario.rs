@@ -83,6 +83,10 @@ pub struct Scenario {
     /// controllers may elect any live replica, losing what it had not copied.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unclean_election: bool,
+    /// The NameServers' `supportActingMaster` (5.x, default false): a route shows the smallest-id
+    /// slave of an acting-master group without a master as id 0.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub support_acting_master: bool,
     /// Brokers started at t = 0.
     #[serde(default)]
     pub brokers: Vec<BrokerSpec>,

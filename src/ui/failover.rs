@@ -23,6 +23,7 @@ pub(crate) fn role_short(b: &BrokerNode) -> String {
 pub(crate) fn role_label(lang: Lang, b: &BrokerNode) -> String {
     let role = role_short(b);
     match &b.replica {
+        _ if b.acts_as_master() => lang.fill(w::ROLE_ACTING, &[("role", &role)]),
         Some(r) if r.master_epoch > 0 => lang.fill(
             w::ROLE_EPOCH,
             &[("role", &role), ("epoch", &r.master_epoch.to_string())],
@@ -31,8 +32,12 @@ pub(crate) fn role_label(lang: Lang, b: &BrokerNode) -> String {
     }
 }
 
-/// `data-role`: `master`, `slave` or `candidate` (no role from a controller yet).
+/// `data-role`: `master`, `slave`, `acting_master` (a slave acting as master: acting-master mode,
+/// the master gone) or `candidate` (no role from a controller yet).
 pub(crate) fn role_code(b: &BrokerNode) -> &'static str {
+    if b.acts_as_master() {
+        return "acting_master";
+    }
     match b.replica.as_ref().map(|r| r.role) {
         Some(role) => role.as_str(),
         None if b.id() == 0 => "master",

@@ -75,6 +75,10 @@ pub enum MatchKind {
     BrokerRoleChanged,
     /// A NameServer turned a registration away.
     RegistrationRejected,
+    /// An acting-master slave began to act as its group's master.
+    ActingMasterStarted,
+    /// It stopped acting (the master is back).
+    ActingMasterEnded,
 }
 
 /// What an event says in the terms of an [`EventMatch`]: its kind and the fields that kind has.
@@ -240,6 +244,30 @@ fn said(e: &SimEventKind) -> Option<(MatchKind, Said<'_>)> {
                 ..Said::default()
             },
         ),
+        SimEventKind::ActingMasterStarted {
+            broker_addr,
+            broker_name,
+            ..
+        } => (
+            MatchKind::ActingMasterStarted,
+            Said {
+                broker: Some(broker_addr),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
+        SimEventKind::ActingMasterEnded {
+            broker_addr,
+            broker_name,
+            ..
+        } => (
+            MatchKind::ActingMasterEnded,
+            Said {
+                broker: Some(broker_addr),
+                broker_name: Some(broker_name),
+                ..Said::default()
+            },
+        ),
         SimEventKind::BrokerRoleChanged {
             broker_addr,
             broker_name,
@@ -319,7 +347,9 @@ impl EventMatch {
             MatchKind::ConsumerLeft => &["broker", "reason", "group", "client_id"],
             MatchKind::Duplicates => &["broker_name", "topic", "reason", "group", "client_id"],
             MatchKind::MasterElected => &["broker_name"],
-            MatchKind::BrokerRoleChanged => &["broker", "broker_name"],
+            MatchKind::BrokerRoleChanged
+            | MatchKind::ActingMasterStarted
+            | MatchKind::ActingMasterEnded => &["broker", "broker_name"],
             MatchKind::RegistrationRejected => &["namesrv", "broker", "broker_name", "reason"],
         }
     }
@@ -471,6 +501,14 @@ impl Until {
             (MatchKind::MasterElected, true) => format!("直到 controller 为 {broker} 选举 master"),
             (MatchKind::BrokerRoleChanged, false) => format!("until {broker} changes role"),
             (MatchKind::BrokerRoleChanged, true) => format!("直到 {broker} 的角色改变"),
+            (MatchKind::ActingMasterStarted, false) => {
+                format!("until {broker} acts as master")
+            }
+            (MatchKind::ActingMasterStarted, true) => format!("直到 {broker} 成为代理主节点"),
+            (MatchKind::ActingMasterEnded, false) => {
+                format!("until {broker} stops acting as master")
+            }
+            (MatchKind::ActingMasterEnded, true) => format!("直到 {broker} 不再代理主节点"),
             (MatchKind::RegistrationRejected, false) => {
                 format!("until {ns} turns {broker}'s registration away")
             }

@@ -38,6 +38,13 @@ impl Scenario {
                 ));
             }
         }
+        if self.support_acting_master && self.profile != Profile::V5 {
+            return Err(ScenarioError::said(
+                "support_acting_master",
+                w::SUPPORT_ACTING_NEEDS_V5,
+                &[],
+            ));
+        }
         let mut modes: Vec<(&str, GroupMode)> = Vec::new();
         for (path, b) in self.every_broker() {
             let at = format!("{path}.mode");
@@ -52,13 +59,15 @@ impl Scenario {
             if seen.is_none() {
                 modes.push((&b.name, b.mode));
             }
-            if b.mode == GroupMode::Controller {
-                if self.profile != Profile::V5 {
-                    return Err(ScenarioError::said(at, w::NEEDS_V5, &[]));
-                }
-                if self.controllers.is_empty() {
-                    return Err(ScenarioError::said(at, w::NEEDS_CONTROLLER, &[]));
-                }
+            if b.mode != GroupMode::MasterSlave && self.profile != Profile::V5 {
+                return Err(ScenarioError::said(
+                    at,
+                    w::NEEDS_V5,
+                    &[("mode", b.mode.as_str())],
+                ));
+            }
+            if b.mode == GroupMode::Controller && self.controllers.is_empty() {
+                return Err(ScenarioError::said(at, w::NEEDS_CONTROLLER, &[]));
             }
         }
         let brokers: Vec<&BrokerSpec> = self.every_broker().into_iter().map(|(_, b)| b).collect();

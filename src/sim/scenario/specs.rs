@@ -64,17 +64,22 @@ pub enum GroupMode {
     /// RocketMQ 5's controller (`enableControllerMode`): the controller elects a new master from
     /// the SyncStateSet, which re-registers as brokerId 0. Needs the scenario's `controllers`.
     Controller,
+    /// RocketMQ 5's acting master (`enableSlaveActingMaster`): brokers heartbeat the NameServers every
+    /// second and declare a 10 s timeout; with the master gone, the slave with the smallest id acts
+    /// as master for reads and the group's topics lose write permission until the master is back.
+    ActingMaster,
 }
 
 /// Read from its name by hand: serde's derive for an enum brings a visitor per way of writing it
 /// (about 1.6 KB of the workshop's bundle); a mode is only ever a string.
 impl<'de> Deserialize<'de> for GroupMode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        const MODES: &[&str] = &["master_slave", "controller"];
+        const MODES: &[&str] = &["master_slave", "controller", "acting_master"];
         let name = String::deserialize(d)?;
         match name.as_str() {
             "master_slave" => Ok(GroupMode::MasterSlave),
             "controller" => Ok(GroupMode::Controller),
+            "acting_master" => Ok(GroupMode::ActingMaster),
             other => Err(serde::de::Error::unknown_variant(other, MODES)),
         }
     }
@@ -91,6 +96,7 @@ impl GroupMode {
         match self {
             GroupMode::MasterSlave => "master_slave",
             GroupMode::Controller => "controller",
+            GroupMode::ActingMaster => "acting_master",
         }
     }
 }

@@ -231,6 +231,9 @@ pub fn kind_name(k: &SimEventKind) -> &'static str {
         SimEventKind::SyncStateSetChanged { .. } => "sync-state-set",
         SimEventKind::BrokerRoleChanged { .. } => "role",
         SimEventKind::LeaderElected { .. } => "leader",
+        SimEventKind::ActingMasterStarted { .. } | SimEventKind::ActingMasterEnded { .. } => {
+            "acting"
+        }
     }
 }
 
@@ -241,7 +244,9 @@ pub fn target_of(k: &SimEventKind) -> Option<Selection> {
         | SimEventKind::RegistrationRejected { broker_addr, .. }
         | SimEventKind::BrokerRemoved { broker_addr, .. }
         | SimEventKind::BrokerIdSwitched { broker_addr, .. }
-        | SimEventKind::BrokerRoleChanged { broker_addr, .. } => {
+        | SimEventKind::BrokerRoleChanged { broker_addr, .. }
+        | SimEventKind::ActingMasterStarted { broker_addr, .. }
+        | SimEventKind::ActingMasterEnded { broker_addr, .. } => {
             Some(Selection::Broker(broker_addr.clone()))
         }
         SimEventKind::MasterElected(e) => Some(Selection::Controller(e.controller.clone())),
