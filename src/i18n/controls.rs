@@ -83,6 +83,7 @@ phrases! {
     /// A broker's topics heading, with their count.
     TOPICS_COUNT: "topics ({count})", "topic（{count} 个）";
     KILL: "kill", "杀死";
+    ACTING_SHORT: "{role} · acting", "{role} · 代理";
     FREEZE: "freeze", "冻结";
     STOP: "stop", "停止";
     RESTART: "restart", "重启";

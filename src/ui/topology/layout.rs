@@ -227,7 +227,10 @@ pub(super) fn picture(
                     label: {
                         let role = crate::ui::failover::role_short(b);
                         // A broker that is not running says so in words too, not by its colour alone.
-                        if b.state == crate::sim::BrokerState::Running {
+                        if b.acts_as_master() {
+                            // Not by its colour alone either: "slave 1 · acting".
+                            lang.fill(controls::ACTING_SHORT, &[("role", &role)])
+                        } else if b.state == crate::sim::BrokerState::Running {
                             role
                         } else {
                             format!("{role} · {}", state_word(lang, b.state.into()))
