@@ -38,6 +38,7 @@ mod tables;
 mod topic;
 mod unregister;
 mod wire;
+pub mod zone;
 
 use std::collections::VecDeque;
 

@@ -212,7 +212,17 @@ impl RouteManager {
     /// order than the original's), after 5.x's acting-master rewrite; filter servers in the order of
     /// the `HashMap` they are put in. The standard form sorts the maps, not the lists.
     pub fn route_body(&self, topic: &str, form: JsonForm) -> Option<Vec<u8>> {
-        self.encode_route(topic, form)
+        self.encode_route(topic, form, None)
+    }
+
+    /// The body of GET_ROUTEINFO_BY_TOPIC for a client asking in zone mode (5.x's
+    /// `ZoneRouteRPCHook.doAfterResponse`): the body as [`route_body`](Self::route_body) makes it,
+    /// decoded, filtered by [`super::zone::filter_by_zone`] and encoded again with plain `encode()`:
+    /// the legacy form whatever the client's version, each decoded map (`brokerAddrs`,
+    /// `filterServerTable`, `topicQueueMappingByBroker`) a new `HashMap` filled in the first body's
+    /// order.
+    pub fn zone_route_body(&self, topic: &str, form: JsonForm, zone: &str) -> Option<Vec<u8>> {
+        self.encode_route(topic, form, Some(zone))
     }
 
     /// The route of `topic` with `queueDatas` and `brokerDatas` in the order a standard body lists
@@ -251,10 +261,10 @@ impl RouteManager {
         order_of(names_set, groups.iter().cloned())
     }
 
-    fn encode_route(&self, topic: &str, form: JsonForm) -> Option<Vec<u8>> {
+    fn encode_route(&self, topic: &str, form: JsonForm, zone: Option<&str>) -> Option<Vec<u8>> {
         let route = self.pickup_topic_route_data(topic)?;
         let groups = self.topic_queue_table.java_group_order(topic)?;
-        let queue_datas: Vec<&QueueData> = groups
+        let mut queue_datas: Vec<&QueueData> = groups
             .iter()
             .filter_map(|n| route.queue_datas.iter().find(|q| q.broker_name == *n))
             .collect();
@@ -300,13 +310,52 @@ impl RouteManager {
             }
             broker_datas.push(GroupOut::new(bd, ids));
         }
-        let filter_keys: Vec<&str> = match form {
+        let mut filter_keys: Vec<&str> = match form {
             JsonForm::Legacy => filters.iter().copied().collect(),
             JsonForm::Standard => route
                 .filter_server_table
                 .keys()
                 .map(String::as_str)
                 .collect(),
+        };
+        let mut mapping_names: Option<Vec<&str>> = route
+            .topic_queue_mapping_by_broker
+            .as_ref()
+            .map(|m| match form {
+                // RouteInfoManager keeps a topic's mappings in a `HashMap` by brokerName: the
+                // legacy form writes it in that map's order, the standard one sorted.
+                JsonForm::Legacy => order_of(JavaTable::hash_map(), m.keys().map(String::as_str)),
+                JsonForm::Standard => m.keys().map(String::as_str).collect(),
+            });
+        let form = match zone {
+            None => form,
+            Some(zone) => {
+                let removed = super::zone::filter_by_zone(&mut broker_datas, zone, |g| {
+                    (
+                        g.broker_addrs.0.iter().any(|(id, _)| *id == MASTER_ID),
+                        g.zone_name,
+                    )
+                });
+                queue_datas.retain(|q| !removed.iter().any(|g| g.broker_name == &q.broker_name));
+                let gone: Vec<&str> = removed
+                    .iter()
+                    .flat_map(|g| g.broker_addrs.0.iter().map(|(_, a)| a.as_str()))
+                    .collect();
+                filter_keys.retain(|a| !gone.contains(a));
+                // Decoded into new `HashMap`s (fastjson), filled in the first body's order.
+                for g in &mut broker_datas {
+                    let order =
+                        order_of(JavaTable::hash_map(), g.broker_addrs.0.iter().map(|p| p.0));
+                    let mut pairs = std::mem::take(&mut g.broker_addrs.0);
+                    crate::sort::sort_by_key(&mut pairs, |(id, _)| {
+                        order.iter().position(|o| o == id)
+                    });
+                    g.broker_addrs.0 = pairs;
+                }
+                filter_keys = order_of(JavaTable::hash_map(), filter_keys);
+                mapping_names = mapping_names.map(|n| order_of(JavaTable::hash_map(), n));
+                JsonForm::Legacy
+            }
         };
         let filter_server_table = InOrder(
             filter_keys
@@ -321,18 +370,11 @@ impl RouteManager {
                 filter_server_table,
                 order_topic_conf: route.order_topic_conf.as_deref(),
                 queue_datas,
-                // RouteInfoManager keeps a topic's mappings in a `HashMap` by brokerName: the legacy
-                // form writes it in that map's order, the standard one sorted.
                 topic_queue_mapping_by_broker: route.topic_queue_mapping_by_broker.as_ref().map(
                     |m| {
-                        let names: Vec<&str> = match form {
-                            JsonForm::Legacy => {
-                                order_of(JavaTable::hash_map(), m.keys().map(String::as_str))
-                            }
-                            JsonForm::Standard => m.keys().map(String::as_str).collect(),
-                        };
                         InOrder(
-                            names
+                            mapping_names
+                                .unwrap_or_default()
                                 .into_iter()
                                 .filter_map(|b| m.get(b).map(|info| (b, MappingOut { info, form })))
                                 .collect(),

@@ -3,7 +3,7 @@
 
 use super::{Handled, Req};
 use crate::model::TopicRouteData;
-use crate::namesrv::{JsonForm, Profile, RouteManager, TopicListBuild, UnitQuery};
+use crate::namesrv::{zone, JsonForm, Profile, RouteManager, TopicListBuild, UnitQuery};
 use crate::remoting::headers::{
     AddWritePermOfBrokerResponseHeader, BrokerNameHeader, DeleteTopicFromNamesrvRequestHeader,
     GetRouteInfoRequestHeader, GetTopicsByClusterRequestHeader,
@@ -21,7 +21,9 @@ fn faq_url(profile: Profile) -> &'static str {
 }
 
 /// 105: the route, standard JSON when the request's version is ≥ 401 or it sets
-/// `acceptStandardJsonOnly`, fastjson's legacy form otherwise (spec §6.2), as Java orders it.
+/// `acceptStandardJsonOnly`, fastjson's legacy form otherwise (spec §6.2), as Java orders it. A 5.x
+/// NameServer's `ZoneRouteRPCHook` then filters the route of a request asked in zone mode
+/// (`__ZONE_MODE`, `__ZONE_NAME`: `namesrv::zone`) and encodes it again, always legacy.
 pub fn route(routes: &RouteManager, req: &Req) -> Handled {
     let h: GetRouteInfoRequestHeader = req.header()?;
     let standard = req.cmd.version >= V4_9_4 || h.accept_standard_json_only == Some(true);
@@ -30,7 +32,15 @@ pub fn route(routes: &RouteManager, req: &Req) -> Handled {
     } else {
         JsonForm::Legacy
     };
-    let Some(body) = routes.route_body(&h.topic, form) else {
+    let zone = match req.profile {
+        Profile::V5 => zone::zone_asked(&req.cmd.ext_fields),
+        Profile::V4 => None,
+    };
+    let body = match zone {
+        Some(zone) => routes.zone_route_body(&h.topic, form, zone),
+        None => routes.route_body(&h.topic, form),
+    };
+    let Some(body) = body else {
         return Err(req.reply(
             ResponseCode::TOPIC_NOT_EXIST,
             Some(format!(
