@@ -27,6 +27,7 @@ mod question;
 #[cfg(test)]
 mod tests;
 mod until;
+mod until_words;
 pub mod walk;
 
 pub use question::{
