@@ -2,44 +2,15 @@
 // 1280×720, then in 简体中文 on a 390×844 phone: broker-a's master frozen and removed 15 s after its
 // last heartbeat, slave 1 marked acting_master on the picture and in the feed, producers on broker-b
 // only, and the master's return ending the acting. Screenshots under E2E_SHOTS.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { SHOTS, URL } from './support/workshop.mjs';
+import { SHOTS } from './support/workshop.mjs';
+import { answer, card, clock, lessonBrowser, node, stepText } from './support/lesson.mjs';
 
-const LESSON = '#lesson=lesson-12-acting-master';
-const stepText = (page) => page.textContent('[data-testid=lesson-step]');
-const clock = async (page) => Number((await page.textContent('[data-testid=clock]')).match(/([\d.]+) s/)[1]);
-const card = (addr) => `[data-testid=broker-card][data-addr="${addr}"]`;
-const node = (addr) => `[data-testid="node-broker-${addr}"]`;
+const page = lessonBrowser('lesson-12-acting-master');
 const MASTER = '10.0.0.1:10911';
 const SLAVE1 = '10.0.0.2:10911';
-
-let browser;
-after(async () => browser?.close());
-
-async function page(locale, viewport) {
-  browser ??= await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const context = await browser.newContext({ locale, viewport });
-  const p = await context.newPage();
-  const errors = [];
-  p.on('pageerror', (e) => errors.push(String(e)));
-  p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await p.goto(new globalThis.URL(`./${LESSON}`, URL).href);
-  await p.locator('[data-testid=lesson]').waitFor({ timeout: 30_000 });
-  return { page: p, errors };
-}
-
-// Answers the step's question with choice `i` and checks it was the right one.
-async function answer(p, i, right) {
-  await p.click(`[data-testid=predict-choice][data-index="${i}"]`);
-  assert.equal(await p.getAttribute(`[data-testid=predict-choice][data-index="${i}"]`, 'data-correct'), 'true');
-  assert.match(await p.textContent('[data-testid=predict-result]'), right);
-}
 
 test('lesson 12 in English on a projector: gone in 15 s, read-only, a slave acting, writes back', async () => {
   const { page: p, errors } = await page('en-US', { width: 1280, height: 720 });

@@ -3,42 +3,13 @@
 // master frozen, the controller's election on the picture (node-controller-*, data-role and
 // data-epoch on the brokers), the old master resumed and fenced, the mqadmin tab's
 // getSyncStateSet, and RocketMQ 4's group that nobody takes over. Screenshots under E2E_SHOTS.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { SHOTS, URL } from './support/workshop.mjs';
+import { SHOTS } from './support/workshop.mjs';
+import { answer, card, clock, lessonBrowser, node, stepText } from './support/lesson.mjs';
 
-const LESSON = '#lesson=lesson-11-controller';
-const stepText = (page) => page.textContent('[data-testid=lesson-step]');
-const clock = async (page) => Number((await page.textContent('[data-testid=clock]')).match(/([\d.]+) s/)[1]);
-const card = (addr) => `[data-testid=broker-card][data-addr="${addr}"]`;
-const node = (addr) => `[data-testid="node-broker-${addr}"]`;
-
-let browser;
-after(async () => browser?.close());
-
-async function page(locale, viewport) {
-  browser ??= await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const context = await browser.newContext({ locale, viewport });
-  const p = await context.newPage();
-  const errors = [];
-  p.on('pageerror', (e) => errors.push(String(e)));
-  p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await p.goto(new globalThis.URL(`./${LESSON}`, URL).href);
-  await p.locator('[data-testid=lesson]').waitFor({ timeout: 30_000 });
-  return { page: p, errors };
-}
-
-// Answers the step's question with choice `i` and checks it was the right one.
-async function answer(p, i, right) {
-  await p.click(`[data-testid=predict-choice][data-index="${i}"]`);
-  assert.equal(await p.getAttribute(`[data-testid=predict-choice][data-index="${i}"]`, 'data-correct'), 'true');
-  assert.match(await p.textContent('[data-testid=predict-result]'), right);
-}
+const page = lessonBrowser('lesson-11-controller');
 
 test('lesson 11 in English on a projector: elected, registered as id 0, fenced, and nobody in RocketMQ 4', async () => {
   const { page: p, errors } = await page('en-US', { width: 1280, height: 720 });

@@ -57,16 +57,21 @@ impl Sim {
         let epoch = broker.epoch;
         self.brokers[b].acting_tasks = Some(epoch);
         for task in [ActingTask::Heartbeat, ActingTask::SyncMemberGroup] {
-            let at = self.now + task.period_ms();
-            self.schedule(
-                at,
-                Timer::Acting {
-                    broker: b,
-                    epoch,
-                    task,
-                },
-            );
+            self.schedule_acting(b, epoch, task);
         }
+    }
+
+    /// `task` of broker `b`'s run `epoch`, a period from now.
+    fn schedule_acting(&mut self, b: usize, epoch: u64, task: ActingTask) {
+        let at = self.now + task.period_ms();
+        self.schedule(
+            at,
+            Timer::Acting {
+                broker: b,
+                epoch,
+                task,
+            },
+        );
     }
 
     pub(super) fn on_acting_timer(&mut self, b: usize, epoch: u64, task: ActingTask) {
@@ -83,15 +88,7 @@ impl Sim {
             ActingTask::Heartbeat => self.send_broker_heartbeats(b),
             ActingTask::SyncMemberGroup => self.sync_member_group(b),
         }
-        let at = self.now + task.period_ms();
-        self.schedule(
-            at,
-            Timer::Acting {
-                broker: b,
-                epoch,
-                task,
-            },
-        );
+        self.schedule_acting(b, epoch, task);
     }
 
     /// BROKER_HEARTBEAT to every NameServer it can reach, on its channel to each.
