@@ -6,15 +6,12 @@
 //! Test contract: `data-testid="inspector"`; a broker's heartbeat age on a NameServer is
 //! `inspector-age` with `data-namesrv`.
 
-use std::collections::{BTreeMap, VecDeque};
-
 use yew::prelude::*;
 
 use super::panel::PanelProps;
-use super::state::{Pick, Selection};
+use super::state::Selection;
 use super::{click, fmt_secs};
 use crate::i18n::{controls, state_word, Lang};
-use crate::model::ProducerGroup;
 use crate::sim::{scenario::Link, Action, BrokerNode, BrokerState, Sim};
 
 /// Topics listed for a broker (the rest are counted).
@@ -227,7 +224,7 @@ fn namesrv(lang: Lang, sim: &Sim, i: usize) -> Html {
 
 fn producer(
     lang: Lang,
-    picks: &BTreeMap<ProducerGroup, VecDeque<Pick>>,
+    picks: &crate::sim::timeline::Picks,
     sim: &Sim,
     p: &crate::sim::ProducerNode,
 ) -> Html {

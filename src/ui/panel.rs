@@ -6,15 +6,14 @@
 //! about a kilobyte of Yew's props code to the bundle per panel. The lesson's panels and the class
 //! bar, which skip renders by other rules, take their own (`ui/lesson.rs`).
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
 use std::sync::Arc;
 
 use yew::prelude::*;
 
-use super::state::{Pick, Selection, SimRef, Traffic};
+use super::state::{Selection, SimRef, Traffic};
 use crate::i18n::Lang;
-use crate::model::ProducerGroup;
 use crate::sim::{Action, Scenario};
 
 #[derive(Properties, Clone)]
@@ -41,7 +40,7 @@ pub struct PanelData {
     /// What the inspector shows (its card or member is marked).
     pub selection: Option<Selection>,
     /// The last send attempts per producer group, newest last.
-    pub picks: Arc<BTreeMap<ProducerGroup, VecDeque<Pick>>>,
+    pub picks: Arc<crate::sim::timeline::Picks>,
     /// The topic the route panel shows (mqadmin's route, a new producer's or group's topic at
     /// first).
     pub topic: String,

@@ -2,7 +2,7 @@
 //! every producer's last picks. Kept beside each snapshot of the world, so a moment in the past
 //! shows the feed it showed then.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::i18n::{events as w, Lang};
@@ -100,6 +100,37 @@ pub struct Pick {
     pub ok: bool,
 }
 
+/// Each producer group's last send attempts, newest last; groups in name order. A sorted `Vec`, not a
+/// `BTreeMap`: a world has a few producer groups, and each B-tree key and value type adds a copy of
+/// the B-tree's code to the workshop's bundle.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Picks(Vec<(ProducerGroup, VecDeque<Pick>)>);
+
+impl Picks {
+    /// Group `group`'s strip, if it sent anything.
+    pub fn get(&self, group: &str) -> Option<&VecDeque<Pick>> {
+        self.0
+            .binary_search_by(|(g, _)| g.as_str().cmp(group))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    /// Group `group`'s strip, made empty when new.
+    fn strip(&mut self, group: &ProducerGroup) -> &mut VecDeque<Pick> {
+        let i = match self
+            .0
+            .binary_search_by(|(g, _)| g.as_str().cmp(group.as_str()))
+        {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (group.clone(), VecDeque::new()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+}
+
 /// The feed and the picks after some events. The lists sit behind `Arc` and are replaced (a new
 /// `Arc`) whenever they change, so a copy kept with a snapshot costs two reference counts and a
 /// panel can tell by pointer whether its list changed.
@@ -108,7 +139,7 @@ pub struct Digest {
     /// Newest first, at most [`FEED_LIMIT`].
     pub feed: Arc<VecDeque<FeedItem>>,
     /// The last send attempts per producer group, newest last.
-    pub picks: Arc<BTreeMap<ProducerGroup, VecDeque<Pick>>>,
+    pub picks: Arc<Picks>,
     /// The next feed item's key.
     pub feed_seq: u64,
 }
@@ -130,9 +161,7 @@ impl Digest {
                 ..
             } = &e.kind
             {
-                let strip = Arc::make_mut(&mut self.picks)
-                    .entry(producer.clone())
-                    .or_default();
+                let strip = Arc::make_mut(&mut self.picks).strip(producer);
                 strip.push_back(Pick {
                     t: e.t,
                     broker: b.clone(),

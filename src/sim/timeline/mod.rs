@@ -26,7 +26,9 @@ mod feed;
 mod marks;
 
 pub use checkpoints::MAX_CHECKPOINTS;
-pub use feed::{kind_name, target_of, Digest, FeedItem, Pick, Selection, FEED_LIMIT, PICKS_KEPT};
+pub use feed::{
+    kind_name, target_of, Digest, FeedItem, Pick, Picks, Selection, FEED_LIMIT, PICKS_KEPT,
+};
 pub use marks::{Mark, MarkKind};
 
 use checkpoints::{Checkpoint, Checkpoints};

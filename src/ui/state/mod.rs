@@ -32,13 +32,12 @@ use traffic::record_traffic;
 pub use traffic::{collapsed, Traffic};
 
 use std::cell::{Ref, RefCell};
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::i18n::{controls, Lang};
-use crate::model::ProducerGroup;
-pub use crate::sim::timeline::{FeedItem, Pick, Selection};
+pub use crate::sim::timeline::{FeedItem, Selection};
 use crate::sim::timeline::{Fork, Timeline};
 use crate::sim::{Action, Scenario, Sim, SimEvent, SimEventKind};
 
@@ -79,7 +78,7 @@ pub struct AppState {
     /// A preset asked for whose file is on its way (`Msg::PresetFetched` brings it).
     pub loading: Option<String>,
     /// The last send attempts per producer group, newest last (the timeline's, at the moment shown).
-    pub picks: Arc<BTreeMap<ProducerGroup, VecDeque<Pick>>>,
+    pub picks: Arc<crate::sim::timeline::Picks>,
     /// Bumped when a topic appears in or leaves a table, so the topic list is rebuilt only then.
     pub topics_version: u64,
     /// The `version` each group of panels last rendered at (indexed by [`Panels`]): a frame of the

@@ -1,7 +1,5 @@
 //! Where the picture's nodes, group boxes and edges go, and how each looks, from the world shown.
 
-use std::collections::{BTreeMap, VecDeque};
-
 use super::super::state::{collapsed, Selection};
 use super::super::state_name;
 use crate::i18n::{controls, state_word, Lang};
@@ -56,7 +54,7 @@ fn is_read_only(read_only: &[String], name: &str) -> bool {
 pub(super) fn picture(
     lang: Lang,
     sim: &Sim,
-    picks: &BTreeMap<crate::model::ProducerGroup, VecDeque<super::super::state::Pick>>,
+    picks: &crate::sim::timeline::Picks,
     read_only: &[String],
     fit: Fit,
 ) -> Picture {
