@@ -82,7 +82,7 @@ phrases! {
     MARK_FAILED_SENDS: "failed sends", "发送失败";
     MARK_ACTION: "action", "操作";
     LEGEND_REMOVED: "removed: ", "移除原因：";
-    LEGEND_EXPIRED: "expired (no heartbeat in time: 120 s by default)", "过期（超时没有心跳，默认 120 s）";
+    LEGEND_EXPIRED: "expired (no heartbeat for 120 s)", "过期（120 s 没有心跳）";
     LEGEND_CHANNEL_CLOSED: "channel closed", "连接关闭";
     LEGEND_IDLE_CLOSED: "idle closed", "空闲关闭";
     LEGEND_UNREGISTERED: "unregistered", "主动注销";
