@@ -96,6 +96,10 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-12-acting-master",
         include_str!("../scenarios/lesson-12-acting-master.json"),
     ),
+    (
+        "lesson-13-zones",
+        include_str!("../scenarios/lesson-13-zones.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's

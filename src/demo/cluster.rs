@@ -29,6 +29,7 @@ fn broker(name: &str, id: i64, port: u16, topics: &[(&str, i32)]) -> BrokerSpec 
         heartbeat_secs: None,
         system_topics: true,
         mode: Default::default(),
+        zone: None,
     }
 }
 

@@ -143,6 +143,8 @@ phrases! {
     GROUP_NO_MASTER_MARK: " · no master", " · 无 master";
     GROUP_READ_ONLY_NOTE: ": write permission wiped (read-only)", "：写权限已摘除（只读）";
     GROUP_READ_ONLY_MARK: " · read-only", " · 只读";
+    /// After a client asking for routes in zone mode (`rocketmq.zone.mode`).
+    ZONE_MODE_MARK: " · {zone} zone mode", " · {zone} zone 模式";
 
     // The lesson player (`ui/lesson.rs`).
     TASK_DONE: "✓ Done: ", "✓ 已完成：";

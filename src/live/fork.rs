@@ -186,6 +186,16 @@ fn topics_by_group(view: &NamesrvView, notes: &mut Points) -> BTreeMap<String, V
     groups
 }
 
+/// The zone a route of the view gives group `name`, if any.
+fn zone_of(view: &NamesrvView, name: &str) -> Option<String> {
+    view.routes
+        .values()
+        .filter_map(|e| e.route.as_ref())
+        .flat_map(|r| r.broker_datas.iter())
+        .find(|bd| bd.broker_name.as_str() == name && bd.zone_name.is_some())
+        .and_then(|bd| bd.zone_name.clone())
+}
+
 /// The brokers the view lists (and any a route names), masters first in each group, each with its
 /// group's topics; adds to `notes` the brokers that could not be used as they were.
 fn brokers(
@@ -245,13 +255,17 @@ fn brokers(
         let spec = BrokerSpec {
             topics: own,
             cluster: m.cluster,
-            name: m.name,
             id: m.id,
             addr: m.addr,
             ha_addr: None,
             heartbeat_secs: None,
             system_topics: false,
             mode: Default::default(),
+            // A 5.x route tells each group's `zoneName`; 4.x has no zones.
+            zone: (profile == Profile::V5)
+                .then(|| zone_of(view, &m.name))
+                .flatten(),
+            name: m.name,
         };
         let check = RegisterBroker::new(
             &spec.cluster,

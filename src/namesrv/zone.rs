@@ -8,6 +8,9 @@
 
 use std::collections::BTreeMap;
 
+use super::RouteManager;
+use crate::model::{TopicRouteData, MASTER_ID};
+
 /// `MixAll.ZONE_NAME`.
 pub const ZONE_NAME: &str = "__ZONE_NAME";
 /// `MixAll.ZONE_MODE`.
@@ -45,6 +48,33 @@ pub fn filter_by_zone<T>(
     }
     *groups = kept;
     removed
+}
+
+impl RouteManager {
+    /// The route a client asking in zone mode for `zone` decodes (the simulator's clients): the
+    /// route of [`pickup_topic_route_data`](Self::pickup_topic_route_data), acting-master rewrite
+    /// included, then `filterByZoneName`: the other zones' groups that still have id 0 go, with
+    /// their queues and their addresses' filter servers; static-topic mappings stay. A 4.x
+    /// NameServer has no such hook: its route is unchanged.
+    pub fn pickup_zone_route(&self, topic: &str, zone: &str) -> Option<TopicRouteData> {
+        let mut route = self.pickup_topic_route_data(topic)?;
+        if !self.profile.is_v5() {
+            return Some(route);
+        }
+        let removed = filter_by_zone(&mut route.broker_datas, zone, |g| {
+            (
+                g.broker_addrs.contains_key(&MASTER_ID),
+                g.zone_name.as_deref(),
+            )
+        });
+        route
+            .queue_datas
+            .retain(|q| !removed.iter().any(|g| g.broker_name == q.broker_name));
+        for addr in removed.iter().flat_map(|g| g.broker_addrs.values()) {
+            route.filter_server_table.remove(addr.as_str());
+        }
+        Some(route)
+    }
 }
 
 /// Java's `String.equalsIgnoreCase`: the same length in UTF-16 units, and each pair of units equal,
@@ -110,5 +140,53 @@ mod tests {
         assert_eq!(names(&removed), ["b", "d"]);
         assert!(equals_ignore_case("Zone-É", "zone-é"));
         assert!(!equals_ignore_case("az1", "az10"));
+    }
+
+    /// Spec: ZoneRouteRPCHook (5.5.0's behaviour over one route): five groups — same zone
+    /// ("Zone-A"), another zone, no zone, master gone, an acting master shown as id 0 in zone-a —
+    /// and what each request keeps.
+    #[test]
+    fn zone_cases_as_java_answers_them() {
+        let route = [
+            ("same", true, Some("Zone-A")),
+            ("other", true, Some("zone-b")),
+            ("no-zone", true, None),
+            ("master-down", false, None),
+            ("acting-master", true, Some("zone-a")),
+        ];
+        let all = ["same", "other", "no-zone", "master-down", "acting-master"];
+        let cases: [(Option<&str>, Option<&str>, &[&str]); 8] = [
+            (None, None, &all),
+            (Some("false"), Some("zone-a"), &all),
+            (Some("true"), None, &all),
+            (Some("true"), Some("   "), &all),
+            (
+                Some("true"),
+                Some("zone-a"),
+                &["same", "master-down", "acting-master"],
+            ),
+            (
+                Some("true"),
+                Some("ZONE-A"),
+                &["same", "master-down", "acting-master"],
+            ),
+            (Some("true"), Some("unknown"), &["master-down"]),
+            (Some("true"), Some("zone-b"), &["other", "master-down"]),
+        ];
+        for (mode, name, kept) in cases {
+            let mut pairs = Vec::new();
+            if let Some(m) = mode {
+                pairs.push((ZONE_MODE, m));
+            }
+            if let Some(n) = name {
+                pairs.push((ZONE_NAME, n));
+            }
+            let mut groups = route.to_vec();
+            if let Some(zone) = zone_asked(&ext(&pairs)) {
+                filter_by_zone(&mut groups, zone, |g| (g.1, g.2));
+            }
+            let names: Vec<&str> = groups.iter().map(|g| g.0).collect();
+            assert_eq!(names, kept, "{mode:?} {name:?}");
+        }
     }
 }

@@ -269,7 +269,8 @@ impl Sim {
                 .then_some(super::acting_master::BROKER_NOT_ACTIVE_TIMEOUT_MS),
             // A 5.x broker always sends the header (false unless enableSlaveActingMaster).
             enable_acting_master: v5.then_some(acting),
-            zone_name: None,
+            // `__ZONE_NAME` (5.x brokers' DynamicalExtFieldRPCHook).
+            zone_name: broker.spec.zone.clone().filter(|_| v5),
             body: RegisterBrokerBody {
                 filter_server_list: Vec::new(),
                 topic_config_serialize_wrapper: TopicConfigSerializeWrapper::new(

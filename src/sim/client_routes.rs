@@ -126,6 +126,21 @@ impl ClientRoutes {
 }
 
 impl Sim {
+    /// The route NameServer `ns` answers a client's GET_ROUTEINFO_BY_TOPIC for `topic` with: as
+    /// asked in zone mode for `zone` (5.x's `ZoneRouteRPCHook` filters it), or plainly.
+    pub(super) fn ask_route(
+        &self,
+        ns: usize,
+        topic: &str,
+        zone: Option<&str>,
+    ) -> Option<TopicRouteData> {
+        let manager = &self.namesrvs[ns].manager;
+        match zone {
+            Some(zone) => manager.pickup_zone_route(topic, zone),
+            None => manager.pickup_topic_route_data(topic),
+        }
+    }
+
     /// The client code a producer or member runs when the scenario names none: the scenario's
     /// profile.
     pub(super) fn default_client(&self) -> ClientProfile {

@@ -319,7 +319,8 @@ impl Sim {
         );
         for t in 0..self.groups[g].spec.topics.len() {
             let topic = &self.groups[g].spec.topics[t];
-            let Some(route) = self.namesrvs[ns].manager.pickup_topic_route_data(topic) else {
+            let zone = self.groups[g].spec.zone_asked();
+            let Some(route) = self.ask_route(ns, topic, zone) else {
                 continue;
             };
             let node = &mut self.consumers[m];

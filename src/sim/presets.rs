@@ -232,6 +232,12 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "代理主节点：只读，而不是群龙无首",
         json: lesson_file!("lesson-12-acting-master"),
     },
+    LessonFile {
+        name: "lesson-13-zones",
+        title_en: "Zones: near routes, and reading across",
+        title_zh: "zone：就近路由，以及跨机房读取",
+        json: lesson_file!("lesson-13-zones"),
+    },
 ];
 
 /// Every shipped lesson, in order.

@@ -131,27 +131,30 @@ impl Sim {
 
     /// GET_ROUTEINFO_BY_TOPIC to the producer's NameServer (chosen once with the seeded RNG, as the
     /// client picks from a shuffled list and sticks to it while it answers). A missing route keeps the
-    /// cached one; a changed route rebuilds the publish info (and its index).
-    fn poll_route(&mut self, p: usize) {
+    /// cached one; a changed route rebuilds the publish info (and its index). True when the
+    /// NameServer had a route.
+    fn poll_route(&mut self, p: usize) -> bool {
         let ns = self.producer_namesrv(p);
-        let topic = self.producers[p].spec.topic.clone();
-        let route = self.namesrvs[ns].manager.pickup_topic_route_data(&topic);
+        let spec = &self.producers[p].spec;
+        let topic = spec.topic.clone();
+        let route = self.ask_route(ns, &topic, spec.zone_asked());
+        let found = route.is_some();
         self.take_route(p, ns, &topic, route);
+        found
     }
 
     /// `tryToFindTopicPublishInfo` for a producer with no usable route: ask for the topic; if the
     /// NameServer has none, use the route of TBW102 with `min(4, readQueueNums)` queues per group,
-    /// so the message goes to brokers that will auto-create the topic.
+    /// so the message goes to brokers that will auto-create the topic. A route of the topic itself
+    /// ends the search even when it has no writable queue (`isHaveTopicRouterInfo()`): no master,
+    /// or, asked in zone mode, none in the client's zone; the send then fails "no route".
     fn find_route_for_send(&mut self, p: usize) {
-        self.poll_route(p);
-        if self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
+        if self.poll_route(p) || self.producers[p].info.as_ref().is_some_and(|i| i.ok()) {
             return;
         }
         let ns = self.producer_namesrv(p);
-        let Some(mut route) = self.namesrvs[ns]
-            .manager
-            .pickup_topic_route_data(super::AUTO_CREATE_TOPIC)
-        else {
+        let zone = self.producers[p].spec.zone_asked();
+        let Some(mut route) = self.ask_route(ns, super::AUTO_CREATE_TOPIC, zone) else {
             return;
         };
         for qd in &mut route.queue_datas {

@@ -32,6 +32,7 @@ use crate::namesrv::Profile;
 pub(super) mod action;
 mod check_consumers;
 mod check_failover;
+mod check_zones;
 mod checks;
 mod consumers;
 pub(super) mod error;

@@ -284,6 +284,8 @@ fn add_group_form(props: &PanelProps) -> Html {
                 virtual_nodes: None,
                 config: Default::default(),
                 namesrv: None,
+                zone: None,
+                zone_mode: false,
             };
             Some(Action::AddConsumerGroup(spec))
         })

@@ -141,6 +141,7 @@ pub fn AddBrokerForm(props: &PanelProps) -> Html {
                 heartbeat_secs: None,
                 system_topics: true,
                 mode: Default::default(),
+                zone: None,
             };
             apply_or_show(&props, Action::AddBroker(spec), &error);
         })
@@ -199,6 +200,8 @@ pub fn AddProducerForm(props: &PanelProps) -> Html {
                 fault_tolerance: *ft,
                 client: *client,
                 namesrv: (!namesrv.is_empty()).then(|| (*namesrv).clone()),
+                zone: None,
+                zone_mode: false,
             };
             apply_or_show(&props, Action::AddProducer(spec), &error);
         })

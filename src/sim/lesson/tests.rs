@@ -348,6 +348,8 @@ fn a_producer_task_is_done_by_its_group_topic_and_namesrv() {
             fault_tolerance: false,
             client: None,
             namesrv: namesrv.map(str::to_owned),
+            zone: None,
+            zone_mode: false,
         })
     };
     assert!(task.done_by(&added(2.0, Some("ns-2"))));

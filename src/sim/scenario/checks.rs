@@ -113,6 +113,7 @@ impl Scenario {
             }
         }
         self.check_failover()?;
+        self.check_zones()?;
         if !self.topic_sets.is_empty() {
             let started = topic_sets::started_brokers(&self.brokers, &self.actions);
             for (i, set) in self.topic_sets.iter().enumerate() {

@@ -47,6 +47,19 @@ pub struct ConsumerGroupSpec {
     /// Bind the members to this NameServer instead of picking one with the seeded RNG.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namesrv: Option<String>,
+    /// The members' datacenter (`rocketmq.zone`; 5.x clients).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// The members ask for routes in zone mode (`rocketmq.zone.mode` = true; needs `zone`).
+    #[serde(default, skip_serializing_if = "super::specs::is_false")]
+    pub zone_mode: bool,
+}
+
+impl ConsumerGroupSpec {
+    /// The zone its members' route requests ask for, if any.
+    pub fn zone_asked(&self) -> Option<&str> {
+        super::specs::zone_asked(self.zone.as_deref(), self.zone_mode)
+    }
 }
 
 /// A queue a CONFIG member is configured with.

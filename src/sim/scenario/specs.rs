@@ -52,6 +52,10 @@ pub struct BrokerSpec {
     /// How its group answers a master's death (every broker of a group has the same mode).
     #[serde(default, skip_serializing_if = "GroupMode::is_master_slave")]
     pub mode: GroupMode,
+    /// Its datacenter (`rocketmq.zone`, sent as `__ZONE_NAME` with each registration; 5.x). Every
+    /// broker of a group has the same zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
 }
 
 /// How a broker group answers "the master died: who takes writes now?".
@@ -139,6 +143,29 @@ pub struct ProducerSpec {
     /// Bind to this NameServer instead of picking one with the seeded RNG.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namesrv: Option<String>,
+    /// Its datacenter (`rocketmq.zone`; 5.x clients).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// Asks for routes in zone mode (`rocketmq.zone.mode` = true; needs `zone`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub zone_mode: bool,
+}
+
+impl ProducerSpec {
+    /// The zone its route requests ask for (`__ZONE_NAME` with `__ZONE_MODE` = true), if any.
+    pub fn zone_asked(&self) -> Option<&str> {
+        zone_asked(self.zone.as_deref(), self.zone_mode)
+    }
+}
+
+/// A client's zone when it asks in zone mode.
+pub(crate) fn zone_asked(zone: Option<&str>, mode: bool) -> Option<&str> {
+    zone.filter(|_| mode)
+}
+
+/// For `skip_serializing_if`.
+pub(crate) fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn default_rate() -> f64 {

@@ -52,10 +52,11 @@ pub(super) fn consumers(
             y,
             label: c.client_id.clone(),
             sub: if c.is_up() {
+                let spec = &sim.consumer_groups()[c.group].spec;
                 lang.fill(
                     crate::i18n::consumers::QUEUES_OF_GROUP,
                     &[("group", &group), ("n", &owned.to_string())],
-                )
+                ) + &super::layout::zone_mode_mark(lang, spec.zone_asked())
             } else {
                 state_word(lang, c.state.into()).to_owned()
             },

@@ -192,6 +192,9 @@ pub(super) fn picture(
             gone: held.is_empty(),
             no_master: !held.is_empty() && !held.iter().any(|m| *m),
             read_only,
+            zone: members
+                .first()
+                .and_then(|&i| sim.brokers()[i].spec.zone.clone()),
         });
         if collapse {
             let master = members
@@ -312,7 +315,11 @@ pub(super) fn picture(
             x: px,
             y: py,
             label: p.spec.group.clone(),
-            sub: format!("→ {}", p.spec.topic),
+            sub: format!(
+                "→ {}{}",
+                p.spec.topic,
+                zone_mode_mark(lang, p.spec.zone_asked())
+            ),
             state: "running",
             select: Selection::Producer(p.spec.group.clone()),
             kind: "producer",
@@ -420,6 +427,12 @@ pub(super) fn picture(
         fit,
         hidden_groups,
     }
+}
+
+/// " · az1 zone mode" after a client that asks for routes in zone mode, else nothing.
+pub(super) fn zone_mode_mark(lang: Lang, zone: Option<&str>) -> String {
+    zone.map(|z| lang.fill(controls::ZONE_MODE_MARK, &[("zone", z)]))
+        .unwrap_or_default()
 }
 
 /// As the NameServers see a group: for each NameServer holding it, whether it holds a master

@@ -61,6 +61,10 @@ pub(super) fn drawing(
             note.push_str(lang.t(controls::GROUP_NO_MASTER_NOTE));
             words.push_str(lang.t(controls::GROUP_NO_MASTER_MARK));
         }
+        if let Some(zone) = &g.zone {
+            // Before its state: "broker-a · az1 · no master".
+            words.insert_str(0, &format!(" · {zone}"));
+        }
         if g.read_only {
             class.push_str(" read-only");
             note.push_str(lang.t(controls::GROUP_READ_ONLY_NOTE));

@@ -34,6 +34,8 @@ pub(super) struct GroupBox {
     /// The NameServers hold the group, none with a master.
     pub(super) no_master: bool,
     pub(super) read_only: bool,
+    /// Its brokers' zone (datacenter), if they carry one.
+    pub(super) zone: Option<String>,
 }
 
 pub(super) struct Picture {
