@@ -22,6 +22,7 @@ phrases! {
     NO_CONTROLLER: "no controller is named {name} (known: {known})", "没有名为 {name} 的 controller（已有：{known}）";
     NOT_CONTROLLER_MODE: "{what} is not in controller mode: only a controller-mode group has replicas a controller tracks", "{what} 不是 controller 模式：只有 controller 模式的组才有 controller 跟踪的副本";
     ZONE_NEEDS_V5: "zones are RocketMQ 5's: set \"profile\": \"5.x\" and a 5.x client", "zone 属于 RocketMQ 5：请设置 \"profile\": \"5.x\"，并使用 5.x 客户端";
+    ZONE_NAME_ASCII: "a zone name here is ASCII letters, digits or punctuation, without spaces", "这里的 zone 名称只能由 ASCII 字母、数字或标点组成，不含空格";
     ZONE_MODE_NEEDS_ZONE: "zone mode asks for the client's own zone: add \"zone\"", "zone 模式按客户端自己的 zone 查询路由：请加上 \"zone\"";
     ONE_ZONE_PER_GROUP: "{name}'s other brokers are in zone {other}; every broker of a group is in the same zone", "{name} 的其他 broker 在 zone {other}；同一组的 broker 必须在同一个 zone";
     CONTROLLER_ID: "controller ids start at 1", "controller 分配的 id 从 1 开始";

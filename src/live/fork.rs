@@ -186,14 +186,15 @@ fn topics_by_group(view: &NamesrvView, notes: &mut Points) -> BTreeMap<String, V
     groups
 }
 
-/// The zone a route of the view gives group `name`, if any.
+/// The zone a route of the view gives group `name`, if any the simulator takes (ASCII).
 fn zone_of(view: &NamesrvView, name: &str) -> Option<String> {
     view.routes
         .values()
         .filter_map(|e| e.route.as_ref())
         .flat_map(|r| r.broker_datas.iter())
-        .find(|bd| bd.broker_name.as_str() == name && bd.zone_name.is_some())
-        .and_then(|bd| bd.zone_name.clone())
+        .filter(|bd| bd.broker_name.as_str() == name)
+        .find_map(|bd| bd.zone_name.clone())
+        .filter(|z| crate::sim::scenario::is_zone_name(z))
 }
 
 /// The brokers the view lists (and any a route names), masters first in each group, each with its

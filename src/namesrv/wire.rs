@@ -137,8 +137,9 @@ impl Serialize for MappingOut<'_> {
                 Some(mut ids) => {
                     match self.form {
                         JsonForm::Legacy => ids = order_of(JavaTable::concurrent(), ids),
-                        // MapSortField's TreeMap of Integer keys: numeric order.
-                        JsonForm::Standard => ids.sort_unstable(),
+                        // MapSortField's TreeMap of Integer keys: numeric order (the crate's
+                        // sort: the dashboard then carries no quicksort of its own for i64).
+                        JsonForm::Standard => crate::sort::sort_by(&mut ids, Ord::cmp),
                     }
                     FieldOut::Ids(InOrder(
                         ids.into_iter()
@@ -330,12 +331,17 @@ impl RouteManager {
         let form = match zone {
             None => form,
             Some(zone) => {
-                let removed = super::zone::filter_by_zone(&mut broker_datas, zone, |g| {
-                    (
-                        g.broker_addrs.0.iter().any(|(id, _)| *id == MASTER_ID),
-                        g.zone_name,
-                    )
-                });
+                let removed = super::zone::filter_by_zone(
+                    &mut broker_datas,
+                    zone,
+                    super::zone::equals_ignore_case,
+                    |g| {
+                        (
+                            g.broker_addrs.0.iter().any(|(id, _)| *id == MASTER_ID),
+                            g.zone_name,
+                        )
+                    },
+                );
                 queue_datas.retain(|q| !removed.iter().any(|g| g.broker_name == &q.broker_name));
                 let gone: Vec<&str> = removed
                     .iter()

@@ -42,6 +42,7 @@ mod specs;
 mod topic_sets;
 
 pub use action::{Action, Link, TimedAction};
+pub use check_zones::is_zone_name;
 pub use consumers::{
     made_up_client_id, ConfigQueue, ConsumerGroupSpec, MAX_CONSUME_RATE, MAX_MEMBERS,
 };

@@ -1,6 +1,6 @@
 //! The checks of a scenario's zones: brokers, producers and consumer groups may carry one
 //! (`rocketmq.zone`) under RocketMQ 5, a client asks in zone mode only with a zone, and a group's
-//! brokers share theirs.
+//! brokers share theirs. Zone names are ASCII ([`is_zone_name`]).
 
 use super::action::Action;
 use super::error::ScenarioError;
@@ -18,6 +18,12 @@ struct Zoned<'a> {
     client: Option<Option<ClientProfile>>,
     /// A broker's group.
     group: Option<&'a str>,
+}
+
+/// A zone name the simulator takes: ASCII letters, digits or punctuation, no space (its NameServers
+/// compare zones ignoring ASCII case only: `RouteManager::pickup_zone_route`).
+pub fn is_zone_name(zone: &str) -> bool {
+    !zone.is_empty() && zone.bytes().all(|c| c.is_ascii_graphic())
 }
 
 impl Scenario {
@@ -89,8 +95,11 @@ impl Scenario {
         for z in self.zoned() {
             let at = format!("{}.zone", z.path);
             if let Some(zone) = z.zone {
-                if zone.trim().is_empty() {
+                if zone.is_empty() {
                     return Err(ScenarioError::said(at, w::MUST_NOT_BE_EMPTY, &[]));
+                }
+                if !is_zone_name(zone) {
+                    return Err(ScenarioError::said(at, w::ZONE_NAME_ASCII, &[]));
                 }
                 let v4_client = z.client.flatten() == Some(ClientProfile::V4);
                 if self.profile != Profile::V5 || v4_client {
