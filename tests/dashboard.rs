@@ -141,6 +141,52 @@ async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
     );
 }
 
+/// The add-broker form sets the new group's failover mode and zone (5.x): the new broker's card
+/// carries its zone.
+#[wasm_bindgen_test]
+async fn add_broker_form_sets_the_mode_and_the_zone() {
+    let root = mount().await;
+    let tab = root.query_selector_all(".tabs button").unwrap();
+    let add = (0..tab.length())
+        .filter_map(|i| tab.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .find(|b| b.text_content().unwrap_or_default() == "Add broker")
+        .unwrap();
+    click(&add);
+    yew::scheduler::flush().await;
+    let form = find(&root, "[data-testid=add-broker-form]");
+    let modes = form.query_selector_all("select[name=mode] option").unwrap();
+    assert_eq!(modes.length(), 3);
+    let set = |name: &str, value: &str| {
+        let el = form
+            .query_selector(&format!("[name={name}]"))
+            .unwrap()
+            .unwrap();
+        match el.dyn_into::<HtmlInputElement>() {
+            Ok(input) => input.set_value(value),
+            Err(el) => el
+                .dyn_into::<web_sys::HtmlSelectElement>()
+                .unwrap()
+                .set_value(value),
+        }
+    };
+    set("name", "broker-z");
+    set("addr", "10.0.9.9:10911");
+    set("mode", "acting_master");
+    set("zone", "az9");
+    click(&find(
+        &root,
+        "[data-testid=add-broker-form] button[type=submit]",
+    ));
+    yew::scheduler::flush().await;
+    let card = root
+        .query_selector("[data-testid=broker-card][data-addr='10.0.9.9:10911']")
+        .unwrap();
+    let errors = form.text_content().unwrap_or_default();
+    let card = card.unwrap_or_else(|| panic!("no card for the new broker: {errors}"));
+    assert_eq!(card.get_attribute("data-zone").as_deref(), Some("az9"));
+}
+
 /// Mounts a windowed list of `len` rows of 20 px in a 200 px viewport; each row reads `row N`.
 async fn mount_list(len: usize) -> Element {
     let document = web_sys::window().unwrap().document().unwrap();

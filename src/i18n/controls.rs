@@ -11,6 +11,12 @@ phrases! {
     ADDRESS: "address", "地址";
     TOPICS_FIELD: "topics (topic:read:write:perm, …)", "topic 列表（topic:read:write:perm，…）";
     ADD_BROKER: "Add broker", "添加 broker";
+    /// How the new broker's group answers its master's death (`mode`).
+    MODE_FIELD: "failover mode (5.x: controller, acting_master)", "故障切换模式（5.x：controller、acting_master）";
+    /// A broker's or client's datacenter (`zone`, 5.x).
+    ZONE_FIELD: "zone (5.x, optional)", "机房 zone（5.x，可选）";
+    /// A client asking for routes in zone mode (`zone_mode`).
+    ZONE_MODE_FIELD: "ask for routes in zone mode (rocketmq.zone.mode)", "按 zone 模式查询路由（rocketmq.zone.mode）";
     /// A broker id that does not parse; `{value}` is what was typed, quoted.
     BROKER_ID_NOT_A_NUMBER: "{value} is not a number (0 = master, 1+ = slave)",
         "{value} 不是数字（0 = master，1 及以上 = slave）";
@@ -143,8 +149,9 @@ phrases! {
     GROUP_NO_MASTER_MARK: " · no master", " · 无 master";
     GROUP_READ_ONLY_NOTE: ": write permission wiped (read-only)", "：写权限已摘除（只读）";
     GROUP_READ_ONLY_MARK: " · read-only", " · 只读";
-    /// After a client asking for routes in zone mode (`rocketmq.zone.mode`).
-    ZONE_MODE_MARK: " · {zone} zone mode", " · {zone} zone 模式";
+    /// After a client asking for routes in zone mode (`rocketmq.zone.mode`): short, it sits under
+    /// the node's name.
+    ZONE_MODE_MARK: " · zone {zone}", " · 机房 {zone}";
 
     // The lesson player (`ui/lesson.rs`).
     TASK_DONE: "✓ Done: ", "✓ 已完成：";

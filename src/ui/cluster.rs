@@ -172,7 +172,7 @@ fn broker_card(props: &PanelProps, sim: &Sim, b: &BrokerNode) -> Html {
     let disagree = views.iter().any(|v| v.is_some()) && views.iter().any(|v| v.is_none());
     html! {
         <div class={classes!("broker", state_name(b.state), selected.then_some("selected"), disagree.then_some("disagree"))}
-            data-testid="broker-card" data-addr={addr.clone()} data-state={state_name(b.state)} data-role={super::failover::role_code(b)}>
+            data-testid="broker-card" data-addr={addr.clone()} data-state={state_name(b.state)} data-role={super::failover::role_code(b)} data-zone={b.spec.zone.clone()}>
             <div class="broker-head" onclick={select}>
                 <span class="role">{ role }</span>
                 <span class="addr">{ addr.clone() }</span>

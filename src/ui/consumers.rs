@@ -7,14 +7,14 @@
 //! `queue-backlog` with `data-group`, `data-broker`, `data-queue`, `data-backlog`; `add-consumer`,
 //! `consumer-strategy`, `add-consumer-group`.
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::forms::{form_of, read, ticked, zone};
 use super::panel::PanelProps;
 use super::state::Selection;
 use super::{click, fmt_number, fmt_secs, parse_number, state_name};
 use crate::consumer::StrategyName;
-use crate::i18n::{consumers as w, state_word, Lang, Phrase};
+use crate::i18n::{consumers as w, controls, state_word, Lang, Phrase};
 use crate::sim::scenario::ConsumerGroupSpec;
 use crate::sim::{Action, ConsumerNode, ConsumerState, Sim};
 
@@ -238,26 +238,6 @@ fn member_row(props: &PanelProps, c: &ConsumerNode, colour: Option<String>) -> H
     }
 }
 
-/// The value of the form's control named `name` (inputs and selects), as typed.
-fn field(form: &web_sys::Element, name: &str) -> String {
-    let Ok(Some(el)) = form.query_selector(&format!("[name={name}]")) else {
-        return String::new();
-    };
-    match el.dyn_into::<web_sys::HtmlInputElement>() {
-        Ok(input) => input.value(),
-        Err(el) => el
-            .dyn_into::<web_sys::HtmlSelectElement>()
-            .map(|s| s.value())
-            .unwrap_or_default(),
-    }
-}
-
-/// The form a submit event came from.
-fn form_of(e: &SubmitEvent) -> Option<web_sys::Element> {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-}
-
 /// A small form: a group on a topic, its strategy, how many members and how fast. Its fields keep
 /// what is typed in the page itself (read when it is sent): no component of its own, less code.
 fn add_group_form(props: &PanelProps) -> Html {
@@ -268,24 +248,24 @@ fn add_group_form(props: &PanelProps) -> Html {
         apply_some(&props.on_apply, move |e: SubmitEvent| {
             e.prevent_default();
             let form = form_of(&e)?;
-            let name = field(&form, "group");
+            let name = read(&form, "group");
             let spec = ConsumerGroupSpec {
                 group: if name.trim().is_empty() {
                     next_name.clone()
                 } else {
                     name.trim().to_owned()
                 },
-                topics: vec![field(&form, "topic").trim().to_owned()],
-                strategy: StrategyName::parse(&field(&form, "strategy")).unwrap_or_default(),
-                members: parse_number(&field(&form, "members")).map(|n| n.max(0.0) as u32),
+                topics: vec![read(&form, "topic").trim().to_owned()],
+                strategy: StrategyName::parse(&read(&form, "strategy")).unwrap_or_default(),
+                members: parse_number(&read(&form, "members")).map(|n| n.max(0.0) as u32),
                 client_ids: Vec::new(),
-                rate: parse_number(&field(&form, "rate")).unwrap_or(f64::NAN),
+                rate: parse_number(&read(&form, "rate")).unwrap_or(f64::NAN),
                 client: None,
                 virtual_nodes: None,
                 config: Default::default(),
                 namesrv: None,
-                zone: None,
-                zone_mode: false,
+                zone: zone(&form),
+                zone_mode: ticked(&form, "zone_mode"),
             };
             Some(Action::AddConsumerGroup(spec))
         })
@@ -303,6 +283,8 @@ fn add_group_form(props: &PanelProps) -> Html {
                 </label>
                 <label>{ lang.t(w::MEMBERS) }<input name="members" inputmode="numeric" value="2" /></label>
                 <label>{ lang.t(w::RATE) }<input name="rate" inputmode="decimal" value="10" /></label>
+                <label>{ lang.t(controls::ZONE_FIELD) }<input name="zone" placeholder="az1" /></label>
+                <label><input type="checkbox" name="zone_mode" />{ lang.t(controls::ZONE_MODE_FIELD) }</label>
                 <button class="primary" type="submit">{ lang.t(w::ADD) }</button>
             </form>
         </details>
@@ -363,7 +345,7 @@ fn rate_form(lang: Lang, on_apply: &Callback<Action>, client_id: &str, rate: f64
             let form = form_of(&e)?;
             Some(Action::SetConsumer {
                 client_id: id.clone(),
-                rate: parse_number(&field(&form, "rate")).unwrap_or(f64::NAN),
+                rate: parse_number(&read(&form, "rate")).unwrap_or(f64::NAN),
             })
         })
     };

@@ -80,16 +80,23 @@ impl<'de> Deserialize<'de> for GroupMode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         const MODES: &[&str] = &["master_slave", "controller", "acting_master"];
         let name = String::deserialize(d)?;
-        match name.as_str() {
-            "master_slave" => Ok(GroupMode::MasterSlave),
-            "controller" => Ok(GroupMode::Controller),
-            "acting_master" => Ok(GroupMode::ActingMaster),
-            other => Err(serde::de::Error::unknown_variant(other, MODES)),
-        }
+        GroupMode::from_name(&name).ok_or_else(|| serde::de::Error::unknown_variant(&name, MODES))
     }
 }
 
 impl GroupMode {
+    /// Every mode, the default first.
+    pub const ALL: [GroupMode; 3] = [
+        GroupMode::MasterSlave,
+        GroupMode::Controller,
+        GroupMode::ActingMaster,
+    ];
+
+    /// The mode of this name in a scenario file.
+    pub fn from_name(name: &str) -> Option<GroupMode> {
+        Self::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
     /// The default, which a scenario file leaves out.
     pub fn is_master_slave(&self) -> bool {
         *self == GroupMode::MasterSlave

@@ -429,7 +429,7 @@ pub(super) fn picture(
     }
 }
 
-/// " · az1 zone mode" after a client that asks for routes in zone mode, else nothing.
+/// " · zone az1" after a client that asks for routes in zone mode, else nothing.
 pub(super) fn zone_mode_mark(lang: Lang, zone: Option<&str>) -> String {
     zone.map(|z| lang.fill(controls::ZONE_MODE_MARK, &[("zone", z)]))
         .unwrap_or_default()
