@@ -19,6 +19,7 @@ phrases! {
     NEEDS_V5: "{mode} mode is RocketMQ 5's: set \"profile\": \"5.x\"", "{mode} 模式属于 RocketMQ 5：请设置 \"profile\": \"5.x\"";
     SUPPORT_ACTING_NEEDS_V5: "supportActingMaster is a RocketMQ 5 NameServer's: set \"profile\": \"5.x\"", "supportActingMaster 属于 RocketMQ 5 的 NameServer：请设置 \"profile\": \"5.x\"";
     ONE_MODE_PER_GROUP: "{name}'s other brokers run in {other} mode; every broker of a group has the same mode", "{name} 的其他 broker 运行在 {other} 模式；同一组的 broker 必须模式相同";
+    DLEDGER_PEERS_FIXED: "a DLedger group's members are fixed by its dLegerPeers: list them all in \"brokers\"", "DLedger 组的成员由 dLegerPeers 固定：请把它们都列在 \"brokers\" 中";
     NO_CONTROLLER: "no controller is named {name} (known: {known})", "没有名为 {name} 的 controller（已有：{known}）";
     NOT_CONTROLLER_MODE: "{what} is not in controller mode: only a controller-mode group has replicas a controller tracks", "{what} 不是 controller 模式：只有 controller 模式的组才有 controller 跟踪的副本";
     ZONE_NEEDS_V5: "zones are RocketMQ 5's: set \"profile\": \"5.x\" and a 5.x client", "zone 属于 RocketMQ 5：请设置 \"profile\": \"5.x\"，并使用 5.x 客户端";

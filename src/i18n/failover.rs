@@ -29,10 +29,14 @@ phrases! {
     ROLE_MASTER: "master (takes writes)", "master（主，接受写入）";
     ROLE_SLAVE: "slave (serves reads)", "slave（从，提供读取）";
     ROLE_CANDIDATE: "candidate (no role yet)", "候选（尚无角色）";
+    EV_ROLE_CHANGED_RAFT: "{addr} ({group}) is now {role} as brokerId {id}: its DLedger group's term {epoch}", "{addr}（{group}）现在是 {role}，brokerId {id}：所在 DLedger 组的任期 {epoch}";
+    EV_LEADER_RAFT: "{leader} leads {raft}'s DLedger group, term {term}: {votes} of {members} members voted for it", "{leader} 成为 {raft} 的 DLedger 组 leader，任期 {term}：{members} 个成员中 {votes} 个投了它";
     EV_LEADER: "{leader} leads the {raft} Raft group, term {term} ({votes} of {members} running)", "{leader} 成为 {raft} Raft 组的 leader，任期 {term}（{members} 个中 {votes} 个在运行）";
     ERR_SERVICE_NOT_AVAILABLE: "service not available (the broker is a slave now)", "服务不可用（这个 broker 现在是 slave）";
     WHY_STALE_FENCED: "its stateVersion {sv} is older than {holder}'s {hsv}: it is fenced (5.x)", "它的 stateVersion {sv} 比 {holder} 的 {hsv} 旧：它被隔离了（5.x）";
     // The workshop.
+    /// A DLedger broker's role with its group's Raft term.
+    ROLE_TERM: "{role} · term {term}", "{role} · 任期 {term}";
     ROLE_EPOCH: "{role} · epoch {epoch}", "{role} · epoch {epoch}（任期）";
     ROLE_ACTING: "{role} · acting master (read-only)", "{role} · 代理主节点（只读）";
     LEADER_TERM: "leader · term {term}", "leader · 任期 {term}";

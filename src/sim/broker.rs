@@ -63,9 +63,22 @@ pub struct BrokerNode {
     /// Acting-master mode: the smallest broker id of its group as it last learnt it
     /// (`minBrokerIdInGroup`, 0 when it starts).
     pub(crate) min_broker_id: i64,
+    /// DLedger mode: its group (in the simulator's DLedger groups) and member number.
+    pub(crate) dledger: Option<(usize, usize)>,
+    /// DLedger mode: its role and the term it took it in.
+    pub raft_role: Option<(super::ReplicaRole, u64)>,
 }
 
 impl BrokerNode {
+    /// The role a controller (controller mode, with the master epoch) or its DLedger group (with
+    /// the term) gave it; None in the other modes.
+    pub fn elected_role(&self) -> Option<(super::ReplicaRole, i64)> {
+        match &self.replica {
+            Some(r) => Some((r.role, i64::from(r.master_epoch))),
+            None => self.raft_role.map(|(role, term)| (role, term as i64)),
+        }
+    }
+
     /// The broker id it registers with now (0: the master).
     pub fn id(&self) -> i64 {
         self.broker_id
@@ -167,7 +180,10 @@ impl Sim {
             slave_sync: None,
             acting_tasks: None,
             min_broker_id: crate::model::MASTER_ID,
+            dledger: None,
+            raft_role: None,
         });
+        self.join_dledger_group(self.brokers.len() - 1);
         self.start_broker(self.brokers.len() - 1);
     }
 
@@ -185,6 +201,7 @@ impl Sim {
             self.start_replica(b);
         }
         self.start_acting_tasks(b);
+        self.start_dledger_member(b);
         self.schedule_slave_sync(b);
         self.register_all(b);
         let at = self.now + FIRST_REGISTER_REPEAT_MS;
@@ -203,9 +220,13 @@ impl Sim {
         self.schedule(at, Timer::Register { broker: b, epoch });
     }
 
-    /// REGISTER_BROKER with the full topic table to every NameServer it can reach.
+    /// REGISTER_BROKER with the full topic table to every NameServer it can reach (a DLedger
+    /// broker with no role yet, id -1, registers nowhere).
     pub(super) fn register_all(&mut self, b: usize) {
         let broker = &mut self.brokers[b];
+        if broker.broker_id < crate::model::MASTER_ID {
+            return;
+        }
         let req = match broker.full_registration.take() {
             Some(req) if req.topics().data_version == broker.data_version => req,
             _ => {
@@ -412,6 +433,7 @@ impl Sim {
             self.resume_replica(b);
         }
         self.start_acting_tasks(b);
+        self.resume_dledger_member(b);
     }
 
     /// Kill (if alive) and start again: new channels, immediate registration.

@@ -187,6 +187,7 @@ impl Sim {
         self.raft_term += 1;
         let votes = self.controllers.iter().filter(|n| n.is_up()).count();
         self.emit(SimEventKind::LeaderElected {
+            mode: "controller",
             raft_group: CONTROLLER_RAFT_GROUP.to_owned(),
             leader: self.controllers[c].name.clone(),
             term: self.raft_term,

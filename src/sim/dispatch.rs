@@ -75,6 +75,11 @@ pub(super) enum Timer {
         epoch: u64,
         task: ActingTask,
     },
+    Dledger {
+        group: usize,
+        member: usize,
+        token: u64,
+    },
 }
 
 impl Sim {
@@ -123,6 +128,11 @@ impl Sim {
                 epoch,
                 task,
             } => self.on_acting_timer(broker, epoch, task),
+            Timer::Dledger {
+                group,
+                member,
+                token,
+            } => self.on_dledger_timer(group, member, token),
         }
     }
 }

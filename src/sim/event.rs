@@ -166,8 +166,11 @@ pub enum SimEventKind {
         epoch: i32,
     },
     /// A controller-mode broker took the role the controller gave it, and the broker id that goes
-    /// with it (0 as master, its controller id as slave).
+    /// with it (0 as master, its controller id as slave); or a DLedger broker the role its Raft
+    /// group gave it (0 as leader, its member number + 1 as slave).
     BrokerRoleChanged {
+        /// `controller` or `dledger`.
+        mode: &'static str,
         broker_addr: String,
         broker_name: String,
         /// `master`, `slave` or `candidate` (no role yet).
@@ -175,7 +178,8 @@ pub enum SimEventKind {
         new_role: &'static str,
         old_broker_id: i64,
         broker_id: i64,
-        /// The master epoch, which its registrations now carry as `stateVersion`.
+        /// The master epoch, which its registrations now carry as `stateVersion` (controller
+        /// mode); the Raft term (DLedger).
         epoch: i32,
     },
     /// An acting-master slave learnt that its id is now its group's smallest (the master is gone
@@ -196,12 +200,14 @@ pub enum SimEventKind {
         min_broker_id: i64,
         min_broker_addr: String,
     },
-    /// A Raft group (the controllers) elected a leader.
+    /// A Raft group elected a leader: the controllers (`mode` `controller`, `leader` a controller's
+    /// name, `votes` the members running) or a DLedger broker group (`mode` `dledger`, `leader`
+    /// the broker's address, `votes` the members that voted for it).
     LeaderElected {
+        mode: &'static str,
         raft_group: String,
         leader: String,
         term: u64,
-        /// How many members voted for it, of how many.
         votes: usize,
         members: usize,
     },

@@ -125,6 +125,7 @@ pub(crate) fn event(k: &SimEventKind, lang: Lang) -> Option<String> {
             ],
         ),
         SimEventKind::BrokerRoleChanged {
+            mode,
             broker_addr,
             broker_name,
             new_role,
@@ -132,7 +133,11 @@ pub(crate) fn event(k: &SimEventKind, lang: Lang) -> Option<String> {
             epoch,
             ..
         } => lang.fill(
-            w::EV_ROLE_CHANGED,
+            if *mode == "dledger" {
+                w::EV_ROLE_CHANGED_RAFT
+            } else {
+                w::EV_ROLE_CHANGED
+            },
             &[
                 ("addr", broker_addr),
                 ("group", broker_name),
@@ -174,13 +179,18 @@ pub(crate) fn event(k: &SimEventKind, lang: Lang) -> Option<String> {
             ],
         ),
         SimEventKind::LeaderElected {
+            mode,
             raft_group,
             leader,
             term,
             votes,
             members,
         } => lang.fill(
-            w::EV_LEADER,
+            if *mode == "dledger" {
+                w::EV_LEADER_RAFT
+            } else {
+                w::EV_LEADER
+            },
             &[
                 ("leader", leader),
                 ("raft", raft_group),

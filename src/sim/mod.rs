@@ -57,6 +57,7 @@ mod consumer;
 mod consumer_words;
 mod controller_node;
 mod dispatch;
+mod dledger;
 mod event;
 pub(crate) mod event_words;
 mod failover_words;
@@ -66,6 +67,7 @@ mod namesrv_node;
 mod presets;
 mod process;
 mod producer;
+mod raft;
 mod replica;
 mod report;
 mod report_consumers;
@@ -136,6 +138,8 @@ pub struct Sim {
     namesrvs: Vec<NamesrvNode>,
     /// Controllers (controller mode), their replicated state, their leader and its Raft term.
     controllers: Vec<ControllerNode>,
+    /// The DLedger groups (`"mode": "dledger"`), with their Raft state.
+    dledger: Vec<dledger::DledgerGroup>,
     replicas: crate::controller::Replicas,
     leader: Option<usize>,
     raft_term: u64,
@@ -196,6 +200,7 @@ impl Sim {
                 .collect(),
             timing,
             controllers: Vec::new(),
+            dledger: Vec::new(),
             replicas: Default::default(),
             leader: None,
             raft_term: 0,
@@ -230,6 +235,7 @@ impl Sim {
             sim.schedule_scan(i, first);
         }
         sim.add_controllers(&scenario.controllers);
+        sim.add_dledger_groups(&scenario.brokers);
         for b in &scenario.brokers {
             sim.add_broker(b);
         }

@@ -387,6 +387,7 @@ impl Sim {
         broker.topics_changed += 1;
         if old_role != new_role || old_id != new_id {
             self.emit(super::SimEventKind::BrokerRoleChanged {
+                mode: "controller",
                 broker_addr: self.brokers[b].addr.clone(),
                 broker_name: self.brokers[b].spec.name.clone(),
                 old_role: old_role.as_str(),

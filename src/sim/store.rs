@@ -151,6 +151,11 @@ impl GroupStore {
         self.put.add(now_ms, 1);
     }
 
+    /// Messages written to the group, all queues together (a DLedger group's log length).
+    pub fn written(&self) -> u64 {
+        self.logs.iter().flatten().map(|q| q.max_offset).sum()
+    }
+
     /// A queue's log, if it ever held a message.
     pub fn queue(&self, topic: &str, queue_id: i32) -> Option<&QueueLog> {
         let slot = *self.slots.get(topic)?;

@@ -11,7 +11,7 @@ use crate::sim::{Action, BrokerNode, BrokerState, ReplicaRole, Sim};
 /// A broker's role as the picture names it: `master`, `slave 2`, `candidate` (the picture shows a
 /// controller-mode broker's epoch inside its circle).
 pub(crate) fn role_short(b: &BrokerNode) -> String {
-    match b.replica.as_ref().map(|r| r.role) {
+    match b.elected_role().map(|r| r.0) {
         Some(ReplicaRole::Candidate) => "candidate".to_owned(),
         _ if b.id() == 0 => "master".to_owned(),
         _ => format!("slave {}", b.id()),
@@ -22,6 +22,12 @@ pub(crate) fn role_short(b: &BrokerNode) -> String {
 /// the master epoch it holds its role in.
 pub(crate) fn role_label(lang: Lang, b: &BrokerNode) -> String {
     let role = role_short(b);
+    if let Some((_, term)) = b.raft_role {
+        return lang.fill(
+            w::ROLE_TERM,
+            &[("role", &role), ("term", &term.to_string())],
+        );
+    }
     match &b.replica {
         _ if b.acts_as_master() => lang.fill(w::ROLE_ACTING, &[("role", &role)]),
         Some(r) if r.master_epoch > 0 => lang.fill(
@@ -38,7 +44,7 @@ pub(crate) fn role_code(b: &BrokerNode) -> &'static str {
     if b.acts_as_master() {
         return "acting_master";
     }
-    match b.replica.as_ref().map(|r| r.role) {
+    match b.elected_role().map(|r| r.0) {
         Some(role) => role.as_str(),
         None if b.id() == 0 => "master",
         None => "slave",

@@ -186,7 +186,8 @@ pub fn AddBrokerForm(props: &PanelProps) -> Html {
             { field(lang.t(controls::TOPICS_FIELD), "topics", "TopicTest:4:4:6", &err, "TopicTest:4:4:6") }
             <label class="field"><span>{ lang.t(controls::MODE_FIELD) }</span>
                 <select name="mode">
-                    { for GroupMode::ALL.iter().map(|m| html!{ <option value={m.as_str()}>{ m.as_str() }</option> }) }
+                    // Not dledger: a DLedger group's members are fixed by its dLegerPeers.
+                    { for GroupMode::ALL[..3].iter().map(|m| html!{ <option value={m.as_str()}>{ m.as_str() }</option> }) }
                 </select>
             </label>
             { field(lang.t(controls::ZONE_FIELD), "zone", "", &err, "az1") }

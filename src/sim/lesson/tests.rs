@@ -396,6 +396,7 @@ fn a_tasks_own_events_can_end_its_step() {
     let role = |addr: &str| crate::sim::SimEvent {
         t: 90_010,
         kind: crate::sim::SimEventKind::BrokerRoleChanged {
+            mode: "controller",
             broker_addr: addr.into(),
             broker_name: "broker-b".into(),
             old_role: "master",

@@ -59,7 +59,8 @@ impl Scenario {
             if seen.is_none() {
                 modes.push((&b.name, b.mode));
             }
-            if b.mode != GroupMode::MasterSlave && self.profile != Profile::V5 {
+            let v5_mode = matches!(b.mode, GroupMode::Controller | GroupMode::ActingMaster);
+            if v5_mode && self.profile != Profile::V5 {
                 return Err(ScenarioError::said(
                     at,
                     w::NEEDS_V5,
@@ -68,6 +69,9 @@ impl Scenario {
             }
             if b.mode == GroupMode::Controller && self.controllers.is_empty() {
                 return Err(ScenarioError::said(at, w::NEEDS_CONTROLLER, &[]));
+            }
+            if b.mode == GroupMode::Dledger && path.starts_with("actions") {
+                return Err(ScenarioError::said(at, w::DLEDGER_PEERS_FIXED, &[]));
             }
         }
         let brokers: Vec<&BrokerSpec> = self.every_broker().into_iter().map(|(_, b)| b).collect();

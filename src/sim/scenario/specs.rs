@@ -72,13 +72,17 @@ pub enum GroupMode {
     /// second and declare a 10 s timeout; with the master gone, the slave with the smallest id acts
     /// as master for reads and the group's topics lose write permission until the master is back.
     ActingMaster,
+    /// DLedger (RocketMQ 4.5+ `enableDLegerCommitLog`): the group's brokers elect a leader among
+    /// themselves by Raft (a majority needed); the leader registers as brokerId 0, the others as
+    /// slaves. Every member is listed in `brokers` (`dLegerPeers`), its `id` its member number.
+    Dledger,
 }
 
 /// Read from its name by hand: serde's derive for an enum brings a visitor per way of writing it
 /// (about 1.6 KB of the workshop's bundle); a mode is only ever a string.
 impl<'de> Deserialize<'de> for GroupMode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        const MODES: &[&str] = &["master_slave", "controller", "acting_master"];
+        const MODES: &[&str] = &["master_slave", "controller", "acting_master", "dledger"];
         let name = String::deserialize(d)?;
         GroupMode::from_name(&name).ok_or_else(|| serde::de::Error::unknown_variant(&name, MODES))
     }
@@ -86,10 +90,11 @@ impl<'de> Deserialize<'de> for GroupMode {
 
 impl GroupMode {
     /// Every mode, the default first.
-    pub const ALL: [GroupMode; 3] = [
+    pub const ALL: [GroupMode; 4] = [
         GroupMode::MasterSlave,
         GroupMode::Controller,
         GroupMode::ActingMaster,
+        GroupMode::Dledger,
     ];
 
     /// The mode of this name in a scenario file.
@@ -108,6 +113,7 @@ impl GroupMode {
             GroupMode::MasterSlave => "master_slave",
             GroupMode::Controller => "controller",
             GroupMode::ActingMaster => "acting_master",
+            GroupMode::Dledger => "dledger",
         }
     }
 }

@@ -279,7 +279,11 @@ pub fn target_of(k: &SimEventKind) -> Option<Selection> {
             Some(Selection::Broker(broker_addr.clone()))
         }
         SimEventKind::MasterElected(e) => Some(Selection::Controller(e.controller.clone())),
-        SimEventKind::LeaderElected { leader, .. } => Some(Selection::Controller(leader.clone())),
+        SimEventKind::LeaderElected { mode, leader, .. } => Some(if *mode == "dledger" {
+            Selection::Broker(leader.clone())
+        } else {
+            Selection::Controller(leader.clone())
+        }),
         SimEventKind::TopicChanged { topic, .. } | SimEventKind::RouteQuery { topic, .. } => {
             Some(Selection::Topic(topic.clone()))
         }

@@ -243,7 +243,7 @@ pub(super) fn picture(
                     kind: "broker",
                     group: None,
                     role: Some(crate::ui::failover::role_code(b)),
-                    epoch: b.replica.as_ref().map(|r| r.master_epoch),
+                    epoch: b.elected_role().map(|r| r.1 as i32),
                 });
                 // Its heartbeats to each controller that hears it (controller mode).
                 for c in sim.controllers() {
