@@ -43,7 +43,8 @@ for (const name of readdirSync(dir)) {
   const oldJs = readFileSync(jsPath, 'utf8');
   const tmp = wasmPath + '.min';
   const out = execFileSync(wasmOpt,
-    [...FEATURES, '-Oz', '--minify-imports-and-exports-and-modules', wasmPath, '-o', tmp],
+    // `--low-memory-unused` as Trunk's pass has it (index.html says why).
+    [...FEATURES, '-Oz', '--low-memory-unused', '--minify-imports-and-exports-and-modules', wasmPath, '-o', tmp],
     { encoding: 'utf8' });
   // The map is the JSON object wasm-opt prints: {"imports": [[module, old, new], …], "exports":
   // [[old, new], …]}; the new module name is read from the module itself.
