@@ -99,6 +99,18 @@ async fn time_controls_and_kill_update_every_view() {
     assert!(!route.contains("10.0.0.1:10911"), "{route}");
 }
 
+/// Clicks the tab named `name` and lets the page draw it.
+async fn open_tab(root: &Element, name: &str) {
+    let tabs = root.query_selector_all(".tabs button").unwrap();
+    let tab = (0..tabs.length())
+        .filter_map(|i| tabs.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .find(|b| b.text_content().unwrap_or_default() == name)
+        .unwrap();
+    click(&tab);
+    yew::scheduler::flush().await;
+}
+
 /// A bad field in the add-broker form is marked in place with the reason, and nothing is applied.
 #[wasm_bindgen_test]
 async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
@@ -107,14 +119,7 @@ async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
         .query_selector_all("[data-testid=broker-card]")
         .unwrap()
         .length();
-    let tab = root.query_selector_all(".tabs button").unwrap();
-    let add = (0..tab.length())
-        .filter_map(|i| tab.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .find(|b| b.text_content().unwrap_or_default() == "Add broker")
-        .unwrap();
-    click(&add);
-    yew::scheduler::flush().await;
+    open_tab(&root, "Add broker").await;
 
     let input: HtmlInputElement = find(&root, "[data-testid=add-broker-form] input[name=addr]")
         .dyn_into()
@@ -146,14 +151,7 @@ async fn add_broker_form_marks_a_bad_address_and_applies_nothing() {
 #[wasm_bindgen_test]
 async fn add_broker_form_sets_the_mode_and_the_zone() {
     let root = mount().await;
-    let tab = root.query_selector_all(".tabs button").unwrap();
-    let add = (0..tab.length())
-        .filter_map(|i| tab.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .find(|b| b.text_content().unwrap_or_default() == "Add broker")
-        .unwrap();
-    click(&add);
-    yew::scheduler::flush().await;
+    open_tab(&root, "Add broker").await;
     let form = find(&root, "[data-testid=add-broker-form]");
     let modes = form.query_selector_all("select[name=mode] option").unwrap();
     assert_eq!(modes.length(), 3);

@@ -11,6 +11,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use routelab::model::perm::is_writeable;
 use routelab::model::TopicRouteData;
+mod sim_common;
+use sim_common::of_kind;
+
 use routelab::sim::{Sim, SimEvent};
 use serde_json::Value;
 
@@ -42,14 +45,6 @@ fn world(support_acting_master: bool, profile: &str, mode_b: &str) -> Result<Sim
 
 fn json_of(e: &SimEvent) -> Value {
     serde_json::to_value(e).unwrap()
-}
-
-fn of_kind(events: &[SimEvent], kind: &str) -> Vec<Value> {
-    events
-        .iter()
-        .map(json_of)
-        .filter(|e| e["kind"] == kind)
-        .collect()
 }
 
 fn route(sim: &Sim) -> TopicRouteData {

@@ -7,8 +7,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use routelab::sim::{Sim, SimEvent};
-use serde_json::Value;
+mod sim_common;
+use sim_common::of_kind;
+
+use routelab::sim::Sim;
 
 const N0: &str = "10.0.0.1:10911";
 const N1: &str = "10.0.0.2:10911";
@@ -30,14 +32,6 @@ fn world(profile: &str, seed: u64, actions: &str) -> Sim {
             "until": 200}}"#
     );
     Sim::from_json(&text).unwrap()
-}
-
-fn of_kind(events: &[SimEvent], kind: &str) -> Vec<Value> {
-    events
-        .iter()
-        .map(|e| serde_json::to_value(e).unwrap())
-        .filter(|e| e["kind"] == kind)
-        .collect()
 }
 
 /// broker-a's addresses by id, as ns-1 holds them.

@@ -8,7 +8,10 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use routelab::model::TopicRouteData;
-use routelab::sim::{Sim, SimEvent};
+mod sim_common;
+use sim_common::of_kind;
+
+use routelab::sim::Sim;
 use serde_json::Value;
 
 const A_MASTER: &str = "10.0.0.1:10911";
@@ -69,14 +72,6 @@ fn owned_groups(sim: &Sim) -> Vec<String> {
     names.sort();
     names.dedup();
     names
-}
-
-fn of_kind(events: &[SimEvent], kind: &str) -> Vec<Value> {
-    events
-        .iter()
-        .map(|e| serde_json::to_value(e).unwrap())
-        .filter(|e| e["kind"] == kind)
-        .collect()
 }
 
 /// Spec: DynamicalExtFieldRPCHook (the broker sends `__ZONE_NAME`), RouteInfoManager.registerBroker

@@ -67,6 +67,7 @@ mod namesrv_node;
 mod presets;
 mod process;
 mod producer;
+mod producer_routes;
 mod raft;
 mod replica;
 mod report;

@@ -56,7 +56,7 @@ pub(super) fn consumers(
                 lang.fill(
                     crate::i18n::consumers::QUEUES_OF_GROUP,
                     &[("group", &group), ("n", &owned.to_string())],
-                ) + &super::layout::zone_mode_mark(lang, spec.zone_asked())
+                ) + &super::shapes::zone_mode_mark(lang, spec.zone_asked())
             } else {
                 state_word(lang, c.state.into()).to_owned()
             },

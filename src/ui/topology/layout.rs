@@ -318,7 +318,7 @@ pub(super) fn picture(
             sub: format!(
                 "→ {}{}",
                 p.spec.topic,
-                zone_mode_mark(lang, p.spec.zone_asked())
+                super::shapes::zone_mode_mark(lang, p.spec.zone_asked())
             ),
             state: "running",
             select: Selection::Producer(p.spec.group.clone()),
@@ -427,12 +427,6 @@ pub(super) fn picture(
         fit,
         hidden_groups,
     }
-}
-
-/// " · zone az1" after a client that asks for routes in zone mode, else nothing.
-pub(super) fn zone_mode_mark(lang: Lang, zone: Option<&str>) -> String {
-    zone.map(|z| lang.fill(controls::ZONE_MODE_MARK, &[("zone", z)]))
-        .unwrap_or_default()
 }
 
 /// As the NameServers see a group: for each NameServer holding it, whether it holds a master

@@ -49,3 +49,9 @@ pub(super) struct Picture {
     /// A big cluster's groups left out on a narrow screen until the learner asks for all.
     pub(super) hidden_groups: usize,
 }
+
+/// " · zone az1" after a client that asks for routes in zone mode, else nothing.
+pub(super) fn zone_mode_mark(lang: crate::i18n::Lang, zone: Option<&str>) -> String {
+    zone.map(|z| lang.fill(crate::i18n::controls::ZONE_MODE_MARK, &[("zone", z)]))
+        .unwrap_or_default()
+}
