@@ -40,6 +40,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../scenarios/wipe-write-perm.json"),
     ),
     (
+        "dledger-failover",
+        include_str!("../scenarios/dledger-failover.json"),
+    ),
+    (
         "big-heartbeat",
         include_str!("../scenarios/big-heartbeat.json"),
     ),

@@ -83,6 +83,12 @@ const PRESETS: &[Preset] = &[
         json: file!("wipe-write-perm"),
     },
     Preset {
+        name: "dledger-failover",
+        title: "DLedger: the brokers elect their master",
+        title_zh: "DLedger：broker 自己选出 master",
+        json: file!("dledger-failover"),
+    },
+    Preset {
         name: "big-heartbeat",
         title: "A big heartbeat: 1,000 topics on 4 brokers",
         title_zh: "大心跳：4 个 broker 上的 1,000 个 topic",
