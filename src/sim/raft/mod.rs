@@ -309,6 +309,7 @@ impl Group {
             return;
         }
         let (ledger_term, ledger_index) = (m.ledger_end_term, m.ledger_end_index);
+        self.vote_for_themselves(i, term, now, up);
         let mut answers = Vec::with_capacity(self.members.len());
         for (k, &k_up) in up.iter().enumerate().take(self.members.len()) {
             let answer = (k == i || k_up)
@@ -379,6 +380,22 @@ impl Group {
                 term,
                 votes: accepted,
             });
+        }
+    }
+
+    /// The members whose own vote in `term` falls due with candidate `i`'s (each runs its own state
+    /// maintainer: at a common start they all ask at once): each has voted for itself before `i`'s
+    /// request arrives.
+    fn vote_for_themselves(&mut self, i: usize, term: u64, now: u64, up: &[bool]) {
+        for (k, &k_up) in up.iter().enumerate().take(self.members.len()) {
+            let m = &mut self.members[k];
+            let due = m.role == Role::Candidate
+                && !m.need_increase
+                && m.last_parse != Parse::WaitToVoteNext
+                && m.next_vote_at <= now;
+            if k != i && k_up && due && m.term == term && m.vote_for.is_none() {
+                m.vote_for = Some(k);
+            }
         }
     }
 

@@ -243,7 +243,9 @@ pub(super) fn picture(
                     kind: "broker",
                     group: None,
                     role: Some(crate::ui::failover::role_code(b)),
-                    epoch: b.elected_role().map(|r| r.1 as i32),
+                    epoch: b
+                        .elected_role()
+                        .map(|r| (r.1 as i32, if b.raft_role.is_some() { 't' } else { 'e' })),
                 });
                 // Its heartbeats to each controller that hears it (controller mode).
                 for c in sim.controllers() {

@@ -141,7 +141,7 @@ pub(super) fn drawing(
         if let Some(role) = n.role {
             let _ = write!(group, r#" data-role="{role}""#);
         }
-        if let Some(epoch) = n.epoch {
+        if let Some((epoch, _)) = n.epoch {
             let _ = write!(group, r#" data-epoch="{epoch}""#);
         }
         let _ = write!(
@@ -178,9 +178,10 @@ pub(super) fn drawing(
                     (true, true) => 19,
                 };
                 let _ = write!(out, r#"<circle r="{r}"/>"#);
-                // A controller-mode broker's master epoch, inside its circle.
-                if let (Some(epoch), false) = (n.epoch, collapsed) {
-                    let _ = write!(out, r#"<text y="4" class="epoch">e{epoch}</text>"#);
+                // A controller-mode broker's master epoch ("e3"), a DLedger broker's term ("t3"),
+                // inside its circle.
+                if let (Some((epoch, letter)), false) = (n.epoch, collapsed) {
+                    let _ = write!(out, r#"<text y="4" class="epoch">{letter}{epoch}</text>"#);
                 }
                 if n.state == "killed" {
                     let _ = write!(

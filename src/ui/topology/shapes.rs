@@ -20,7 +20,9 @@ pub(super) struct Node {
     /// A broker's role (`data-role`: master, slave, candidate) and, in controller mode, its
     /// master epoch (`data-epoch`).
     pub(super) role: Option<&'static str>,
-    pub(super) epoch: Option<i32>,
+    /// With the letter drawn before it in the circle: `e` (a controller's master epoch) or `t`
+    /// (a DLedger group's term).
+    pub(super) epoch: Option<(i32, char)>,
 }
 
 /// One broker group's box.
