@@ -28,7 +28,12 @@ pub(super) fn consumers(
     if shown.is_empty() {
         return top;
     }
-    let step = 160.0;
+    // A member's line under its name grows by " · zone az2" when its group asks in zone mode:
+    // members then stand further apart, and the first further in.
+    let zoned = shown
+        .iter()
+        .any(|c| sim.consumer_groups()[c.group].spec.zone_asked().is_some());
+    let (x0, step) = if zoned { (100.0, 180.0) } else { (85.0, 160.0) };
     let per_row = match fit {
         Fit::Wide { .. } => per_row(W - 40.0, step),
         Fit::Narrow { width, .. } => per_row(width, 170.0),
@@ -37,7 +42,7 @@ pub(super) fn consumers(
     for (i, c) in shown.iter().enumerate() {
         let (x, y) = match fit {
             Fit::Wide { .. } => (
-                85.0 + step * (i % per_row) as f64,
+                x0 + step * (i % per_row) as f64,
                 y0 + 60.0 * (i / per_row) as f64,
             ),
             Fit::Narrow { width, .. } => grid(i, shown.len(), per_row, width, y0 - 6.0, 52.0),
