@@ -84,24 +84,31 @@ impl Sim {
         self.dledger[g].raft.restart(m);
         let term = self.dledger[g].raft.members[m].term;
         self.brokers[b].raft_role = Some((ReplicaRole::Candidate, term));
-        self.schedule_dledger_checks(g);
+        self.schedule_dledger_checks(g, None);
     }
 
     /// Broker `b` resumes: its member checks what fell due while it hung.
     pub(super) fn resume_dledger_member(&mut self, b: usize) {
         if let Some((g, _)) = self.brokers[b].dledger {
-            self.schedule_dledger_checks(g);
+            self.schedule_dledger_checks(g, None);
         }
     }
 
-    /// Schedules each running member's next check where it moved (at the earliest now).
-    fn schedule_dledger_checks(&mut self, g: usize) {
+    /// Schedules each running member's next check where it moved: at the earliest now (a member
+    /// woken by another's request), and for the member `checked` just now, a loop later (its
+    /// maintainer sleeps between two checks).
+    fn schedule_dledger_checks(&mut self, g: usize, checked: Option<usize>) {
         for m in 0..self.dledger[g].brokers.len() {
             let b = self.dledger[g].brokers[m];
             if !self.brokers.get(b).is_some_and(|b| b.is_up()) {
                 continue;
             }
-            let at = self.dledger[g].raft.next_check(m).max(self.now);
+            let earliest = if checked == Some(m) {
+                self.now + raft::LOOP_MS
+            } else {
+                self.now
+            };
+            let at = self.dledger[g].raft.next_check(m).max(earliest);
             let (token, scheduled) = self.dledger[g].checks[m];
             if scheduled == at {
                 continue;
@@ -138,20 +145,6 @@ impl Sim {
         let group = &mut self.dledger[g];
         group.raft.append(m, written - 1);
         let outcome = group.raft.check(m, self.now, &up, &mut self.rng);
-        // The maintainer sleeps a loop before it checks again.
-        if group.raft.next_check(m) <= self.now {
-            group.checks[m].1 = self.now + raft::LOOP_MS;
-            let token = group.checks[m].0 + 1;
-            group.checks[m].0 = token;
-            self.schedule(
-                self.now + raft::LOOP_MS,
-                Timer::Dledger {
-                    group: g,
-                    member: m,
-                    token,
-                },
-            );
-        }
         for change in outcome.changes {
             let b = self.dledger[g].brokers[change.member];
             self.dledger_role_changed(b, change.term, change.role);
@@ -167,7 +160,7 @@ impl Sim {
                 members: group.brokers.len(),
             });
         }
-        self.schedule_dledger_checks(g);
+        self.schedule_dledger_checks(g, Some(m));
     }
 
     /// `DLedgerRoleChangeHandler.handle`: the leader becomes the master; a follower, or a
