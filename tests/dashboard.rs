@@ -155,6 +155,13 @@ async fn add_broker_form_sets_the_mode_and_the_zone() {
     let form = find(&root, "[data-testid=add-broker-form]");
     let modes = form.query_selector_all("select[name=mode] option").unwrap();
     assert_eq!(modes.length(), 3);
+    let mode: web_sys::HtmlSelectElement = form
+        .query_selector("select[name=mode]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(mode.value(), "master_slave", "the default mode");
     let set = |name: &str, value: &str| {
         let el = form
             .query_selector(&format!("[name={name}]"))

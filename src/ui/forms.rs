@@ -187,7 +187,8 @@ pub fn AddBrokerForm(props: &PanelProps) -> Html {
             <label class="field"><span>{ lang.t(controls::MODE_FIELD) }</span>
                 <select name="mode">
                     // Not dledger: a DLedger group's members are fixed by its dLegerPeers.
-                    { for GroupMode::ALL[..3].iter().map(|m| html!{ <option value={m.as_str()}>{ m.as_str() }</option> }) }
+                    // The default marked: the page may otherwise keep whichever option it drew last.
+                    { for GroupMode::ALL[..3].iter().map(|m| html!{ <option value={m.as_str()} selected={m.is_master_slave()}>{ m.as_str() }</option> }) }
                 </select>
             </label>
             { field(lang.t(controls::ZONE_FIELD), "zone", "", &err, "az1") }
