@@ -192,6 +192,46 @@ async fn add_broker_form_sets_the_mode_and_the_zone() {
     assert_eq!(card.get_attribute("data-zone").as_deref(), Some("az9"));
 }
 
+/// Where the world has no controller, the add-broker form deploys one ("Deploy controller-1"); a
+/// controller-mode broker added then is elected by it and drawn as master, and the button is gone.
+#[wasm_bindgen_test]
+async fn add_broker_form_deploys_a_controller_for_controller_mode() {
+    let root = mount().await;
+    open_tab(&root, "Add broker").await;
+    click(&find(&root, "[data-testid=deploy-controller]"));
+    yew::scheduler::flush().await;
+    find(&root, "[data-testid=node-controller-controller-1]");
+    assert!(root
+        .query_selector("[data-testid=deploy-controller]")
+        .unwrap()
+        .is_none());
+    let form = find(&root, "[data-testid=add-broker-form]");
+    for (name, value) in [("name", "broker-y"), ("addr", "10.0.9.8:10911")] {
+        form.query_selector(&format!("input[name={name}]"))
+            .unwrap()
+            .unwrap()
+            .dyn_into::<HtmlInputElement>()
+            .unwrap()
+            .set_value(value);
+    }
+    form.query_selector("select[name=mode]")
+        .unwrap()
+        .unwrap()
+        .dyn_into::<web_sys::HtmlSelectElement>()
+        .unwrap()
+        .set_value("controller");
+    click(&find(
+        &root,
+        "[data-testid=add-broker-form] button[type=submit]",
+    ));
+    yew::scheduler::flush().await;
+    let card = root
+        .query_selector("[data-testid=broker-card][data-addr='10.0.9.8:10911']")
+        .unwrap()
+        .unwrap_or_else(|| panic!("no card: {}", form.text_content().unwrap_or_default()));
+    assert_eq!(card.get_attribute("data-role").as_deref(), Some("master"));
+}
+
 /// Mounts a windowed list of `len` rows of 20 px in a 200 px viewport; each row reads `row N`.
 async fn mount_list(len: usize) -> Element {
     let document = web_sys::window().unwrap().document().unwrap();

@@ -322,7 +322,7 @@ fn failover_settings_are_checked() {
     };
     assert_eq!(
         bad(&format!(r#"{{"routelab": 1, "brokers": [{}]}}"#, broker("controller", R1))),
-        "brokers[0].mode: controller mode needs a controller: add \"controllers\": [\"controller-1\"] to the scenario"
+        "brokers[0].mode: controller mode needs a controller: add \"controllers\": [\"controller-1\"] to the scenario, or first deploy one (Add broker: Deploy controller-1)"
     );
     assert_eq!(
         bad(&format!(
@@ -369,6 +369,58 @@ fn failover_settings_are_checked() {
             lagging: true
         }
     );
+}
+
+/// Spec (a controller deployed alone: a DLedger group of one elects itself): `add_controller` where
+/// the scenario lists none; controller-mode brokers added after it register with it and elect; one
+/// deployed before them only, and only one.
+#[test]
+fn a_controller_deployed_later_serves_the_brokers_added_after_it() {
+    let add = |at: u32, addr: &str| {
+        format!(
+            r#"{{"at": {at}, "do": "add_broker", "name": "broker-c", "addr": "{addr}", "mode": "controller"}}"#
+        )
+    };
+    let deploy = |at: u32, name: &str| {
+        format!(r#"{{"at": {at}, "do": "add_controller", "controller": "{name}"}}"#)
+    };
+    let text = |actions: Vec<String>, controllers: &str| {
+        format!(
+            r#"{{"routelab": 1, "controllers": {controllers}, "actions": [{}], "until": 30}}"#,
+            actions.join(",")
+        )
+    };
+    let mut sim = Sim::from_json(&text(
+        vec![deploy(5, "controller-1"), add(10, R1), add(12, R2)],
+        "[]",
+    ))
+    .unwrap();
+    sim.run();
+    let events = sim.drain_events();
+    let leader = json_of(of_kind(&events, "leader_elected")[0]);
+    assert_eq!(
+        (leader["t"].clone(), leader["leader"].clone()),
+        (json!(5_000), json!("controller-1"))
+    );
+    let elected = json_of(of_kind(&events, "master_elected")[0]);
+    assert_eq!(
+        (elected["t"].clone(), elected["new_master"].clone()),
+        (json!(10_000), json!(1))
+    );
+    assert_eq!(sim.brokers()[1].id(), 2, "the second replica follows");
+    let bad = |actions, controllers| {
+        Sim::from_json(&text(actions, controllers))
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    assert!(bad(vec![add(3, R1), deploy(5, "controller-1")], "[]")
+        .starts_with("actions[0].mode: controller mode needs a controller"));
+    let fixed = "only one controller can be deployed, where the scenario has none";
+    assert!(bad(vec![deploy(1, "c1"), deploy(2, "c2")], "[]")
+        .starts_with(&format!("actions[1].controller: {fixed}")));
+    assert!(bad(vec![deploy(1, "c2")], r#"["c1"]"#)
+        .starts_with(&format!("actions[0].controller: {fixed}")));
 }
 
 /// Same scenario and seed, same events: the controllers' draws come from the scenario's RNG.

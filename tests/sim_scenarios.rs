@@ -104,6 +104,10 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-13-zones",
         include_str!("../scenarios/lesson-13-zones.json"),
     ),
+    (
+        "lesson-14-cut-off",
+        include_str!("../scenarios/lesson-14-cut-off.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's
@@ -673,13 +677,21 @@ fn every_action_round_trips_through_export() {
             {"at": 19.2, "do": "freeze_controller", "controller": "controller-1"},
             {"at": 19.3, "do": "restart_controller", "controller": "controller-1"},
             {"at": 19.4, "do": "lag_replica", "broker": "10.0.0.3:10911", "lagging": false},
-            {"at": 19.5, "do": "elect_master", "broker_name": "broker-c", "broker_id": 1}
+            {"at": 19.5, "do": "elect_master", "broker_name": "broker-c", "broker_id": 1},
+            {"at": 19.6, "do": "partition", "broker": "10.0.0.3:10911", "controller": "controller-1"},
+            {"at": 19.7, "do": "heal", "broker": "10.0.0.3:10911", "peer": "10.0.0.1:10911"}
         ],
         "until": 20
     });
     let s = Scenario::from_json(&scenario.to_string()).expect("every action is valid");
+    // A controller is deployed only where the scenario lists none: its sample has a file of its own.
+    let deployed = Scenario::from_json(
+        r#"{"routelab": 1, "actions": [{"at": 1, "do": "add_controller", "controller": "controller-1"}]}"#,
+    )
+    .expect("add_controller is valid");
+    assert_eq!(Scenario::from_json(&deployed.to_json()).unwrap(), deployed);
     let mut seen = BTreeSet::new();
-    for a in &s.actions {
+    for a in s.actions.iter().chain(&deployed.actions) {
         // No wildcard: a new variant does not compile here until it has a sample above.
         match &a.action {
             Action::AddBroker(_)
@@ -709,6 +721,7 @@ fn every_action_round_trips_through_export() {
             | Action::SetConsumer { .. }
             | Action::SetConsumerGroup { .. }
             | Action::ResumeBroker { .. }
+            | Action::AddController { .. }
             | Action::KillController { .. }
             | Action::FreezeController { .. }
             | Action::RestartController { .. }
@@ -717,7 +730,7 @@ fn every_action_round_trips_through_export() {
         }
         seen.insert(a.action.name());
     }
-    assert_eq!(seen.len(), 32, "one sample of each action: {seen:?}");
+    assert_eq!(seen.len(), 33, "one sample of each action: {seen:?}");
     let again = Scenario::from_json(&s.to_json()).unwrap_or_else(|e| panic!("export refused: {e}"));
     assert_eq!(s, again);
 }

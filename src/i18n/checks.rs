@@ -10,12 +10,13 @@ phrases! {
     UNKNOWN_NAMESRV: "unknown NameServer {ns}; known: {known}", "没有名为 {ns} 的 NameServer；已有：{known}";
     NO_BROKER_AT: "no broker has address {addr}", "没有地址为 {addr} 的 broker";
     NO_PRODUCER_GROUP: "no producer has group {group}", "没有生产者组为 {group} 的生产者";
-    LINK_NEEDS_BROKER: "a link needs `broker` and either `namesrv` or `producer`", "链路需要 `broker`，以及 `namesrv` 或 `producer` 之一";
-    LINK_NEEDS_ONE_END: "a link needs `broker` and exactly one of `namesrv` or `producer`", "链路需要 `broker`，以及 `namesrv` 和 `producer` 中恰好一个";
+    LINK_NEEDS_BROKER: "a link needs `broker` and one of `namesrv`, `producer`, `controller` or `peer`", "链路需要 `broker`，以及 `namesrv`、`producer`、`controller` 或 `peer` 之一";
+    LINK_NEEDS_ONE_END: "a link needs `broker` and exactly one of `namesrv`, `producer`, `controller` or `peer`", "链路需要 `broker`，以及 `namesrv`、`producer`、`controller` 或 `peer` 中恰好一个";
     CREATE_TOPIC_TARGET: "create_topic needs exactly one of `broker` (address) or `broker_name`", "create_topic 需要 `broker`（地址）和 `broker_name` 中恰好一个";
     MUST_NOT_BE_EMPTY: "must not be empty", "不能为空";
     CONTROLLER_NAME: "{name} is empty or repeated", "{name} 为空或重复";
-    NEEDS_CONTROLLER: "controller mode needs a controller: add \"controllers\": [\"controller-1\"] to the scenario", "controller 模式需要 controller：在场景中加入 \"controllers\": [\"controller-1\"]";
+    NEEDS_CONTROLLER: "controller mode needs a controller: add \"controllers\": [\"controller-1\"] to the scenario, or first deploy one (Add broker: Deploy controller-1)", "controller 模式需要 controller：在场景中加入 \"controllers\": [\"controller-1\"]，或先部署一个（添加 broker：部署 controller-1）";
+    CONTROLLERS_FIXED: "only one controller can be deployed, where the scenario has none: the controllers' DLedger peers are fixed", "只能在场景没有 controller 时部署一个：controller 之间的 DLedger 成员是固定的";
     NEEDS_V5: "{mode} mode is RocketMQ 5's: set \"profile\": \"5.x\"", "{mode} 模式属于 RocketMQ 5：请设置 \"profile\": \"5.x\"";
     SUPPORT_ACTING_NEEDS_V5: "supportActingMaster is a RocketMQ 5 NameServer's: set \"profile\": \"5.x\"", "supportActingMaster 属于 RocketMQ 5 的 NameServer：请设置 \"profile\": \"5.x\"";
     ONE_MODE_PER_GROUP: "{name}'s other brokers run in {other} mode; every broker of a group has the same mode", "{name} 的其他 broker 运行在 {other} 模式；同一组的 broker 必须模式相同";

@@ -77,6 +77,7 @@ phrases! {
     NOT_HELD: "not held", "未持有";
     HEAL: "heal", "恢复";
     CUT: "cut", "断开";
+    DEPLOY_CONTROLLER: "Deploy controller-1", "部署 controller-1";
     WIPE_WRITE_PERM_ACTION: "wipe write perm", "摘除写权限";
     ADD_WRITE_PERM_ACTION: "add write perm", "恢复写权限";
     STATE: "state", "状态";

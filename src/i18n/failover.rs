@@ -6,6 +6,7 @@ use super::phrases;
 phrases! {
     // Actions.
     ACT_RESUME: "resume broker {broker} (its hang ends: it carries on with what it knew before)", "恢复 broker {broker}（挂起结束：它带着挂起前所知道的继续运行）";
+    ACT_ADD_CONTROLLER: "deploy controller {controller} (alone, it leads at once)", "部署 controller {controller}（只有它一个，立即成为 leader）";
     ACT_KILL_CONTROLLER: "kill controller {controller} (the process dies)", "杀死 controller {controller}（进程退出）";
     ACT_FREEZE_CONTROLLER: "freeze controller {controller} (it hangs: answers nothing, scans nothing)", "冻结 controller {controller}（它挂起：不应答，也不扫描）";
     ACT_RESTART_CONTROLLER: "restart controller {controller} (it forgets which brokers it heard)", "重启 controller {controller}（它忘掉听到过哪些 broker 的心跳）";

@@ -160,6 +160,7 @@ impl Action {
             | Action::SetConsumerGroup { .. } => String::new(),
             // Said by `failover_words::action` above.
             Action::ResumeBroker { .. }
+            | Action::AddController { .. }
             | Action::KillController { .. }
             | Action::FreezeController { .. }
             | Action::RestartController { .. }
@@ -171,9 +172,13 @@ impl Action {
 
 fn link_words(link: &Link, lang: Lang) -> String {
     let broker = link.broker.as_deref().unwrap_or("?");
-    match (&link.namesrv, &link.producer) {
-        (Some(ns), _) => format!("broker {broker} ↔ {ns}"),
-        (None, Some(p)) => lang.fill(w::LINK_PRODUCER, &[("producer", p), ("broker", broker)]),
+    // A NameServer's or a controller's name says what it is ("ns-1", "controller-1").
+    if let Some(other) = link.namesrv.as_ref().or(link.controller.as_ref()) {
+        return format!("broker {broker} ↔ {other}");
+    }
+    match (&link.producer, &link.peer) {
+        (Some(p), _) => lang.fill(w::LINK_PRODUCER, &[("producer", p), ("broker", broker)]),
+        (None, Some(peer)) => format!("broker {broker} ↔ broker {peer}"),
         (None, None) => lang.fill(w::LINK_OF_BROKER, &[("broker", broker)]),
     }
 }

@@ -31,6 +31,7 @@ impl Sim {
         let mut probe = self.scenario.clone();
         probe.namesrvs = self.namesrvs.iter().map(|n| n.name.clone()).collect();
         probe.brokers = self.brokers.iter().map(|b| b.spec.clone()).collect();
+        probe.controllers = self.controllers.iter().map(|c| c.name.clone()).collect();
         probe.producers = self
             .producers
             .iter()
@@ -82,6 +83,9 @@ impl Sim {
             Action::RestartBroker { broker } => self.with_broker(broker, Self::restart_broker),
             Action::ResumeBroker { broker } => self.with_broker(broker, Self::resume_broker),
             // Controllers.
+            Action::AddController { controller } => {
+                self.add_controllers(std::slice::from_ref(controller))
+            }
             Action::KillController { controller } => {
                 self.with_controller(controller, Self::kill_controller)
             }
@@ -362,6 +366,14 @@ impl Sim {
             self.cut_broker_ns.retain(|(a, n)| *a != addr || *n != ns);
             if cut {
                 self.cut_broker_ns.push((addr, ns));
+            }
+        } else if let Some(other) = link.controller.as_ref().or(link.peer.as_ref()) {
+            let pair = (addr, other.clone());
+            self.cut_pairs.retain(|(a, o)| {
+                !((*a == pair.0 && *o == pair.1) || (*a == pair.1 && *o == pair.0))
+            });
+            if cut {
+                self.cut_pairs.push(pair);
             }
         } else if let Some(group) = &link.producer {
             for p in self.producers.iter_mut().filter(|p| p.spec.group == *group) {

@@ -112,6 +112,17 @@ impl Sim {
         self.leader.filter(|&c| self.controllers[c].is_up())
     }
 
+    /// The running leader, when broker `b` can reach it (no partition between them).
+    pub(crate) fn leader_for(&self, b: usize) -> Option<usize> {
+        self.running_leader()
+            .filter(|&c| !self.cut_from_controller(b, c))
+    }
+
+    /// Whether the link between broker `b` and controller `c` is cut.
+    pub(crate) fn cut_from_controller(&self, b: usize, c: usize) -> bool {
+        self.is_cut_between(&self.brokers[b].addr, &self.controllers[c].name)
+    }
+
     fn start_controller(&mut self, c: usize) {
         let node = &mut self.controllers[c];
         node.state = ProcessState::Running;
@@ -331,7 +342,7 @@ impl Sim {
     }
 
     /// `notifyBrokerRoleChanged`: every replica of the group the leader sees active hears the new
-    /// master (a frozen one does not answer; it learns on its next metadata sync).
+    /// master (a frozen or cut-off one does not; it learns on its next metadata sync).
     fn notify_role_changed(&mut self, c: usize, name: &str) {
         let Some(group) = self.replicas.group(name).cloned() else {
             return;
@@ -346,6 +357,7 @@ impl Sim {
                 .brokers
                 .iter()
                 .position(|b| b.addr == *addr && b.is_up())
+                .filter(|&b| !self.cut_from_controller(b, c))
             {
                 self.change_broker_role(b, &group);
             }

@@ -134,10 +134,16 @@ impl Sim {
         if !self.brokers[b].is_up() {
             return;
         }
+        // Who answers member `m`: the running members it has a link to.
+        let me = &self.brokers[b].addr;
         let up: Vec<bool> = self.dledger[g]
             .brokers
             .iter()
-            .map(|&k| self.brokers.get(k).is_some_and(|b| b.is_up()))
+            .map(|&k| {
+                self.brokers
+                    .get(k)
+                    .is_some_and(|o| o.is_up() && (k == b || !self.is_cut_between(me, &o.addr)))
+            })
             .collect();
         // The leader's log: every message written to its group.
         let store = self.brokers[b].store;

@@ -12,6 +12,9 @@ use crate::i18n::Lang;
 pub(crate) fn action(a: &Action, lang: Lang) -> Option<String> {
     Some(match a {
         Action::ResumeBroker { broker } => lang.fill(w::ACT_RESUME, &[("broker", broker)]),
+        Action::AddController { controller } => {
+            lang.fill(w::ACT_ADD_CONTROLLER, &[("controller", controller)])
+        }
         Action::KillController { controller } => {
             lang.fill(w::ACT_KILL_CONTROLLER, &[("controller", controller)])
         }

@@ -171,6 +171,8 @@ pub struct Sim {
     events: VecDeque<SimEvent>,
     /// broker address ↔ NameServer links that are cut (a few at most: a `Vec`).
     cut_broker_ns: Vec<(String, usize)>,
+    /// Other cut links: a broker's address with a controller's name or another broker's address.
+    cut_pairs: Vec<(String, String)>,
     /// The topics the scenario's topic sets give each broker group (shared: a clone of the world
     /// need not copy thousands of topic specs).
     generated: std::sync::Arc<BTreeMap<String, Vec<scenario::TopicSpec>>>,
@@ -229,6 +231,7 @@ impl Sim {
             next_action: 0,
             fired: 0,
             cut_broker_ns: Vec::new(),
+            cut_pairs: Vec::new(),
             generated: std::sync::Arc::new(expand_topic_sets(scenario)),
         };
         for i in 0..sim.namesrvs.len() {
@@ -294,6 +297,14 @@ impl Sim {
         self.cut_broker_ns
             .iter()
             .any(|(a, n)| a == addr && *n == ns)
+    }
+
+    /// Whether the link between the broker at `addr` and `other` (a controller's name or another
+    /// broker's address) is cut, whichever end the partition named first.
+    pub fn is_cut_between(&self, addr: &str, other: &str) -> bool {
+        self.cut_pairs
+            .iter()
+            .any(|(a, o)| (a == addr && o == other) || (a == other && o == addr))
     }
 
     /// How many timers have fired and actions applied since t = 0: the same at the same point of

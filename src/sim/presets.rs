@@ -244,6 +244,12 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "zone：就近路由，以及跨机房读取",
         json: lesson_file!("lesson-13-zones"),
     },
+    LessonFile {
+        name: "lesson-14-cut-off",
+        title_en: "A master cut off",
+        title_zh: "被隔离的 master",
+        json: lesson_file!("lesson-14-cut-off"),
+    },
 ];
 
 /// Every shipped lesson, in order.

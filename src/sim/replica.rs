@@ -142,7 +142,7 @@ impl Sim {
     /// controller knows — or ask to be elected. Retried every 5 s until a leader answers.
     fn try_start_replica(&mut self, b: usize) {
         let epoch = self.brokers[b].epoch;
-        if self.running_leader().is_none() {
+        if self.leader_for(b).is_none() {
             self.schedule(
                 self.now + START_RETRY_MS,
                 Timer::Replica {
@@ -237,6 +237,7 @@ impl Sim {
                 self.brokers.iter().find(|m| {
                     m.addr == addr
                         && m.is_up()
+                        && !self.is_cut_between(&broker.addr, addr)
                         && m.replica
                             .as_ref()
                             .is_some_and(|x| x.role == ReplicaRole::Master)
@@ -261,7 +262,7 @@ impl Sim {
         }
     }
 
-    /// `sendHeartbeatToController`: to every running controller.
+    /// `sendHeartbeatToController`: to every running controller it can reach.
     fn replica_heartbeat(&mut self, b: usize) {
         self.refresh_offset(b);
         let broker = &self.brokers[b];
@@ -281,9 +282,9 @@ impl Sim {
             priority: DEFAULT_ELECTION_PRIORITY,
         };
         let now = self.now;
-        for c in &mut self.controllers {
-            if c.is_up() {
-                c.live.on_heartbeat(now, &hb);
+        for c in 0..self.controllers.len() {
+            if self.controllers[c].is_up() && !self.cut_from_controller(b, c) {
+                self.controllers[c].live.on_heartbeat(now, &hb);
             }
         }
     }
@@ -310,7 +311,7 @@ impl Sim {
     /// the role; no master makes the replica ask for an election; the same epoch brings a
     /// master its SyncStateSet.
     fn sync_broker_metadata(&mut self, b: usize) {
-        if self.running_leader().is_none() {
+        if self.leader_for(b).is_none() {
             return;
         }
         let name = self.brokers[b].spec.name.clone();

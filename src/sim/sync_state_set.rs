@@ -28,7 +28,8 @@ impl Sim {
     }
 
     /// The master's slaves still connected to it (running or hung), with when each last caught
-    /// up.
+    /// up. A partition closes no connection (the master's HA connection times out after
+    /// `haHousekeepingInterval`, 20 s, later than the 15 s a silent slave takes to leave the set).
     fn connected_slaves(&self, b: usize) -> Vec<(i64, Option<u64>)> {
         let me = &self.brokers[b];
         self.brokers
@@ -111,7 +112,7 @@ impl Sim {
 
     /// ALTER_SYNC_STATE_SET to the leader; accepted, the master takes the new set and epoch.
     fn alter_sync_state_set(&mut self, b: usize, set: crate::controller::ids::Ids) {
-        let Some(c) = self.running_leader() else {
+        let Some(c) = self.leader_for(b) else {
             return;
         };
         let broker = &self.brokers[b];

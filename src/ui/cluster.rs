@@ -186,7 +186,7 @@ fn broker_card(props: &PanelProps, sim: &Sim, b: &BrokerNode) -> Html {
                     let cut = sim.is_link_cut(&addr, i);
                     let ns_name = ns.name.clone();
                     let toggle = {
-                        let link = Link { broker: Some(addr.clone()), namesrv: Some(ns_name.clone()), producer: None };
+                        let link = Link::namesrv(&addr, &ns_name);
                         click(&props.on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) })
                     };
                     let body = match live {

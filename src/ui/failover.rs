@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::click;
 use crate::i18n::{controls, failover as w, state_word, Lang};
+use crate::sim::scenario::Link;
 use crate::sim::{Action, BrokerNode, BrokerState, ReplicaRole, Sim};
 
 /// A broker's role as the picture names it: `master`, `slave 2`, `candidate` (the picture shows a
@@ -87,6 +88,60 @@ pub(crate) fn broker_actions(lang: Lang, on_apply: &Callback<Action>, b: &Broker
         )
     });
     html! { <>{ for resume }{ for lag }</> }
+}
+
+/// The rows of broker `b`'s failover links, each with cut / heal: in controller mode to each
+/// controller, with how long ago it last heard the broker; in controller and DLedger modes to each
+/// other broker of its group. None in the other modes.
+pub(crate) fn link_rows(
+    lang: Lang,
+    on_apply: &Callback<Action>,
+    sim: &Sim,
+    b: &BrokerNode,
+) -> Option<Html> {
+    let now = sim.now();
+    let controllers = sim
+        .controllers()
+        .iter()
+        .filter(|_| b.replica.is_some())
+        .map(|c| {
+            let heard = c.live.iter().find(|(_, l)| l.addr == b.addr);
+            let age = heard.map_or_else(
+                || "—".to_owned(),
+                |(_, l)| super::fmt_secs(now.saturating_sub(l.last_update)),
+            );
+            (c.name.clone(), age, Link::controller(&b.addr, &c.name))
+        });
+    let peers = sim
+        .brokers()
+        .iter()
+        .filter(|o| {
+            (b.replica.is_some() || b.dledger.is_some())
+                && o.spec.name == b.spec.name
+                && o.addr != b.addr
+        })
+        .map(|o| {
+            let link = Link {
+                broker: Some(b.addr.clone()),
+                peer: Some(o.addr.clone()),
+                ..Link::default()
+            };
+            (format!("broker {}", o.addr), "—".to_owned(), link)
+        });
+    let rows: Vec<Html> = controllers
+        .chain(peers)
+        .map(|(end, age, link)| {
+            let other = link.controller.as_ref().or(link.peer.as_ref());
+            let cut = other.is_some_and(|o| sim.is_cut_between(&b.addr, o));
+            let toggle = click(on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) });
+            html! { <tr>
+                <td>{ end }</td>
+                <td class="age">{ age }</td>
+                <td><button class={classes!("link", cut.then_some("cut"))} onclick={toggle}>{ lang.t(if cut { controls::HEAL } else { controls::CUT }) }</button></td>
+            </tr> }
+        })
+        .collect();
+    (!rows.is_empty()).then(|| rows.into_iter().collect())
 }
 
 /// The inspector's part about a controller-mode replica: its controller id, epoch, the group's

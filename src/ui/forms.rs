@@ -176,6 +176,15 @@ pub fn AddBrokerForm(props: &PanelProps) -> Html {
             apply_or_show(&props, Action::AddBroker(spec), &error);
         })
     };
+    // Controller mode needs a controller: where the world has none, one can be deployed here.
+    let deploy = props.sim.sim().controllers().is_empty().then(|| {
+        let (props, error) = (props.clone(), error.clone());
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let controller = "controller-1".to_owned();
+            apply_or_show(&props, Action::AddController { controller }, &error);
+        });
+        html! { <button type="button" data-testid="deploy-controller" {onclick}>{ lang.t(controls::DEPLOY_CONTROLLER) }</button> }
+    });
     let err = (*error).clone();
     html! {
         <form class="form" data-testid="add-broker-form" {onsubmit} novalidate=true>
@@ -191,6 +200,7 @@ pub fn AddBrokerForm(props: &PanelProps) -> Html {
                     { for GroupMode::ALL[..3].iter().map(|m| html!{ <option value={m.as_str()} selected={m.is_master_slave()}>{ m.as_str() }</option> }) }
                 </select>
             </label>
+            { for deploy }
             { field(lang.t(controls::ZONE_FIELD), "zone", "", &err, "az1") }
             { for err.as_ref().filter(|e| !["cluster","name","id","addr","topics","zone"].iter().any(|n| e.path.ends_with(n) || e.path.contains(".topics["))).map(|e| html!{ <p class="error" role="alert">{ e.to_string() }</p> }) }
             <button type="submit" class="primary">{ lang.t(controls::ADD_BROKER) }</button>

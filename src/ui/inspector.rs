@@ -132,7 +132,7 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
     let rows: Html = sim.namesrvs().iter().enumerate().map(|(i, ns)| {
         let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
         let cut = sim.is_link_cut(&addr, i);
-        let link = Link { broker: Some(addr.clone()), namesrv: Some(ns.name.clone()), producer: None };
+        let link = Link::namesrv(&addr, &ns.name);
         let toggle = click(on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) });
         let entry = match live {
             Some(l) => {
@@ -171,6 +171,7 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             false,
         )
     };
+    let links = super::failover::link_rows(lang, on_apply, sim, b);
     html! { <>
         <h3>{ format!("{} · {role}", b.spec.name) }</h3>
         { facts(vec![
@@ -181,6 +182,7 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             (lang.t(controls::REGISTERS_NEXT), due(lang, b.next_register, now, lang.t(controls::NEVER_NOT_RUNNING))),
         ]) }
         { super::failover::replica_section(lang, on_apply, sim, b) }
+        { for links.map(|rows| mini_table(&[lang.t(controls::LINK), lang.t(controls::HEARTBEAT_AGE), ""], rows)) }
         <h4>{ lang.t(controls::ON_EACH_NAMESERVER) }</h4>
         { mini_table(&["NameServer", lang.t(controls::HEARTBEAT_AGE), lang.t(controls::EXPIRES_IN), lang.t(controls::LINK)], rows) }
         <h4>{ lang.fill(controls::TOPICS_COUNT, &[("count", &topics.len().to_string())]) }</h4>

@@ -108,7 +108,7 @@ fn producer_card(props: &PanelProps, p: &ProducerNode, now: u64) -> Html {
                 { for route_brokers(p).into_iter().map(|(name, addr)| {
                     let cut = p.cut_brokers.contains(&addr);
                     let onclick = {
-                        let link = Link { broker: Some(addr.clone()), namesrv: None, producer: Some(group.clone()) };
+                        let link = Link { broker: Some(addr.clone()), producer: Some(group.clone()), ..Link::default() };
                         click(&props.on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) })
                     };
                     html!{ <button class={classes!("link", cut.then_some("cut"))} {onclick}>

@@ -3,7 +3,7 @@
 //! `read_action`. The lesson's tasks are actions too, which is why these types sit in a leaf of
 //! their own, below both the scenario and its lesson.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::consumers::ConsumerGroupSpec;
 use super::specs::{BrokerSpec, ProducerSpec};
@@ -18,19 +18,46 @@ pub struct TimedAction {
     pub action: Action,
 }
 
-/// Which side of a link a partition cuts.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Which link a partition cuts: between a broker and exactly one other end. Read by
+/// `read_action` (unknown fields refused).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Link {
     /// Broker address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub broker: Option<String>,
     /// NameServer name (with `broker`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub namesrv: Option<String>,
     /// Producer group (with `broker`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub producer: Option<String>,
+    /// Controller name (with `broker`): heartbeats, requests and notices between the two are lost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+    /// Another broker's address (with `broker`): replication between the two stalls, and a
+    /// DLedger group's votes and heartbeats between them are lost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peer: Option<String>,
+}
+
+impl Link {
+    /// The cut between the broker at `broker` and NameServer `namesrv`.
+    pub fn namesrv(broker: &str, namesrv: &str) -> Self {
+        Link {
+            broker: Some(broker.to_owned()),
+            namesrv: Some(namesrv.to_owned()),
+            ..Link::default()
+        }
+    }
+
+    /// The cut between the broker at `broker` and controller `controller`.
+    pub fn controller(broker: &str, controller: &str) -> Self {
+        Link {
+            broker: Some(broker.to_owned()),
+            controller: Some(controller.to_owned()),
+            ..Link::default()
+        }
+    }
 }
 
 /// What an action does (`"do"`). Written with serde's internally tagged form; read by
@@ -48,7 +75,7 @@ pub enum Action {
     StopBroker { broker: String },
     /// Restart the process (from any state).
     RestartBroker { broker: String },
-    /// Cut a link: broker ↔ NameServer or producer ↔ broker.
+    /// Cut a link: broker ↔ NameServer, producer ↔ broker, broker ↔ controller or broker ↔ broker.
     Partition(Link),
     /// Restore a link.
     Heal(Link),
@@ -141,6 +168,9 @@ pub enum Action {
     /// A frozen broker carries on where it stopped (a long GC pause ends): its overdue
     /// registration, heartbeats and checks run at once, with what it knew before the freeze.
     ResumeBroker { broker: String },
+    /// Deploy a controller where the scenario has none: alone in its DLedger group, it leads at
+    /// once. (Once there are controllers their DLedger peers are fixed: none is added.)
+    AddController { controller: String },
     /// The controller process dies.
     KillController { controller: String },
     /// The controller hangs: it answers nothing, scans nothing, closes nothing.
@@ -186,6 +216,7 @@ impl Action {
             Action::SetConsumer { .. } => "set_consumer",
             Action::SetConsumerGroup { .. } => "set_consumer_group",
             Action::ResumeBroker { .. } => "resume_broker",
+            Action::AddController { .. } => "add_controller",
             Action::KillController { .. } => "kill_controller",
             Action::FreezeController { .. } => "freeze_controller",
             Action::RestartController { .. } => "restart_controller",

@@ -1,7 +1,7 @@
 //! The checks of a scenario's failover settings: its controllers, each group's one mode, and the
 //! actions that name a controller, a controller-mode replica or group.
 
-use super::action::Action;
+use super::action::{Action, Link};
 use super::error::ScenarioError;
 use super::specs::{BrokerSpec, GroupMode};
 use super::Scenario;
@@ -9,22 +9,34 @@ use crate::i18n::checks as w;
 use crate::namesrv::Profile;
 
 impl Scenario {
-    /// Every broker the file starts, with its field path: the scenario's, then the actions'.
-    fn every_broker(&self) -> Vec<(String, &BrokerSpec)> {
+    /// Every broker the file starts, with its field path and, for an action's, its time: the
+    /// scenario's, then the actions'.
+    fn every_broker(&self) -> Vec<(String, Option<f64>, &BrokerSpec)> {
         let listed = self
             .brokers
             .iter()
             .enumerate()
-            .map(|(i, b)| (format!("brokers[{i}]"), b));
+            .map(|(i, b)| (format!("brokers[{i}]"), None, b));
         let added = self
             .actions
             .iter()
             .enumerate()
             .filter_map(|(i, a)| match &a.action {
-                Action::AddBroker(b) => Some((format!("actions[{i}]"), b)),
+                Action::AddBroker(b) => Some((format!("actions[{i}]"), Some(a.at), b)),
                 _ => None,
             });
         listed.chain(added).collect()
+    }
+
+    /// Whether a controller runs for a controller-mode broker started at `at` (None: at the
+    /// start): one listed, or one an earlier action deployed.
+    fn has_controller(&self, at: Option<f64>) -> bool {
+        !self.controllers.is_empty()
+            || at.is_some_and(|at| {
+                self.actions
+                    .iter()
+                    .any(|a| matches!(a.action, Action::AddController { .. }) && a.at <= at)
+            })
     }
 
     /// The controllers' names, each group's mode, and the failover actions' references.
@@ -46,7 +58,7 @@ impl Scenario {
             ));
         }
         let mut modes: Vec<(&str, GroupMode)> = Vec::new();
-        for (path, b) in self.every_broker() {
+        for (path, started, b) in self.every_broker() {
             let at = format!("{path}.mode");
             let seen = modes.iter().find(|(name, _)| *name == b.name).map(|m| m.1);
             if let Some(other) = seen.filter(|m| *m != b.mode) {
@@ -67,14 +79,15 @@ impl Scenario {
                     &[("mode", b.mode.as_str())],
                 ));
             }
-            if b.mode == GroupMode::Controller && self.controllers.is_empty() {
+            if b.mode == GroupMode::Controller && !self.has_controller(started) {
                 return Err(ScenarioError::said(at, w::NEEDS_CONTROLLER, &[]));
             }
             if b.mode == GroupMode::Dledger && path.starts_with("actions") {
                 return Err(ScenarioError::said(at, w::DLEDGER_PEERS_FIXED, &[]));
             }
         }
-        let brokers: Vec<&BrokerSpec> = self.every_broker().into_iter().map(|(_, b)| b).collect();
+        let brokers: Vec<&BrokerSpec> =
+            self.every_broker().into_iter().map(|(_, _, b)| b).collect();
         for (i, a) in self.actions.iter().enumerate() {
             let path = format!("actions[{i}]");
             self.check_failover_action(&path, &a.action, &brokers, &modes)?;
@@ -96,18 +109,59 @@ impl Scenario {
                 &[("what", what)],
             )
         };
+        let deployed = self.actions.iter().filter_map(|a| match &a.action {
+            Action::AddController { controller } => Some(controller),
+            _ => None,
+        });
+        let known: Vec<&String> = self.controllers.iter().chain(deployed).collect();
         match action {
+            Action::AddController { controller } => {
+                // The first `add_controller` only, and only where none is listed.
+                let first = self
+                    .actions
+                    .iter()
+                    .position(|a| matches!(a.action, Action::AddController { .. }));
+                if !self.controllers.is_empty()
+                    || first.is_some_and(|i| format!("actions[{i}]") != path)
+                {
+                    return Err(ScenarioError::said(
+                        format!("{path}.controller"),
+                        w::CONTROLLERS_FIXED,
+                        &[],
+                    ));
+                }
+                if controller.trim().is_empty() {
+                    return Err(ScenarioError::said(
+                        format!("{path}.controller"),
+                        w::CONTROLLER_NAME,
+                        &[("name", &format!("{controller:?}"))],
+                    ));
+                }
+            }
             Action::KillController { controller }
             | Action::FreezeController { controller }
             | Action::RestartController { controller }
-                if !self.controllers.contains(controller) =>
-            {
+            | Action::Partition(Link {
+                controller: Some(controller),
+                ..
+            })
+            | Action::Heal(Link {
+                controller: Some(controller),
+                ..
+            }) if !known.contains(&controller) => {
                 return Err(ScenarioError::said(
                     format!("{path}.controller"),
                     w::NO_CONTROLLER,
                     &[
                         ("name", &format!("{controller:?}")),
-                        ("known", &self.controllers.join(", ")),
+                        (
+                            "known",
+                            &known
+                                .iter()
+                                .map(|c| c.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        ),
                     ],
                 ));
             }

@@ -254,10 +254,15 @@ impl Scenario {
                     ));
                 };
                 broker("broker", b)?;
-                match (&link.namesrv, &link.producer) {
-                    (Some(ns), None) => check_namesrv(names, &format!("{path}.namesrv"), ns),
-                    (None, Some(p)) if groups.contains(&p.as_str()) => Ok(()),
-                    (None, Some(p)) => Err(no_producer(format!("{path}.producer"), p)),
+                match (&link.namesrv, &link.producer, &link.controller, &link.peer) {
+                    (Some(ns), None, None, None) => {
+                        check_namesrv(names, &format!("{path}.namesrv"), ns)
+                    }
+                    (None, Some(p), None, None) if groups.contains(&p.as_str()) => Ok(()),
+                    (None, Some(p), None, None) => Err(no_producer(format!("{path}.producer"), p)),
+                    // The controller's name is checked with the other failover settings.
+                    (None, None, Some(_), None) => Ok(()),
+                    (None, None, None, Some(peer)) if peer != b => broker("peer", peer),
                     _ => Err(ScenarioError::said(path, w::LINK_NEEDS_ONE_END, &[])),
                 }
             }

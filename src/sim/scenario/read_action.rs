@@ -47,6 +47,7 @@ const VARIANTS: &[&str] = &[
     "set_consumer",
     "set_consumer_group",
     "resume_broker",
+    "add_controller",
     "kill_controller",
     "freeze_controller",
     "restart_controller",
@@ -65,8 +66,8 @@ pub(super) fn from_map(tag: Value, rest: Map<String, Value>) -> Result<Action, s
             return Err(serde_json::Error::custom("expected variant identifier"));
         }
     };
-    // The actions whose payload is a shared type (a broker, a producer, a consumer group, a
-    // link) read it with its own derive; every other payload goes through `fields`.
+    // The actions whose payload is a shared type (a broker, a producer, a consumer group) read it
+    // with its own derive; every other payload goes through `fields`.
     let whole = |rest: Map<String, Value>| Value::Object(rest);
     Ok(match name.as_str() {
         "add_broker" => Action::AddBroker(BrokerSpec::deserialize(whole(rest))?),
@@ -74,8 +75,30 @@ pub(super) fn from_map(tag: Value, rest: Map<String, Value>) -> Result<Action, s
         "add_consumer_group" => {
             Action::AddConsumerGroup(ConsumerGroupSpec::deserialize(whole(rest))?)
         }
-        "partition" => Action::Partition(Link::deserialize(whole(rest))?),
-        "heal" => Action::Heal(Link::deserialize(whole(rest))?),
+        "partition" | "heal" => {
+            let mut link = Link::default();
+            fields(
+                rest,
+                &["broker", "namesrv", "producer", "controller", "peer"],
+                &[],
+                |i, v| {
+                    let end = from(v)?;
+                    match i {
+                        0 => link.broker = end,
+                        1 => link.namesrv = end,
+                        2 => link.producer = end,
+                        3 => link.controller = end,
+                        _ => link.peer = end,
+                    }
+                    Ok(())
+                },
+            )?;
+            if name == "partition" {
+                Action::Partition(link)
+            } else {
+                Action::Heal(link)
+            }
+        }
         "kill_broker" => Action::KillBroker {
             broker: only(rest, &["broker"])?,
         },
@@ -111,6 +134,9 @@ pub(super) fn from_map(tag: Value, rest: Map<String, Value>) -> Result<Action, s
         },
         "restart_consumer" => Action::RestartConsumer {
             client_id: only(rest, &["client_id"])?,
+        },
+        "add_controller" => Action::AddController {
+            controller: only(rest, &["controller"])?,
         },
         "kill_controller" => Action::KillController {
             controller: only(rest, &["controller"])?,

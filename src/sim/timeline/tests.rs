@@ -64,11 +64,7 @@ fn random_action(rng: &mut SeededRng, sim: &Sim) -> Action {
         1 => Action::FreezeBroker { broker: addr },
         2 => Action::RestartBroker { broker: addr },
         3 => Action::StopBroker { broker: addr },
-        4 => Action::Partition(crate::sim::scenario::Link {
-            broker: Some(addr),
-            namesrv: Some(ns),
-            producer: None,
-        }),
+        4 => Action::Partition(crate::sim::scenario::Link::namesrv(&addr, &ns)),
         5 => Action::WipeWritePerm {
             broker_name: sim.brokers()[0].spec.name.clone(),
             namesrv: None,

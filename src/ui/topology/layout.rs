@@ -247,19 +247,28 @@ pub(super) fn picture(
                         .elected_role()
                         .map(|r| (r.1 as i32, if b.raft_role.is_some() { 't' } else { 'e' })),
                 });
-                // Its heartbeats to each controller that hears it (controller mode).
+                // Its heartbeats to each controller that hears it (controller mode), or the
+                // link cut between them.
                 for c in sim.controllers() {
-                    if !c.live.iter().any(|(_, l)| l.addr == b.addr) {
+                    let (class, title) = if sim.is_cut_between(&b.addr, &c.name) {
+                        ("cut", controls::LINK_CUT_TITLE)
+                    } else if c.live.iter().any(|(_, l)| l.addr == b.addr) {
+                        ("heartbeat", crate::i18n::failover::HEARS_TITLE)
+                    } else {
                         continue;
-                    }
+                    };
                     edges.push((
                         format!("b:{}", b.addr),
                         format!("k:{}", c.name),
-                        "heartbeat",
+                        class,
                         1.2,
                         lang.fill(
-                            crate::i18n::failover::HEARS_TITLE,
-                            &[("controller", &c.name), ("broker", &b.addr)],
+                            title,
+                            &[
+                                ("controller", &c.name),
+                                ("namesrv", &c.name),
+                                ("broker", &b.addr),
+                            ],
                         ),
                     ));
                 }
