@@ -39,9 +39,10 @@
 //! - [`i18n`]: the languages RouteLab speaks (English, 简体中文).
 //! - [`bench`](mod@bench): the core benchmark suite, run natively and in the browser with the
 //!   caller's clock.
-//! - [`rng`], `json_text`, `decimal`, `shared`, `sort`: the seeded PRNG; JSON text compact or pretty
-//!   from one serializer; seconds as decimal text; copy-on-write tables shared by snapshots; one
-//!   stable sort for every call site (one copy in the wasm bundles).
+//! - [`rng`], `json_text`, `decimal`, `shared`, `sort`, `tree`: the seeded PRNG; JSON text compact
+//!   or pretty from one serializer; seconds as decimal text; copy-on-write tables shared by
+//!   snapshots; one stable sort for every call site (one copy in the wasm bundles); removal from
+//!   small B-trees without their rebalancing code in the wasm bundles.
 //!
 //! **Native** — the host and the shells around it (not built for wasm32).
 //! - `host`: what the shells share: the wall clock, process set-up, the web server's parts
@@ -82,6 +83,7 @@ pub mod rng;
 mod shared;
 pub mod sim;
 mod sort;
+mod tree;
 pub mod view;
 
 // Native: the host, the client, the shells.

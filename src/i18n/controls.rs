@@ -83,7 +83,7 @@ phrases! {
     STATE: "state", "状态";
     REGISTERS_NEXT: "registers next", "下次注册";
     NEVER_NOT_RUNNING: "never (not running)", "不会（未在运行）";
-    ON_EACH_NAMESERVER: "on each NameServer", "在各 NameServer 上";
+    ON_EACH_NAMESERVER: "links and heartbeats", "链路与心跳";
     HEARTBEAT_AGE: "heartbeat age", "距上次心跳";
     EXPIRES_IN: "expires in", "距过期";
     LINK: "link", "链路";

@@ -103,7 +103,7 @@ fn apply(view: &mut NamesrvView, r: &Record) {
             let name: crate::model::BrokerName = broker_name.as_str().into();
             if let Some(group) = view.cluster.broker_addr_table.get_mut(&name) {
                 if let Some(id) = new_was_id {
-                    group.broker_addrs.remove(id);
+                    crate::tree::remove(&mut group.broker_addrs, id);
                 }
                 group
                     .broker_addrs
@@ -135,7 +135,7 @@ fn apply(view: &mut NamesrvView, r: &Record) {
                 .broker_addr_table
                 .get_mut(&name)
                 .map(|g| {
-                    g.broker_addrs.remove(&b.broker_id);
+                    crate::tree::remove(&mut g.broker_addrs, &b.broker_id);
                     g.broker_addrs.is_empty()
                 })
                 .unwrap_or(false);

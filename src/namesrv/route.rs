@@ -80,7 +80,7 @@ impl RouteManager {
                 continue;
             }
             if let Some((&min_id, _)) = bd.broker_addrs.iter().next() {
-                if let Some(addr) = bd.broker_addrs.remove(&min_id) {
+                if let Some(addr) = crate::tree::remove(&mut bd.broker_addrs, &min_id) {
                     bd.broker_addrs.insert(MASTER_ID, addr);
                 }
             }

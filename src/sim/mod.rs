@@ -299,6 +299,23 @@ impl Sim {
             .any(|(a, n)| a == addr && *n == ns)
     }
 
+    /// Whether `link` is cut: a broker's to a NameServer, a controller or another broker (a
+    /// producer's cut links are the producer's to say).
+    pub fn link_is_cut(&self, link: &scenario::Link) -> bool {
+        let Some(addr) = &link.broker else {
+            return false;
+        };
+        if let Some(ns) = &link.namesrv {
+            return self
+                .namesrv_index(ns)
+                .is_some_and(|n| self.is_link_cut(addr, n));
+        }
+        link.controller
+            .as_ref()
+            .or(link.peer.as_ref())
+            .is_some_and(|o| self.is_cut_between(addr, o))
+    }
+
     /// Whether the link between the broker at `addr` and `other` (a controller's name or another
     /// broker's address) is cut, whichever end the partition named first.
     pub fn is_cut_between(&self, addr: &str, other: &str) -> bool {

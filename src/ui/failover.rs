@@ -90,58 +90,38 @@ pub(crate) fn broker_actions(lang: Lang, on_apply: &Callback<Action>, b: &Broker
     html! { <>{ for resume }{ for lag }</> }
 }
 
-/// The rows of broker `b`'s failover links, each with cut / heal: in controller mode to each
-/// controller, with how long ago it last heard the broker; in controller and DLedger modes to each
-/// other broker of its group. None in the other modes.
-pub(crate) fn link_rows(
-    lang: Lang,
-    on_apply: &Callback<Action>,
-    sim: &Sim,
-    b: &BrokerNode,
-) -> Option<Html> {
+/// A link of a broker as the inspector lists it: the other end's name, how long ago that end last
+/// heard the broker and how long it has left, and the link.
+pub(crate) type LinkEnd = (String, Option<(u64, u64)>, Link);
+
+/// Broker `b`'s failover links, each with its other end's name, how long ago that end last heard
+/// the broker and how long it has left (a controller: its heartbeat table), and the link: in
+/// controller mode each controller; in controller and DLedger modes each other broker of the group.
+pub(crate) fn failover_ends(sim: &Sim, b: &BrokerNode) -> Vec<LinkEnd> {
     let now = sim.now();
-    let controllers = sim
-        .controllers()
-        .iter()
-        .filter(|_| b.replica.is_some())
-        .map(|c| {
-            let heard = c.live.iter().find(|(_, l)| l.addr == b.addr);
-            let age = heard.map_or_else(
-                || "—".to_owned(),
-                |(_, l)| super::fmt_secs(now.saturating_sub(l.last_update)),
-            );
-            (c.name.clone(), age, Link::controller(&b.addr, &c.name))
-        });
-    let peers = sim
-        .brokers()
-        .iter()
-        .filter(|o| {
-            (b.replica.is_some() || b.dledger.is_some())
-                && o.spec.name == b.spec.name
-                && o.addr != b.addr
-        })
-        .map(|o| {
-            let link = Link {
-                broker: Some(b.addr.clone()),
-                peer: Some(o.addr.clone()),
-                ..Link::default()
-            };
-            (format!("broker {}", o.addr), "—".to_owned(), link)
-        });
-    let rows: Vec<Html> = controllers
-        .chain(peers)
-        .map(|(end, age, link)| {
-            let other = link.controller.as_ref().or(link.peer.as_ref());
-            let cut = other.is_some_and(|o| sim.is_cut_between(&b.addr, o));
-            let toggle = click(on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) });
-            html! { <tr>
-                <td>{ end }</td>
-                <td class="age">{ age }</td>
-                <td><button class={classes!("link", cut.then_some("cut"))} onclick={toggle}>{ lang.t(if cut { controls::HEAL } else { controls::CUT }) }</button></td>
-            </tr> }
-        })
-        .collect();
-    (!rows.is_empty()).then(|| rows.into_iter().collect())
+    let mut ends = Vec::new();
+    if b.replica.is_some() {
+        for c in sim.controllers() {
+            let heard = c.live.iter().find(|(_, l)| l.addr == b.addr).map(|(_, l)| {
+                let age = now.saturating_sub(l.last_update);
+                (age, l.timeout_ms.saturating_sub(age))
+            });
+            ends.push((c.name.clone(), heard, Link::controller(&b.addr, &c.name)));
+        }
+    }
+    if b.replica.is_some() || b.dledger.is_some() {
+        for o in sim.brokers() {
+            if o.spec.name == b.spec.name && o.addr != b.addr {
+                let link = Link {
+                    broker: Some(b.addr.clone()),
+                    peer: Some(o.addr.clone()),
+                    ..Link::default()
+                };
+                ends.push((format!("broker {}", o.addr), None, link));
+            }
+        }
+    }
+    ends
 }
 
 /// The inspector's part about a controller-mode replica: its controller id, epoch, the group's

@@ -129,23 +129,38 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             &[("count", &(topics.len() - TOPICS_LISTED).to_string())],
         ));
     }
-    let rows: Html = sim.namesrvs().iter().enumerate().map(|(i, ns)| {
-        let live = ns.manager.broker_live_table().iter().find(|(k, _)| k.broker_addr == addr.as_str()).map(|(_, l)| l.clone());
-        let cut = sim.is_link_cut(&addr, i);
-        let link = Link::namesrv(&addr, &ns.name);
+    // Every link of the broker in one table: to each NameServer (with the heartbeat age its live
+    // table holds), then in controller and DLedger modes to each controller and group peer.
+    let mut ends: Vec<_> = sim
+        .namesrvs()
+        .iter()
+        .map(|ns| {
+            let held = ns
+                .manager
+                .broker_live_table()
+                .iter()
+                .find(|(k, _)| k.broker_addr == addr.as_str())
+                .map(|(_, l)| {
+                    let age = now.saturating_sub(l.last_update_timestamp);
+                    (age, l.deadline().saturating_sub(now))
+                });
+            (ns.name.clone(), held, Link::namesrv(&addr, &ns.name))
+        })
+        .collect();
+    ends.extend(super::failover::failover_ends(sim, b));
+    let rows: Html = ends.into_iter().map(|(end, held, link)| {
+        let (ns, peer, cut) = (link.namesrv.clone(), link.peer.is_some(), sim.link_is_cut(&link));
         let toggle = click(on_apply, if cut { Action::Heal(link) } else { Action::Partition(link) });
-        let entry = match live {
-            Some(l) => {
-                let age = now.saturating_sub(l.last_update_timestamp);
-                html! { <>
-                    <td class="age" data-testid="inspector-age" data-namesrv={ns.name.clone()} data-age-ms={age.to_string()}>{ fmt_secs(age) }</td>
-                    <td>{ fmt_secs(l.deadline().saturating_sub(now)) }</td>
-                </> }
-            }
-            None => html! { <td colspan="2" class="gone">{ lang.t(controls::NOT_HELD) }</td> },
+        let entry = match held {
+            Some((age, left)) => html! { <>
+                <td class="age" data-testid="inspector-age" data-namesrv={ns} data-age-ms={age.to_string()}>{ fmt_secs(age) }</td>
+                <td>{ fmt_secs(left) }</td>
+            </> },
+            // Brokers of a group hold no heartbeat table of each other.
+            None => html! { <td colspan="2" class="gone">{ if peer { "—" } else { lang.t(controls::NOT_HELD) } }</td> },
         };
         html! { <tr>
-            <td>{ ns.name.clone() }</td>
+            <td>{ end }</td>
             { entry }
             <td><button class={classes!("link", cut.then_some("cut"))} onclick={toggle}>{ lang.t(if cut { controls::HEAL } else { controls::CUT }) }</button></td>
         </tr> }
@@ -171,7 +186,6 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             false,
         )
     };
-    let links = super::failover::link_rows(lang, on_apply, sim, b);
     html! { <>
         <h3>{ format!("{} · {role}", b.spec.name) }</h3>
         { facts(vec![
@@ -182,9 +196,8 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             (lang.t(controls::REGISTERS_NEXT), due(lang, b.next_register, now, lang.t(controls::NEVER_NOT_RUNNING))),
         ]) }
         { super::failover::replica_section(lang, on_apply, sim, b) }
-        { for links.map(|rows| mini_table(&[lang.t(controls::LINK), lang.t(controls::HEARTBEAT_AGE), ""], rows)) }
         <h4>{ lang.t(controls::ON_EACH_NAMESERVER) }</h4>
-        { mini_table(&["NameServer", lang.t(controls::HEARTBEAT_AGE), lang.t(controls::EXPIRES_IN), lang.t(controls::LINK)], rows) }
+        { mini_table(&["", lang.t(controls::HEARTBEAT_AGE), lang.t(controls::EXPIRES_IN), lang.t(controls::LINK)], rows) }
         <h4>{ lang.fill(controls::TOPICS_COUNT, &[("count", &topics.len().to_string())]) }</h4>
         <p class="topics">{ listed }</p>
         <div class="actions">

@@ -166,7 +166,7 @@ impl BrokerAddrTable {
         id: i64,
         while_iterating: bool,
     ) -> Option<BrokerAddr> {
-        let removed = self.map.get_mut(broker_name)?.broker_addrs.remove(&id)?;
+        let removed = crate::tree::remove(&mut self.map.get_mut(broker_name)?.broker_addrs, &id)?;
         if let Some(ids) = self.id_order.get_mut(broker_name) {
             if while_iterating {
                 ids.remove_while_iterating(&id);

@@ -119,12 +119,12 @@ impl ClusterAddrTable {
         let Some(set) = self.map.get_mut(cluster) else {
             return false;
         };
-        let removed = set.remove(broker_name);
+        let removed = crate::tree::remove_from_set(set, broker_name);
         if let Some(order) = self.set_order.get_mut(cluster) {
             order.remove(broker_name);
         }
         if set.is_empty() {
-            self.map.remove(cluster);
+            crate::tree::remove(&mut self.map, cluster);
             self.set_order.remove(cluster);
             if while_iterating {
                 self.order.remove_while_iterating(cluster);
