@@ -88,9 +88,15 @@ impl Scenario {
         }
         let brokers: Vec<&BrokerSpec> =
             self.every_broker().into_iter().map(|(_, _, b)| b).collect();
+        // The controllers an action may name: the listed ones and the one an action deploys.
+        let deployed = self.actions.iter().filter_map(|a| match &a.action {
+            Action::AddController { controller } => Some(controller),
+            _ => None,
+        });
+        let known: Vec<&String> = self.controllers.iter().chain(deployed).collect();
         for (i, a) in self.actions.iter().enumerate() {
             let path = format!("actions[{i}]");
-            self.check_failover_action(&path, &a.action, &brokers, &modes)?;
+            self.check_failover_action(&path, &a.action, &brokers, &modes, &known)?;
         }
         Ok(())
     }
@@ -101,6 +107,7 @@ impl Scenario {
         action: &Action,
         brokers: &[&BrokerSpec],
         modes: &[(&str, GroupMode)],
+        known: &[&String],
     ) -> Result<(), ScenarioError> {
         let not_controller_mode = |field: &str, what: &str| {
             ScenarioError::said(
@@ -109,11 +116,6 @@ impl Scenario {
                 &[("what", what)],
             )
         };
-        let deployed = self.actions.iter().filter_map(|a| match &a.action {
-            Action::AddController { controller } => Some(controller),
-            _ => None,
-        });
-        let known: Vec<&String> = self.controllers.iter().chain(deployed).collect();
         match action {
             Action::AddController { controller } => {
                 // The first `add_controller` only, and only where none is listed.
