@@ -96,6 +96,7 @@ fn first_master_registration_fills_every_table_4x() {
         broker_id: 0,
         broker_addr: A_MASTER.into(),
         first: true,
+        replaced: None,
     }));
     assert_eq!(topic_changes(&events).len(), 2);
 }
@@ -163,6 +164,47 @@ fn slave_switching_to_master_leaves_its_old_id_slot() {
             old_ids: vec![1],
             new_id: 0,
         }));
+    }
+}
+
+/// Spec §2.1 step 4 (`brokerAddrsMap.put`, both profiles): another address registering under an
+/// occupied id takes the slot silently in Java (`registerFirst` stays false); the event names the
+/// address it replaced, so a returning old master taking id 0 back shows. A heartbeat replaces
+/// nobody.
+#[test]
+fn an_address_taking_an_occupied_id_names_the_one_it_replaced() {
+    for profile in PROFILES {
+        let mut rm = manager(profile);
+        reg(&mut rm, T0, &master(C1, BA, A_MASTER, 1, &["T1", "T2"]));
+        reg(&mut rm, T0 + 5, &master(C1, BA, A_MASTER, 1, &["T1", "T2"]));
+        reg(&mut rm, T0 + 10, &master(C1, BA, A_SLAVE, 1, &["T1", "T2"]));
+        let replaced: Vec<(String, bool, Option<String>)> = rm
+            .drain_events()
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::BrokerRegistered {
+                    broker_addr,
+                    first,
+                    replaced,
+                    ..
+                } => Some((
+                    broker_addr.to_string(),
+                    first,
+                    replaced.map(|a| a.to_string()),
+                )),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            replaced,
+            vec![
+                (A_MASTER.to_owned(), true, None),
+                (A_MASTER.to_owned(), false, None),
+                (A_SLAVE.to_owned(), false, Some(A_MASTER.to_owned())),
+            ],
+            "{profile}"
+        );
+        assert_eq!(members(&rm, BA), vec![(0, A_SLAVE.to_owned())], "{profile}");
     }
 }
 

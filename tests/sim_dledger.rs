@@ -10,7 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 mod sim_common;
 use sim_common::of_kind;
 
-use routelab::sim::Sim;
+use routelab::sim::{Sim, SimEventKind};
 
 const N0: &str = "10.0.0.1:10911";
 const N1: &str = "10.0.0.2:10911";
@@ -212,4 +212,61 @@ fn a_resumed_leader_displaces_the_new_master_until_its_next_registration() {
     assert!(ids.iter().any(|(id, a)| *a == leader && *id > 0), "{ids:?}");
     sim.advance_to(72_000);
     assert_eq!(group_a(&sim)[0], (0, new_leader));
+}
+
+/// Lesson 15's answers, as Raft and the NameServer's rules give them: the frozen leader is
+/// replaced in term 2 after its missed heartbeats and a split vote, by 2 votes of 3 (a majority
+/// without it); its overdue registration as brokerId 0 is accepted (no stateVersion) and displaces
+/// the new master; with 2 members of 3 the group still writes; with 1 of 3 nobody is elected.
+#[test]
+fn the_dledger_lesson_teaches_majorities_and_the_missing_fence() {
+    let text = include_str!("../scenarios/lesson-15-dledger.json");
+    let s = routelab::sim::Scenario::from_json(text).unwrap();
+    let (_, walked) = routelab::sim::lesson::walk::walk(&s, |_| {}).unwrap();
+    let decided = |i: usize| {
+        walked[i]
+            .predict
+            .as_ref()
+            .and_then(|o| o.event.clone())
+            .map(|e| (e.t, e.kind))
+    };
+    match decided(1) {
+        Some((
+            t,
+            SimEventKind::LeaderElected {
+                leader,
+                term,
+                votes,
+                ..
+            },
+        )) => {
+            // Frozen at 40 s: 6 s of missed heartbeats, then the vote.
+            assert!((46_000..50_000).contains(&t), "elected at {t}");
+            assert_eq!((leader.as_str(), term, votes), (N1, 2, 2));
+        }
+        other => panic!("step 2: {other:?}"),
+    }
+    match decided(3) {
+        Some((
+            75_000,
+            SimEventKind::BrokerRegistered {
+                broker_addr,
+                broker_id: 0,
+                replaced,
+                ..
+            },
+        )) => {
+            assert_eq!(broker_addr, N0);
+            assert_eq!(replaced.as_deref(), Some(N1));
+        }
+        other => panic!("step 4: {other:?}"),
+    }
+    assert!(matches!(
+        decided(5),
+        Some((_, SimEventKind::Send { ok: true, .. }))
+    ));
+    // Nobody: no election within the horizon, so no deciding event.
+    let last_question = walked[6].predict.as_ref().unwrap();
+    assert!(last_question.event.is_none());
+    assert_eq!(last_question.the_right_one(), Some(1));
 }

@@ -108,6 +108,10 @@ const LESSONS: &[(&str, &str)] = &[
         "lesson-14-cut-off",
         include_str!("../scenarios/lesson-14-cut-off.json"),
     ),
+    (
+        "lesson-15-dledger",
+        include_str!("../scenarios/lesson-15-dledger.json"),
+    ),
 ];
 
 /// A shipped scenario's file, from SHIPPED: the library's wasm32 build carries only the dashboard's

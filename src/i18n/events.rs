@@ -15,6 +15,7 @@ phrases! {
 
     // A broker registered.
     EV_FIRST_REGISTRATION: "{ns}: {name} {role} ({addr}) registered for the first time", "{ns}：{name} {role}（{addr}）首次注册";
+    EV_TOOK_SLOT: "{ns}: {addr} registered as {name} {role} in place of {old}", "{ns}：{addr} 以 {name} {role} 注册，顶替了 {old}";
     EV_HEARTBEAT: "{ns}: heartbeat from {name} {role} ({addr})", "{ns}：收到 {name} {role}（{addr}）的心跳";
     EV_REJECTED: "{ns} refused {name} ({addr}): {why}", "{ns} 拒绝了 {name}（{addr}）：{why}";
     WHY_SINGLE_TOPIC_GUARD: "a first registration must carry the full topic table, not exactly one topic (5.x)", "首次注册必须带上完整的 topic 表，而不能恰好只有一个 topic（5.x）";

@@ -68,6 +68,10 @@ pub enum Event {
         broker_id: i64,
         broker_addr: BrokerAddr,
         first: bool,
+        /// Another address that held this id slot until now (Java replaces it without a word: a
+        /// returning DLedger leader or an old master taking id 0 back from the one elected).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replaced: Option<BrokerAddr>,
     },
     /// The same-address rule removed the broker's address from other id slots of its group (a slave
     /// that came back as master, or the reverse).

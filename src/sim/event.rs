@@ -28,6 +28,9 @@ pub enum SimEventKind {
         broker_name: String,
         broker_id: i64,
         first: bool,
+        /// Another address that held the id slot until now.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replaced: Option<String>,
     },
     /// A NameServer refused a registration (5.x single-topic guard, stale stateVersion).
     RegistrationRejected {
@@ -340,6 +343,7 @@ pub(crate) fn from_core(ns: &str, e: Event) -> Option<SimEventKind> {
             broker_id,
             broker_addr,
             first,
+            replaced,
             ..
         } => SimEventKind::BrokerRegistered {
             namesrv,
@@ -347,6 +351,7 @@ pub(crate) fn from_core(ns: &str, e: Event) -> Option<SimEventKind> {
             broker_name: broker_name.to_string(),
             broker_id,
             first,
+            replaced: replaced.map(|a| a.to_string()),
         },
         Event::RegistrationRejected {
             broker_name,

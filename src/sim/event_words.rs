@@ -41,11 +41,12 @@ pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
             broker_name,
             broker_id,
             first,
+            replaced,
         } => {
-            let phrase = if *first {
-                w::EV_FIRST_REGISTRATION
-            } else {
-                w::EV_HEARTBEAT
+            let phrase = match (replaced, *first) {
+                (Some(_), _) => w::EV_TOOK_SLOT,
+                (None, true) => w::EV_FIRST_REGISTRATION,
+                (None, false) => w::EV_HEARTBEAT,
             };
             let role = role(*broker_id);
             lang.fill(
@@ -55,6 +56,7 @@ pub fn describe_in(e: &SimEvent, lang: Lang) -> String {
                     ("name", broker_name),
                     ("role", &role),
                     ("addr", broker_addr),
+                    ("old", replaced.as_deref().unwrap_or_default()),
                 ],
             )
         }
@@ -412,7 +414,9 @@ mod tests {
                     } => {
                         format!("send {ok} {error:?} {}", *attempt > 1)
                     }
-                    SimEventKind::BrokerRegistered { first, .. } => format!("registered {first}"),
+                    SimEventKind::BrokerRegistered {
+                        first, replaced, ..
+                    } => format!("registered {first} {}", replaced.is_some()),
                     SimEventKind::RoutePolled { ok, changed, .. } => format!("poll {ok} {changed}"),
                     SimEventKind::TopicChanged { change, cause, .. } => {
                         format!("topic {change} {cause:?}")

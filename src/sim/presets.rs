@@ -250,6 +250,12 @@ const LESSONS: &[LessonFile] = &[
         title_zh: "被隔离的 master",
         json: lesson_file!("lesson-14-cut-off"),
     },
+    LessonFile {
+        name: "lesson-15-dledger",
+        title_en: "Raft among the brokers",
+        title_zh: "broker 之间的 Raft",
+        json: lesson_file!("lesson-15-dledger"),
+    },
 ];
 
 /// Every shipped lesson, in order.

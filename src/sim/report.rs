@@ -189,12 +189,15 @@ impl RunOutput {
                     ok: true,
                     attempt: 1,
                     ..
-                } | SimEventKind::BrokerRegistered { first: false, .. }
-                    | SimEventKind::RoutePolled {
-                        ok: true,
-                        changed: false,
-                        ..
-                    }
+                } | SimEventKind::BrokerRegistered {
+                    first: false,
+                    replaced: None,
+                    ..
+                } | SimEventKind::RoutePolled {
+                    ok: true,
+                    changed: false,
+                    ..
+                }
             );
             if quiet {
                 continue;

@@ -216,6 +216,7 @@ impl RouteManager {
             broker_id: id,
             broker_addr: addr.clone(),
             first: register_first,
+            replaced: old_addr.filter(|a| a != addr && !a.as_str().is_empty()),
         });
         role
     }

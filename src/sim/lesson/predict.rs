@@ -110,6 +110,12 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
             let group = p.broker_name.as_deref().unwrap_or_default();
             run_until(sim, task, |e| match &e.kind {
                 SimEventKind::MasterElected(m) if m.group == group => Some(e.clone()),
+                // A DLedger group's replicas elect their master among themselves.
+                SimEventKind::LeaderElected {
+                    mode: "dledger",
+                    raft_group,
+                    ..
+                } if raft_group == group => Some(e.clone()),
                 _ => None,
             })
         }
@@ -173,7 +179,13 @@ pub fn outcome(p: &Predict, sim: &Sim, task: Option<&Action>) -> Outcome {
                     Some(addr) => c.broker.as_deref() == Some(addr.as_str()),
                     None => c.nobody == Some(true),
                 },
-                (SimEventKind::MasterElected(_), Ask::ElectionTime) => {
+                (SimEventKind::LeaderElected { leader, .. }, Ask::NewMaster) => {
+                    c.broker.as_deref() == Some(leader.as_str())
+                }
+                (
+                    SimEventKind::MasterElected(_) | SimEventKind::LeaderElected { .. },
+                    Ask::ElectionTime,
+                ) => {
                     let secs = e.t as f64 / 1000.0;
                     c.from.is_some_and(|f| f <= secs) && c.to.is_some_and(|t| secs < t)
                 }

@@ -55,9 +55,9 @@ pub enum Ask {
     /// On which broker group the group's backlog is largest a while later.
     BacklogBroker,
     /// Which replica of the group (`broker_name`) takes writes after its master is gone: the one a
-    /// controller elects, or nobody.
+    /// controller elects (or a DLedger group's Raft), or nobody.
     NewMaster,
-    /// When a controller elects the group's (`broker_name`) next master.
+    /// When a controller (or a DLedger group's Raft) elects the group's (`broker_name`) next master.
     ElectionTime,
     /// What the NameServer does with the broker's next registration: `accepted`, or why not.
     RegistrationOutcome,

@@ -70,6 +70,8 @@ pub enum MatchKind {
     Duplicates,
     /// A controller's election (`broker_name`: the group).
     MasterElected,
+    /// A DLedger group's Raft election of its leader (`broker_name`: the group).
+    LeaderElected,
     /// A controller-mode replica's new role.
     BrokerRoleChanged,
     /// A NameServer turned a registration away.
@@ -243,6 +245,17 @@ fn said(e: &SimEventKind) -> Option<(MatchKind, Said<'_>)> {
                 ..Said::default()
             },
         ),
+        SimEventKind::LeaderElected {
+            mode: "dledger",
+            raft_group,
+            ..
+        } => (
+            MatchKind::LeaderElected,
+            Said {
+                broker_name: Some(raft_group),
+                ..Said::default()
+            },
+        ),
         SimEventKind::ActingMasterStarted {
             broker_addr,
             broker_name,
@@ -345,7 +358,7 @@ impl EventMatch {
             MatchKind::ConsumerJoined => &["broker", "group", "client_id"],
             MatchKind::ConsumerLeft => &["broker", "reason", "group", "client_id"],
             MatchKind::Duplicates => &["broker_name", "topic", "reason", "group", "client_id"],
-            MatchKind::MasterElected => &["broker_name"],
+            MatchKind::MasterElected | MatchKind::LeaderElected => &["broker_name"],
             MatchKind::BrokerRoleChanged
             | MatchKind::ActingMasterStarted
             | MatchKind::ActingMasterEnded => &["broker", "broker_name"],

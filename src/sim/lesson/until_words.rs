@@ -78,6 +78,8 @@ impl Until {
                 format!("until a controller elects {broker}'s master")
             }
             (MatchKind::MasterElected, true) => format!("直到 controller 为 {broker} 选举 master"),
+            (MatchKind::LeaderElected, false) => format!("until {broker}'s brokers elect a leader"),
+            (MatchKind::LeaderElected, true) => format!("直到 {broker} 的 broker 选出 leader"),
             (MatchKind::BrokerRoleChanged, false) => format!("until {broker} changes role"),
             (MatchKind::BrokerRoleChanged, true) => format!("直到 {broker} 的角色改变"),
             (MatchKind::ActingMasterStarted, false) => {

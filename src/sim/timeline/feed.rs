@@ -225,17 +225,19 @@ impl Digest {
 fn is_feed_worthy(e: &SimEvent) -> bool {
     !matches!(
         e.kind,
-        SimEventKind::BrokerRegistered { first: false, .. }
-            | SimEventKind::RoutePolled {
-                ok: true,
-                changed: false,
-                ..
-            }
-            | SimEventKind::Send {
-                ok: true,
-                attempt: 1,
-                ..
-            }
+        SimEventKind::BrokerRegistered {
+            first: false,
+            replaced: None,
+            ..
+        } | SimEventKind::RoutePolled {
+            ok: true,
+            changed: false,
+            ..
+        } | SimEventKind::Send {
+            ok: true,
+            attempt: 1,
+            ..
+        }
     )
 }
 

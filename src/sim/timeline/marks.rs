@@ -106,9 +106,12 @@ pub(crate) fn record(marks: &mut Vec<Mark>, events: &[SimEvent]) {
             ),
             SimEventKind::BrokerRegistered {
                 broker_addr,
-                first: true,
+                first,
+                replaced,
                 ..
-            } => (MarkKind::BrokerRegistered, Some(broker_addr.clone()), None),
+            } if *first || replaced.is_some() => {
+                (MarkKind::BrokerRegistered, Some(broker_addr.clone()), None)
+            }
             SimEventKind::PermChanged { .. } => (MarkKind::PermChanged, None, None),
             SimEventKind::TopicChanged {
                 namesrv,

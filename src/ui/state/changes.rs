@@ -7,8 +7,11 @@ use crate::sim::{SimEvent, SimEventKind};
 pub(super) fn touches_tables(k: &SimEventKind) -> bool {
     !matches!(
         k,
-        SimEventKind::BrokerRegistered { first: false, .. }
-            | SimEventKind::RoutePolled { .. }
+        SimEventKind::BrokerRegistered {
+            first: false,
+            replaced: None,
+            ..
+        } | SimEventKind::RoutePolled { .. }
             | SimEventKind::RouteQuery { .. }
             | SimEventKind::Send { .. }
     )
@@ -25,9 +28,10 @@ pub(super) fn changed_keys(e: &SimEvent) -> Vec<String> {
         SimEventKind::BrokerRegistered {
             namesrv,
             broker_addr,
-            first: true,
+            first,
+            replaced,
             ..
-        } => vec![format!("{namesrv}/{broker_addr}")],
+        } if *first || replaced.is_some() => vec![format!("{namesrv}/{broker_addr}")],
         SimEventKind::PermChanged {
             namesrv,
             broker_name,
