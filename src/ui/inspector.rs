@@ -156,8 +156,10 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
                 <td class="age" data-testid="inspector-age" data-namesrv={ns} data-age-ms={age.to_string()}>{ fmt_secs(age) }</td>
                 <td>{ fmt_secs(left) }</td>
             </> },
-            // Brokers of a group hold no heartbeat table of each other.
-            None => html! { <td colspan="2" class="gone">{ if peer { "—" } else { lang.t(controls::NOT_HELD) } }</td> },
+            // Brokers of a group hold no heartbeat table of each other: nothing to show, and
+            // nothing gone (no "gone" colour).
+            None if peer => html! { <td colspan="2">{ "—" }</td> },
+            None => html! { <td colspan="2" class="gone">{ lang.t(controls::NOT_HELD) }</td> },
         };
         html! { <tr>
             <td>{ end }</td>
