@@ -334,6 +334,38 @@ pub fn reason_name(r: &RemovalReason) -> &'static str {
     }
 }
 
+impl SimEventKind {
+    /// A registration that took no new id slot and displaced nobody: a heartbeat.
+    pub fn is_heartbeat(&self) -> bool {
+        matches!(
+            self,
+            SimEventKind::BrokerRegistered {
+                first: false,
+                replaced: None,
+                ..
+            }
+        )
+    }
+
+    /// What the feed and the text timeline leave out, as it would drown them: heartbeats,
+    /// unchanged route polls and sends that succeeded at the first attempt.
+    pub fn is_routine(&self) -> bool {
+        self.is_heartbeat()
+            || matches!(
+                self,
+                SimEventKind::RoutePolled {
+                    ok: true,
+                    changed: false,
+                    ..
+                } | SimEventKind::Send {
+                    ok: true,
+                    attempt: 1,
+                    ..
+                }
+            )
+    }
+}
+
 /// Turns a route-manager event of NameServer `ns` into a simulator event.
 pub(crate) fn from_core(ns: &str, e: Event) -> Option<SimEventKind> {
     let namesrv = ns.to_owned();

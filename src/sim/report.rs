@@ -183,23 +183,7 @@ impl RunOutput {
         while i < self.events.len() {
             let e = &self.events[i];
             i += 1;
-            let quiet = matches!(
-                &e.kind,
-                SimEventKind::Send {
-                    ok: true,
-                    attempt: 1,
-                    ..
-                } | SimEventKind::BrokerRegistered {
-                    first: false,
-                    replaced: None,
-                    ..
-                } | SimEventKind::RoutePolled {
-                    ok: true,
-                    changed: false,
-                    ..
-                }
-            );
-            if quiet {
+            if e.kind.is_routine() {
                 continue;
             }
             // One line for the topics one registration (or removal) changed together.

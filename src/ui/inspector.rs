@@ -158,8 +158,7 @@ fn broker(lang: Lang, on_apply: &Callback<Action>, sim: &Sim, b: &BrokerNode) ->
             </> },
             // Brokers of a group hold no heartbeat table of each other: nothing to show, and
             // nothing gone (no "gone" colour).
-            None if peer => html! { <td colspan="2">{ "—" }</td> },
-            None => html! { <td colspan="2" class="gone">{ lang.t(controls::NOT_HELD) }</td> },
+            None => html! { <td colspan="2" class={if peer { "" } else { "gone" }}>{ if peer { "—" } else { lang.t(controls::NOT_HELD) } }</td> },
         };
         html! { <tr>
             <td>{ end }</td>

@@ -223,22 +223,7 @@ impl Digest {
 
 /// Heartbeats, unchanged polls and plain successful sends would drown the feed.
 fn is_feed_worthy(e: &SimEvent) -> bool {
-    !matches!(
-        e.kind,
-        SimEventKind::BrokerRegistered {
-            first: false,
-            replaced: None,
-            ..
-        } | SimEventKind::RoutePolled {
-            ok: true,
-            changed: false,
-            ..
-        } | SimEventKind::Send {
-            ok: true,
-            attempt: 1,
-            ..
-        }
-    )
+    !e.kind.is_routine()
 }
 
 /// The feed's style name of an event.

@@ -104,12 +104,7 @@ pub(crate) fn record(marks: &mut Vec<Mark>, events: &[SimEvent]) {
                 Some(broker_addr.clone()),
                 Some(*reason),
             ),
-            SimEventKind::BrokerRegistered {
-                broker_addr,
-                first,
-                replaced,
-                ..
-            } if *first || replaced.is_some() => {
+            SimEventKind::BrokerRegistered { broker_addr, .. } if !e.kind.is_heartbeat() => {
                 (MarkKind::BrokerRegistered, Some(broker_addr.clone()), None)
             }
             SimEventKind::PermChanged { .. } => (MarkKind::PermChanged, None, None),

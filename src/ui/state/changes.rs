@@ -5,16 +5,13 @@ use crate::sim::{SimEvent, SimEventKind};
 /// Whether an event may change a table row the dashboard shows, beyond brokerLiveTable's timestamps
 /// (which change with every heartbeat and are re-rendered on every frame anyway).
 pub(super) fn touches_tables(k: &SimEventKind) -> bool {
-    !matches!(
-        k,
-        SimEventKind::BrokerRegistered {
-            first: false,
-            replaced: None,
-            ..
-        } | SimEventKind::RoutePolled { .. }
-            | SimEventKind::RouteQuery { .. }
-            | SimEventKind::Send { .. }
-    )
+    !(k.is_heartbeat()
+        || matches!(
+            k,
+            SimEventKind::RoutePolled { .. }
+                | SimEventKind::RouteQuery { .. }
+                | SimEventKind::Send { .. }
+        ))
 }
 
 pub(super) fn changed_keys(e: &SimEvent) -> Vec<String> {
@@ -28,10 +25,8 @@ pub(super) fn changed_keys(e: &SimEvent) -> Vec<String> {
         SimEventKind::BrokerRegistered {
             namesrv,
             broker_addr,
-            first,
-            replaced,
             ..
-        } if *first || replaced.is_some() => vec![format!("{namesrv}/{broker_addr}")],
+        } if !e.kind.is_heartbeat() => vec![format!("{namesrv}/{broker_addr}")],
         SimEventKind::PermChanged {
             namesrv,
             broker_name,
